@@ -1,0 +1,73 @@
+import { normalizeRole } from './roles';
+
+export const SNOOZE_MINUTES = 30;
+export const FOLLOW_UP_HOURS = 24;
+export const OVERVIEW_LOG_SIZE = 10;
+export const ROUTING_LOG_SIZE = 12;
+export const LEADS_PAGE_SIZE = 100;
+export const LEAD_SOURCE = 'BDC Portal';
+
+export type Member = {
+  id: string;
+  name: string;
+  role: string;
+  position: number;
+  active: boolean;
+  onDuty: boolean;
+  snoozeUntil: Date | null;
+  disabled: boolean;
+  deletedAt: Date | null;
+};
+
+export function isEligible(m: Member, now: Date): boolean {
+  return (
+    normalizeRole(m.role) === 'staff' &&
+    m.active &&
+    m.onDuty &&
+    !m.disabled &&
+    m.deletedAt === null &&
+    (m.snoozeUntil === null || m.snoozeUntil.getTime() <= now.getTime())
+  );
+}
+
+export function eligibleQueue(members: Member[], now: Date): Member[] {
+  return members
+    .filter((m) => isEligible(m, now))
+    .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** `eligible` must be sorted by position (see eligibleQueue). */
+export function pickNext(eligible: Member[], pointerPos: number): Member | null {
+  return eligible.find((m) => m.position > pointerPos) ?? eligible[0] ?? null;
+}
+
+/** `eligible` must already exclude the skipped member, who is now snoozed. */
+export function pointerAfterSkip(eligible: Member[], skippedPosition: number): number {
+  return (eligible.find((m) => m.position > skippedPosition) ?? eligible[0])?.position ?? 0;
+}
+
+/** The eligible members in the order they will be served, Next Up first. */
+export function servingOrder(eligible: Member[], pointerPos: number): Member[] {
+  const next = pickNext(eligible, pointerPos);
+  if (!next) return [];
+  const i = eligible.indexOf(next);
+  return [...eligible.slice(i), ...eligible.slice(0, i)];
+}
+
+export function snoozeEnd(now: Date, minutes = SNOOZE_MINUTES): Date {
+  return new Date(now.getTime() + minutes * 60_000);
+}
+
+export function followUpDue(assignedAt: Date): Date {
+  return new Date(assignedAt.getTime() + FOLLOW_UP_HOURS * 3_600_000);
+}
+
+export function swapTarget(queue: Member[], id: string, dir: 'up' | 'down'): Member | null {
+  const i = queue.findIndex((m) => m.id === id);
+  if (i < 0) return null;
+  return queue[dir === 'up' ? i - 1 : i + 1] ?? null;
+}
+
+export function nextPosition(members: { position: number }[]): number {
+  return members.reduce((max, m) => Math.max(max, m.position), 0) + 1;
+}

@@ -1,0 +1,174 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import {
+  dayKey,
+  zonedStartOfDay,
+  startOfMonth,
+  startOfYear,
+  daysInMonth,
+  dayOfYear,
+  isValidDayKey,
+  localHour,
+  parseDayKey,
+  isLeapYear,
+} from './time';
+
+const NY = 'America/New_York';
+const at = (iso: string) => new Date(iso);
+const hours = (a: Date, b: Date) => (b.getTime() - a.getTime()) / 3_600_000;
+
+describe('dayKey', () => {
+  it('turns over at local midnight, not UTC midnight', () => {
+    expect(dayKey(at('2026-03-10T03:59:59.999Z'), NY)).toBe('2026-03-09');
+    expect(dayKey(at('2026-03-10T04:00:00Z'), NY)).toBe('2026-03-10');
+    expect(dayKey(at('2026-01-15T04:59:59Z'), NY)).toBe('2026-01-14');
+    expect(dayKey(at('2026-01-15T05:00:00Z'), NY)).toBe('2026-01-15');
+    expect(dayKey(at('2026-01-15T23:59:59Z'), 'UTC')).toBe('2026-01-15');
+  });
+
+  it('crosses a month and a year boundary at local midnight', () => {
+    expect(dayKey(at('2026-04-01T03:59:59.999Z'), NY)).toBe('2026-03-31');
+    expect(dayKey(at('2026-04-01T04:00:00Z'), NY)).toBe('2026-04-01');
+    expect(dayKey(at('2027-01-01T04:59:59Z'), NY)).toBe('2026-12-31');
+    expect(dayKey(at('2027-01-01T05:00:00Z'), NY)).toBe('2027-01-01');
+  });
+});
+
+describe('localHour', () => {
+  it('follows the DST changes in New York', () => {
+    expect(localHour(at('2026-03-08T06:59:00Z'), NY)).toBe(1);
+    expect(localHour(at('2026-03-08T07:00:00Z'), NY)).toBe(3);
+    expect(localHour(at('2026-11-01T05:30:00Z'), NY)).toBe(1);
+    expect(localHour(at('2026-11-01T06:30:00Z'), NY)).toBe(1);
+    expect(localHour(at('2026-11-01T07:30:00Z'), NY)).toBe(2);
+  });
+
+  it('reads midnight as 0, never 24', () => {
+    expect(localHour(at('2026-06-01T04:00:00Z'), NY)).toBe(0);
+    expect(localHour(at('2026-06-01T00:00:00Z'), 'UTC')).toBe(0);
+  });
+});
+
+describe('zonedStartOfDay', () => {
+  it('finds local midnight on either side of the DST changes in New York', () => {
+    expect(zonedStartOfDay('2026-03-07', NY).toISOString()).toBe('2026-03-07T05:00:00.000Z');
+    expect(zonedStartOfDay('2026-03-08', NY).toISOString()).toBe('2026-03-08T05:00:00.000Z');
+    expect(zonedStartOfDay('2026-03-09', NY).toISOString()).toBe('2026-03-09T04:00:00.000Z');
+    expect(zonedStartOfDay('2026-11-01', NY).toISOString()).toBe('2026-11-01T04:00:00.000Z');
+    expect(zonedStartOfDay('2026-11-02', NY).toISOString()).toBe('2026-11-02T05:00:00.000Z');
+  });
+
+  it('gives the DST days 23 and 25 hours', () => {
+    expect(hours(zonedStartOfDay('2026-03-08', NY), zonedStartOfDay('2026-03-09', NY))).toBe(23);
+    expect(hours(zonedStartOfDay('2026-11-01', NY), zonedStartOfDay('2026-11-02', NY))).toBe(25);
+    expect(hours(zonedStartOfDay('2026-06-01', NY), zonedStartOfDay('2026-06-02', NY))).toBe(24);
+  });
+
+  it('starts a day whose midnight a DST gap swallowed at the end of the gap', () => {
+    // Havana and Santiago spring forward from 00:00 to 01:00
+    expect(zonedStartOfDay('2026-03-08', 'America/Havana').toISOString()).toBe('2026-03-08T05:00:00.000Z');
+    expect(zonedStartOfDay('2026-09-06', 'America/Santiago').toISOString()).toBe('2026-09-06T04:00:00.000Z');
+    // Santiago falls back from 24:00 to 23:00, so the day starts at the second midnight
+    expect(zonedStartOfDay('2026-04-05', 'America/Santiago').toISOString()).toBe('2026-04-05T04:00:00.000Z');
+  });
+
+  it('always returns the first instant of that local day', () => {
+    const zones = [
+      NY,
+      'UTC',
+      'America/Santiago',
+      'America/Havana',
+      'America/St_Johns',
+      'Asia/Kolkata',
+      'Asia/Tehran',
+      'Australia/Lord_Howe',
+      'Pacific/Chatham',
+      'Pacific/Kiritimati',
+      'Pacific/Pago_Pago',
+      'Europe/London',
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2060-01-01T00:00:00Z'), noInvalidDate: true }),
+        (tz, d) => {
+          const key = dayKey(d, tz);
+          const start = zonedStartOfDay(key, tz);
+          expect(dayKey(start, tz)).toBe(key);
+          expect(dayKey(new Date(start.getTime() - 1), tz) < key).toBe(true);
+          expect(start.getTime()).toBeLessThanOrEqual(d.getTime());
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('startOfMonth and startOfYear', () => {
+  it('use the local month at a month boundary', () => {
+    expect(startOfMonth(at('2026-04-01T03:59:59.999Z'), NY).toISOString()).toBe('2026-03-01T05:00:00.000Z');
+    expect(startOfMonth(at('2026-04-01T04:00:00Z'), NY).toISOString()).toBe('2026-04-01T04:00:00.000Z');
+    expect(startOfMonth(at('2026-11-20T12:00:00Z'), NY).toISOString()).toBe('2026-11-01T04:00:00.000Z');
+  });
+
+  it('use the local year at New Year', () => {
+    expect(startOfYear(at('2027-01-01T04:59:59Z'), NY).toISOString()).toBe('2026-01-01T05:00:00.000Z');
+    expect(startOfYear(at('2027-01-01T05:00:00Z'), NY).toISOString()).toBe('2027-01-01T05:00:00.000Z');
+  });
+});
+
+describe('calendar helpers', () => {
+  it.each([
+    [2026, 1, 31],
+    [2026, 2, 28],
+    [2024, 2, 29],
+    [2000, 2, 29],
+    [1900, 2, 28],
+    [2026, 4, 30],
+    [2026, 12, 31],
+  ])('%i-%i has %i days', (y, m, n) => {
+    expect(daysInMonth(y, m)).toBe(n);
+  });
+
+  it('knows leap years', () => {
+    expect([2024, 2000, 2026, 1900].map(isLeapYear)).toEqual([true, true, false, false]);
+  });
+
+  it.each([
+    ['2026-01-01', 1],
+    ['2026-02-01', 32],
+    ['2026-03-01', 60],
+    ['2024-03-01', 61],
+    ['2024-02-29', 60],
+    ['2026-12-31', 365],
+    ['2024-12-31', 366],
+  ])('%s is day %i of its year', (key, n) => {
+    expect(dayOfYear(key)).toBe(n);
+  });
+
+  it('parses a day key', () => {
+    expect(parseDayKey('2026-03-09')).toEqual({ year: 2026, month: 3, day: 9 });
+  });
+
+  it.each(['2026-01-01', '2024-02-29', '2026-12-31', '2026-04-30'])('accepts %s', (s) => {
+    expect(isValidDayKey(s)).toBe(true);
+  });
+
+  it.each([
+    '2026-02-30',
+    '2026-02-29',
+    '2026-04-31',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-01-00',
+    '0000-01-01',
+    '2026-1-01',
+    '26-01-01',
+    '2026/01/01',
+    '2026-01-01T00:00',
+    ' 2026-01-01',
+    '',
+  ])('rejects %j', (s) => {
+    expect(isValidDayKey(s)).toBe(false);
+  });
+});

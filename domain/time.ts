@@ -1,0 +1,110 @@
+type Wall = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      calendar: 'gregory',
+      numberingSystem: 'latn',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+function wall(d: Date, tz: string): Wall {
+  const w: Record<string, number> = {};
+  for (const p of formatter(tz).formatToParts(d)) {
+    if (p.type !== 'literal') w[p.type] = Number(p.value);
+  }
+  return { year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second };
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function keyOf(year: number, month: number, day: number): string {
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+}
+
+export function parseDayKey(key: string): { year: number; month: number; day: number } {
+  const [year, month, day] = key.split('-').map(Number);
+  return { year, month, day };
+}
+
+export function dayKey(d: Date, tz: string): string {
+  const w = wall(d, tz);
+  return keyOf(w.year, w.month, w.day);
+}
+
+export function localHour(d: Date, tz: string): number {
+  return wall(d, tz).hour;
+}
+
+/** How far the zone's wall clock is ahead of UTC at instant t, in ms. */
+function offsetAt(t: number, tz: string): number {
+  const w = wall(new Date(t), tz);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return asUtc - (t - (((t % 1000) + 1000) % 1000));
+}
+
+/** The first instant of the local day: local midnight, or the end of a DST gap that swallowed it. */
+export function zonedStartOfDay(key: string, tz: string): Date {
+  const { year, month, day } = parseDayKey(key);
+  const midnightUtc = Date.UTC(year, month - 1, day);
+  const startsDay = (t: number) => dayKey(new Date(t), tz) === key && dayKey(new Date(t - 1), tz) < key;
+
+  const first = midnightUtc - offsetAt(midnightUtc, tz);
+  const second = midnightUtc - offsetAt(first, tz);
+  for (const t of [second, first]) if (startsDay(t)) return new Date(t);
+
+  // Midnight fell in a DST gap (or a zone with seconds in its offset): search for the day's first instant.
+  let lo = midnightUtc - 15 * 3_600_000;
+  let hi = midnightUtc + 15 * 3_600_000;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (dayKey(new Date(mid), tz) >= key) hi = mid;
+    else lo = mid;
+  }
+  return new Date(hi);
+}
+
+export function startOfMonth(d: Date, tz: string): Date {
+  return zonedStartOfDay(`${dayKey(d, tz).slice(0, 8)}01`, tz);
+}
+
+export function startOfYear(d: Date, tz: string): Date {
+  return zonedStartOfDay(`${dayKey(d, tz).slice(0, 5)}01-01`, tz);
+}
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+export function daysInMonth(year: number, month1to12: number): number {
+  return month1to12 === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month1to12 - 1];
+}
+
+export function dayOfYear(key: string): number {
+  const { year, month, day } = parseDayKey(key);
+  let n = day;
+  for (let m = 1; m < month; m++) n += daysInMonth(year, m);
+  return n;
+}
+
+export function isValidDayKey(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const { year, month, day } = parseDayKey(s);
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}

@@ -1,0 +1,30 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+const decodeQp = (s: string) => s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+
+/** Mails the real SMTP server received for this address, oldest first. */
+export function mailsTo(address: string): { to: string[]; text: string }[] {
+  const dir = process.env.E2E_MAIL_DIR!;
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')))
+    .filter((m) => m.to.includes(address))
+    .map((m) => ({ to: m.to, text: decodeQp(m.raw) }));
+}
+
+/** Waits for a sign-in mail beyond the first `seen` ones and returns its link. */
+export async function nextLink(address: string, seen: number, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = mailsTo(address);
+    if (mails.length > seen) {
+      const m = /(https?:\/\/\S+\/finish-login\?e=[^\s"<>]+&t=[A-Za-z0-9_-]+)/.exec(mails[mails.length - 1].text);
+      if (!m) throw new Error('mail without a sign-in link');
+      return m[1];
+    }
+    if (Date.now() > deadline) throw new Error(`no sign-in mail for ${address}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config';
+import type { DbHandle } from './db';
+import { ping } from './db';
+import type { Ctx } from './context';
+import { createBus, type Bus } from './events/bus';
+import { createMailer, type Mailer } from './mail/mailer';
+import { HttpError } from './http/errors';
+import { sessionPlugin } from './auth/session';
+import { authRoutes } from './auth/routes';
+import { profileRoutes } from './profile/routes';
+import { weatherRoutes } from './weather/routes';
+import { eventRoutes } from './events/routes';
+import { rotationRoutes } from './rotation/routes';
+
+export const BODY_LIMIT = 64 * 1024;
+const WEB_DIST = path.resolve(import.meta.dirname, '../dist');
+
+/** Generated once and kept in the database, so every app server on one database shares it. */
+async function sessionSecret(config: Config, dbh: DbHandle): Promise<string> {
+  if (config.SESSION_SECRET) return config.SESSION_SECRET;
+  const fresh = crypto.randomBytes(32).toString('base64url');
+  await dbh.db.insertInto('settings').values({ key: 'session_secret', value: fresh }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  const row = await dbh.db.selectFrom('settings').select('value').where('key', '=', 'session_secret').executeTakeFirstOrThrow();
+  return row.value;
+}
+
+export interface AppOptions {
+  config: Config;
+  dbh: DbHandle;
+  logger?: FastifyServerOptions['logger'];
+  mailer?: Mailer;
+  bus?: Bus;
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ctx: Ctx }> {
+  const { config, dbh } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: true,
+  });
+  const ctx: Ctx = {
+    config,
+    dbh,
+    log: app.log,
+    bus: opts.bus ?? (await createBus(dbh.pool, app.log)),
+    mailer: opts.mailer ?? createMailer(config, app.log),
+    secret: await sessionSecret(config, dbh),
+  };
+  app.decorate('ctx', ctx);
+  const streams = new Set<() => void>();
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets CSS variables through style attributes and one style element.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: config.secureCookies ? [] : null,
+      },
+    },
+    strictTransportSecurity: config.secureCookies,
+  });
+  await app.register(rateLimit, { global: false });
+
+  app.setErrorHandler((err: any, req, reply) => {
+    if (err instanceof HttpError) return reply.status(err.status).send({ error: err.message, code: err.code });
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status === 413) return reply.status(413).send({ error: 'The request is too large.' });
+    if (status === 429) return reply.status(429).send({ error: 'Too many requests. Please wait a minute and try again.' });
+    if (status >= 400 && status < 500) {
+      const msg = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'The request body is not valid JSON.' : err.message;
+      return reply.status(status).send({ error: msg });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.status(500).send({ error: 'Something went wrong on the server. Please try again.' });
+  });
+
+  // Cross-site requests are refused: a state change must come from our own pages.
+  const allowedOrigin = new URL(config.PUBLIC_URL).origin;
+  app.addHook('onRequest', async (req) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
+    const origin = req.headers.origin;
+    if (!origin) return;
+    const host = req.headers.host;
+    if (origin !== allowedOrigin && origin !== `http://${host}` && origin !== `https://${host}`) {
+      throw new HttpError(403, 'Cross-site request refused.');
+    }
+  });
+
+  await app.register(sessionPlugin, { ctx });
+
+  app.get('/healthz', { config: { access: 'public' } }, async (_req, reply) => {
+    try {
+      await ping(dbh.db);
+      return { ok: true, database: dbh.dialect };
+    } catch {
+      return reply.status(503).send({ ok: false, error: 'Database unreachable' });
+    }
+  });
+  let ready = true;
+  app.get('/readyz', { config: { access: 'public' } }, async (_req, reply) => (ready ? { ok: true } : reply.status(503).send({ ok: false })));
+
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes, { prefix: '/auth', ctx });
+      await api.register(profileRoutes, { prefix: '/profile', ctx });
+      await api.register(weatherRoutes, { prefix: '/weather', ctx });
+      await api.register(eventRoutes, { prefix: '/events', ctx, streams });
+      await api.register(rotationRoutes, { prefix: '/rotation', ctx });
+      api.all('/*', { config: { access: 'public' } }, async () => {
+        throw new HttpError(404, 'No such API route.');
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  if (fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
+    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false, maxAge: '1y', immutable: true });
+    const esc = (v: string) => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+    const indexHtml = fs
+      .readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8')
+      .replaceAll('__APP_NAME__', esc(config.APP_NAME))
+      .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? ''));
+    // Every non-API path is the single-page app; it shows its own "Page Not Found".
+    app.get('/*', { config: { access: 'public' } }, async (_req, reply) =>
+      reply.header('cache-control', 'no-cache').type('text/html').send(indexHtml),
+    );
+    app.get('/', { config: { access: 'public' } }, async (_req, reply) =>
+      reply.header('cache-control', 'no-cache').type('text/html').send(indexHtml),
+    );
+  }
+
+  app.addHook('onClose', async () => {
+    ready = false;
+    for (const end of [...streams]) end();
+    await ctx.bus.close();
+  });
+  app.addHook('preClose', async () => {
+    ready = false;
+    for (const end of [...streams]) end();
+  });
+
+  return app as unknown as FastifyInstance & { ctx: Ctx };
+}

@@ -1,0 +1,18 @@
+import type { Config } from '../config';
+import type { UserRow } from '../users/repo';
+import { isBlocked } from '../users/repo';
+
+export type SignInVerdict = { allowed: true; role: 'manager' | 'staff' | null } | { allowed: false; why: string };
+
+/**
+ * Who may sign in: MANAGER_EMAILS (always managers), a live user record a manager created,
+ * or an address in ALLOWED_EMAIL_DOMAINS (as staff). role null keeps the record's own role.
+ */
+export function signInVerdict(config: Config, email: string, existing: UserRow | undefined): SignInVerdict {
+  if (existing && isBlocked(existing)) return { allowed: false, why: 'user is disabled or deleted' };
+  if (config.MANAGER_EMAILS.includes(email)) return { allowed: true, role: 'manager' };
+  if (existing) return { allowed: true, role: null };
+  const domain = email.split('@')[1] ?? '';
+  if (config.ALLOWED_EMAIL_DOMAINS.includes(domain)) return { allowed: true, role: 'staff' };
+  return { allowed: false, why: 'address is not a user, not in MANAGER_EMAILS and not in ALLOWED_EMAIL_DOMAINS' };
+}

@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Ctx } from '../context';
+import { access } from '../http/access';
+import { HttpError, parse } from '../http/errors';
+import { completeLinkSchema, sendLinkSchema } from '../../domain/schemas';
+import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_TTL_MS } from './tokens';
+import { signInVerdict } from './policy';
+import { findUserByEmail, insertUser, toUser } from '../users/repo';
+import { effectiveRole } from '../../domain/roles';
+
+export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
+  const { db } = ctx.dbh;
+  const { config } = ctx;
+
+  app.post(
+    '/link',
+    {
+      config: {
+        access: 'public',
+        rateLimit: { max: config.SIGNIN_LINKS_PER_MINUTE, timeWindow: 60_000 },
+      },
+    },
+    async (req) => {
+      const { email } = parse(sendLinkSchema, req.body);
+      const existing = await findUserByEmail(db, email);
+      const verdict = signInVerdict(config, email, existing);
+      // Everyone gets the same answer, so no one learns which addresses exist.
+      if (!verdict.allowed) {
+        req.log.info({ email }, `sign-in link not sent: ${verdict.why}`);
+        return { ok: true };
+      }
+      const now = Date.now();
+      const recent = await db
+        .selectFrom('login_tokens')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('email', '=', email)
+        .where('created_at', '>', now - LINK_TTL_MS)
+        .executeTakeFirst();
+      // Beyond the limit the answer is the same, but nothing is sent.
+      if (Number(recent?.n ?? 0) >= config.SIGNIN_LINKS_PER_ADDRESS) {
+        req.log.warn({ email }, `sign-in link not sent: more than ${config.SIGNIN_LINKS_PER_ADDRESS} requested in 15 minutes`);
+        return { ok: true };
+      }
+      const token = randomToken();
+      await db
+        .insertInto('login_tokens')
+        .values({ token_hash: hashToken(ctx.secret, token), email, expires_at: now + LINK_TTL_MS, used_at: null, created_at: now })
+        .execute();
+      const link = `${config.PUBLIC_URL}/finish-login?e=${encodeURIComponent(email)}&t=${token}`;
+      const portal = config.DEALERSHIP_NAME ? `${config.DEALERSHIP_NAME} ${config.APP_NAME}` : config.APP_NAME;
+      try {
+        await ctx.mailer.send(
+          {
+            to: email,
+            subject: `Your sign-in link for ${portal}`,
+            text: `Hello,\n\nUse this link to sign in to ${portal}:\n\n${link}\n\nThe link works once and expires in 15 minutes. If you did not ask for it, ignore this e-mail.\n`,
+            html: `<p>Hello,</p><p>Use this link to sign in to <b>${escapeHtml(portal)}</b>:</p><p><a href="${link}">Sign in to ${escapeHtml(portal)}</a></p><p>The link works once and expires in 15 minutes. If you did not ask for it, ignore this e-mail.</p>`,
+          },
+          `Sign-in link for ${email} (expires in 15 minutes): ${link}`,
+        );
+      } catch (err) {
+        req.log.error({ err, email }, 'could not send the sign-in e-mail');
+        throw new HttpError(502, 'Something went wrong sending the link. Please try again.');
+      }
+      return { ok: true };
+    },
+  );
+
+  app.post('/complete', access('public'), async (req, reply) => {
+    const { email, token } = parse(completeLinkSchema, req.body);
+    const now = Date.now();
+    const hash = hashToken(ctx.secret, token);
+    // One UPDATE both checks and spends the token, so two tabs cannot use one link.
+    const spent = await db
+      .updateTable('login_tokens')
+      .set({ used_at: now })
+      .where('token_hash', '=', hash)
+      .where('email', '=', email)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (Number(spent.numUpdatedRows) !== 1) {
+      throw new HttpError(400, 'This link was already used or expired.', 'invalid-action-code');
+    }
+    let user = await findUserByEmail(db, email);
+    const verdict = signInVerdict(config, email, user);
+    if (!verdict.allowed) {
+      req.log.info({ email }, `sign-in refused: ${verdict.why}`);
+      throw new HttpError(400, 'This link was already used or expired.', 'invalid-action-code');
+    }
+    if (!user) {
+      user = await insertUser(db, { email, role: verdict.role, signedIn: true });
+      ctx.bus.publish({ topic: 'users' });
+      ctx.bus.publish({ topic: 'rotation' });
+    } else {
+      const patch: { signed_in_at?: number; role?: string; updated_at?: number } = {};
+      if (!user.signed_in_at) patch.signed_in_at = now;
+      if (verdict.role === 'manager' && user.role !== 'manager') patch.role = 'manager';
+      if (Object.keys(patch).length) {
+        patch.updated_at = now;
+        await db.updateTable('users').set(patch).where('id', '=', user.id).execute();
+        user = { ...user, ...patch };
+        ctx.bus.publish({ topic: 'users' });
+      }
+    }
+    const sessionToken = randomToken();
+    await db
+      .insertInto('sessions')
+      .values({ id_hash: hashToken(ctx.secret, sessionToken), user_id: user.id, created_at: now, expires_at: now + SESSION_TTL_MS })
+      .execute();
+    setSessionCookie(reply, sessionToken, ctx.config.secureCookies);
+    return { user: sessionUser(ctx, user) };
+  });
+
+  app.get('/me', access('user'), async (req) => ({ user: sessionUser(ctx, req.user!) }));
+
+  app.post('/logout', access('public'), async (req, reply) => {
+    if (req.sessionHash) await db.deleteFrom('sessions').where('id_hash', '=', req.sessionHash).execute();
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { ok: true };
+  });
+}
+
+/** The specification's session user: claimRole is what the server's configuration says of the address. */
+export function sessionUser(ctx: Ctx, u: Parameters<typeof toUser>[0]) {
+  const profile = toUser(u);
+  const claimRole = ctx.config.MANAGER_EMAILS.includes(u.email) ? 'manager' : null;
+  const role = effectiveRole(profile.role, null, claimRole);
+  return { uid: u.id, email: u.email, name: u.name, claimRole, profileRole: profile.role, role, isManager: role === 'manager', profile };
+}
+
+function setSessionCookie(reply: FastifyReply, token: string, secure: boolean) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const emailList = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((e) => e.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .refine((list) => list.every((e) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(e)), 'must be comma-separated e-mail addresses');
+
+const domainList = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+      .filter(Boolean),
+  )
+  .refine((list) => list.every((d) => /^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)), 'must be comma-separated domains like example.com');
+
+const url = (protocols: string[]) =>
+  z.string().refine((s) => {
+    try {
+      return protocols.includes(new URL(s).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`);
+
+const validZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const schema = z.object({
+  APP_NAME: z.string().trim().min(1).default('BDC Portal'),
+  DEALERSHIP_NAME: z.string().trim().optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: url(['http:', 'https:']).optional(),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.string().default('BDC Portal <no-reply@localhost>'),
+  MANAGER_EMAILS: emailList,
+  ALLOWED_EMAIL_DOMAINS: domainList,
+  WEATHER_URL: url(['http:', 'https:']).default('https://api.open-meteo.com'),
+  WEATHER_LATITUDE: z.coerce.number().min(-90).max(90).default(32.7765),
+  WEATHER_LONGITUDE: z.coerce.number().min(-180).max(180).default(-79.9311),
+  APP_TIMEZONE: z.string().default('America/New_York').refine(validZone, 'must be an IANA time zone like America/New_York'),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SIGNIN_LINKS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  SIGNIN_LINKS_PER_ADDRESS: z.coerce.number().int().min(1).default(5),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().default('development'),
+});
+
+export type Config = Omit<z.infer<typeof schema>, 'PUBLIC_URL' | 'DATA_DIR'> & {
+  PUBLIC_URL: string;
+  DATA_DIR: string;
+  secureCookies: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads ./.env when there is one; variables already set win. */
+export function loadDotEnv(file = '.env') {
+  if (fs.existsSync(file)) process.loadEnvFile(file);
+}
+
+/** Reads and validates the environment once; a bad value names its variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nFix the variable(s) above (see .env.example) and start again.`);
+  }
+  const c = parsed.data;
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
+  return {
+    ...c,
+    PUBLIC_URL: publicUrl,
+    DATA_DIR: path.resolve(c.DATA_DIR),
+    secureCookies: publicUrl.startsWith('https:'),
+  };
+}

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema';
+import { migrate } from './migrations';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+// int8 (epoch ms, cents) arrives as a string by default; our values fit a double exactly.
+pg.types.setTypeParser(20, Number);
+
+export interface DbHandle {
+  db: Db;
+  dialect: Dialect;
+  /** Where the data lives, for the start-up line (no password). */
+  describe: string;
+  /** SQLite file path (for backups); null on PostgreSQL. */
+  file: string | null;
+  pool: pg.Pool | null;
+  close: () => Promise<void>;
+}
+
+export async function openDb(opts: { databaseUrl?: string; dataDir: string }): Promise<DbHandle> {
+  let handle: DbHandle;
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const u = new URL(opts.databaseUrl);
+    handle = {
+      db,
+      dialect: 'postgres',
+      describe: `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}`,
+      file: null,
+      pool,
+      close: () => db.destroy(),
+    };
+  } else {
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    const file = path.join(opts.dataDir, 'portal.sqlite');
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    handle = { db, dialect: 'sqlite', describe: `SQLite at ${file}`, file, pool: null, close: () => db.destroy() };
+  }
+  await migrate(handle.db, handle.dialect);
+  return handle;
+}
+
+/**
+ * Runs fn in a transaction that holds the write lock from its first statement:
+ * BEGIN IMMEDIATE on SQLite, a FOR UPDATE lock on the rotation state row on PostgreSQL.
+ * Assign and skip use it so that two managers never read the same pointer.
+ */
+export async function withRotationLock<T>(h: DbHandle, fn: (trx: Db) => Promise<T>): Promise<T> {
+  if (h.dialect === 'sqlite') {
+    // Kysely's SQLite driver holds one connection; BEGIN IMMEDIATE takes the write lock at once.
+    return h.db.connection().execute(async (conn) => {
+      await sql`begin immediate`.execute(conn);
+      try {
+        const out = await fn(conn);
+        await sql`commit`.execute(conn);
+        return out;
+      } catch (err) {
+        await sql`rollback`.execute(conn);
+        throw err;
+      }
+    });
+  }
+  return h.db.transaction().execute(async (trx) => {
+    await sql`select id from rotation_state where id = 1 for update`.execute(trx);
+    return fn(trx);
+  });
+}
+
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,117 @@
+import type { Generated } from 'kysely';
+
+/** Times are epoch milliseconds (UTC); money is integer cents; flags are 0/1 on both dialects. */
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  active: number;
+  on_duty: number;
+  position: number;
+  snooze_until: number | null;
+  disabled: number;
+  deleted_at: number | null;
+  greeting: string | null;
+  notes: string | null;
+  signed_in_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LoginTokensTable {
+  token_hash: string;
+  email: string;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface RotationStateTable {
+  id: number;
+  pointer_pos: number;
+  last_assigned_to: string | null;
+  last_assigned_at: number | null;
+  updated_by: string | null;
+}
+
+export interface RotationLogTable {
+  id: Generated<number>;
+  type: 'assign' | 'skip';
+  customer: string | null;
+  target_id: string;
+  target_name: string;
+  reason: string | null;
+  manager_id: string | null;
+  manager_name: string;
+  pointer_pos_after: number;
+  lead_id: number | null;
+  created_at: number;
+}
+
+export interface LeadsTable {
+  id: Generated<number>;
+  customer: string;
+  assigned_to: string;
+  assigned_to_name: string;
+  assigned_by: string | null;
+  assigned_by_name: string;
+  assigned_at: number;
+  status: 'handed' | 'closed';
+  follow_up_due: number;
+  closed: number;
+  source: string;
+  closed_at: number | null;
+  closed_by_id: string | null;
+  closed_by_name: string | null;
+}
+
+export interface SalesTable {
+  id: Generated<number>;
+  user_id: string;
+  rep_name: string;
+  date: string;
+  vehicle_type: 'new' | 'used';
+  front_gross_cents: number;
+  plan_type: 'flat' | 'percent';
+  plan_percent: number | null;
+  plan_flat: number | null;
+  plan_split: number;
+  commission_cents: number;
+  created_at: number;
+  created_by: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  user_id: string;
+  actor_id: string | null;
+  actor_name: string;
+  action: string;
+  changes: string;
+  at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  login_tokens: LoginTokensTable;
+  sessions: SessionsTable;
+  settings: SettingsTable;
+  rotation_state: RotationStateTable;
+  rotation_log: RotationLogTable;
+  leads: LeadsTable;
+  sales: SalesTable;
+  audit_log: AuditLogTable;
+}

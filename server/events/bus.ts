@@ -1,0 +1,72 @@
+import { EventEmitter } from 'node:events';
+import type pg from 'pg';
+
+/** What changed; screens refetch the data behind a topic. userId narrows it to one person. */
+export interface PortalEvent {
+  topic: 'rotation' | 'users' | 'leads' | 'sales' | 'profile' | 'session-revoked';
+  userId?: string;
+  at: number;
+}
+
+export interface Bus {
+  publish(e: Omit<PortalEvent, 'at'>): void;
+  subscribe(fn: (e: PortalEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'bdc_events';
+
+/** In-process on SQLite; on PostgreSQL every app server LISTENs, so events cross servers. */
+export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m: string) => void }): Promise<Bus> {
+  const local = new EventEmitter();
+  local.setMaxListeners(0);
+  const emit = (e: PortalEvent) => local.emit('event', e);
+
+  let listener: pg.PoolClient | null = null;
+  let closed = false;
+  if (pool) {
+    const connect = async () => {
+      listener = await pool.connect();
+      listener.on('notification', (msg) => {
+        try {
+          emit(JSON.parse(msg.payload ?? '{}'));
+        } catch {
+          /* a foreign payload on our channel is ignored */
+        }
+      });
+      listener.on('error', (err) => {
+        log.warn({ err }, 'event listener lost its connection; reconnecting');
+        listener?.release(true);
+        listener = null;
+        if (!closed) setTimeout(() => connect().catch(() => undefined), 1000);
+      });
+      await listener.query(`LISTEN ${CHANNEL}`);
+    };
+    await connect();
+  }
+
+  return {
+    publish(partial) {
+      const e: PortalEvent = { ...partial, at: Date.now() };
+      if (pool) {
+        pool.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(e)]).catch((err) => {
+          log.warn({ err }, 'could not publish event');
+        });
+      } else {
+        emit(e);
+      }
+    },
+    subscribe(fn) {
+      local.on('event', fn);
+      return () => local.off('event', fn);
+    },
+    async close() {
+      closed = true;
+      local.removeAllListeners();
+      if (listener) {
+        await listener.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
+        listener.release();
+      }
+    },
+  };
+}

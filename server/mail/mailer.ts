@@ -1,0 +1,36 @@
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(mail: Mail, logLine?: string): Promise<void>;
+  /** Where mail goes, for the start-up line. */
+  describe: string;
+}
+
+/** Real SMTP where SMTP_URL is set; otherwise the line is printed to the log so sign-in works out of the box. */
+export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
+  if (!config.SMTP_URL) {
+    return {
+      describe: 'the server log (SMTP_URL is not set)',
+      async send(mail, logLine) {
+        log.info(logLine ?? `mail to ${mail.to}: ${mail.subject}`);
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(config.SMTP_URL);
+  const u = new URL(config.SMTP_URL);
+  return {
+    describe: `SMTP at ${u.hostname}:${u.port || (u.protocol === 'smtps:' ? 465 : 587)}`,
+    async send(mail) {
+      await transport.sendMail({ from: config.MAIL_FROM, ...mail });
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../context';
+import { access } from '../http/access';
+import { parse } from '../http/errors';
+import { profileSchema } from '../../domain/schemas';
+import { findUser } from '../users/repo';
+import { sessionUser } from '../auth/routes';
+
+/** The signed-in user's own name and greeting. */
+export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
+  app.patch('/', access('user'), async (req) => {
+    const { name, greeting } = parse(profileSchema, req.body);
+    const me = req.user!;
+    await ctx.dbh.db
+      .updateTable('users')
+      .set({ name, greeting: greeting ?? null, updated_at: Date.now() })
+      .where('id', '=', me.id)
+      .execute();
+    ctx.bus.publish({ topic: 'users' });
+    ctx.bus.publish({ topic: 'profile', userId: me.id });
+    return { user: sessionUser(ctx, (await findUser(ctx.dbh.db, me.id))!) };
+  });
+}

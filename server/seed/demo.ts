@@ -1,0 +1,101 @@
+import type { DbHandle } from '../db';
+import { insertUser } from '../users/repo';
+import { commissionFor } from '../../domain/commission';
+import { dayKey } from '../../domain/time';
+import { FOLLOW_UP_HOURS, LEAD_SOURCE } from '../../domain/rotation';
+
+const SALESMEN = [
+  'Marcus Reed', 'Tanya Brooks', 'Luis Ortega', 'Jenna Walsh', 'Derek Chan', 'Priya Patel',
+  'Sam Whitfield', 'Alicia Gomez', 'Trevor Banks', 'Nina Kowalski', 'Omar Haddad', 'Kelly Nguyen',
+];
+const MANAGERS = ['Diane Foster', 'Rob Castillo'];
+const FIRST = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Sarah', 'David', 'Karen', 'Chris', 'Angela', 'Kevin', 'Ashley', 'Brian', 'Megan', 'Jason'];
+const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Wilson', 'Moore', 'Taylor', 'Thomas', 'Jackson', 'White'];
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A small deterministic random source, so every demo looks the same. */
+function rng(seed: number) {
+  return () => {
+    seed = (seed * 1664525 + 1013904223) % 4294967296;
+    return seed / 4294967296;
+  };
+}
+
+/** Fills an empty database with a believable dealership: 12 salesmen, 2 managers, months of leads and sales. */
+export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) => void) {
+  const { db } = dbh;
+  const existing = await db.selectFrom('users').select('id').limit(1).execute();
+  if (existing.length) {
+    say('The database already has users; the demo fills only an empty one. Point DATA_DIR at a new folder to try it.');
+    return;
+  }
+  const random = rng(42);
+  const pick = <T,>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  const slug = (n: string) => n.toLowerCase().replace(/[^a-z]+/g, '.');
+
+  const managers = [];
+  for (const name of MANAGERS) managers.push(await insertUser(db, { email: `${slug(name)}@demo-dealer.com`, name, role: 'manager' }));
+  const staff = [];
+  for (const name of SALESMEN) staff.push(await insertUser(db, { email: `${slug(name)}@demo-dealer.com`, name, role: 'staff' }));
+  say(`Added ${managers.length} managers and ${staff.length} salesmen (e-mails @demo-dealer.com).`);
+
+  const now = Date.now();
+  const days = 120;
+  let leadCount = 0;
+  let turn = 0;
+  for (let d = days; d >= 0; d--) {
+    const perDay = 6 + Math.floor(random() * 10);
+    const rows = [];
+    for (let i = 0; i < perDay; i++) {
+      const at = now - d * DAY - Math.floor(random() * 10 * 60 * 60 * 1000);
+      if (at > now) continue;
+      const rep = staff[turn++ % staff.length];
+      const mgr = pick(managers);
+      const closed = d > 2 && random() < 0.7;
+      rows.push({
+        customer: `${pick(FIRST)} ${pick(LAST)}`,
+        assigned_to: rep.id,
+        assigned_to_name: rep.name,
+        assigned_by: mgr.id,
+        assigned_by_name: mgr.name,
+        assigned_at: at,
+        status: closed ? ('closed' as const) : ('handed' as const),
+        follow_up_due: at + FOLLOW_UP_HOURS * 60 * 60 * 1000,
+        closed: closed ? 1 : 0,
+        source: LEAD_SOURCE,
+        closed_at: closed ? at + DAY : null,
+        closed_by_id: closed ? mgr.id : null,
+        closed_by_name: closed ? mgr.name : null,
+      });
+    }
+    if (rows.length) await db.insertInto('leads').values(rows).execute();
+    leadCount += rows.length;
+    if (d % 30 === 0) say(`Leads… ${leadCount}`);
+  }
+  await db.updateTable('rotation_state').set({ pointer_pos: staff[(turn - 1) % staff.length].position }).where('id', '=', 1).execute();
+
+  const sales = [];
+  for (const rep of staff) {
+    for (let d = days; d >= 0; d -= 1 + Math.floor(random() * 6)) {
+      const gross = Math.round((300 + random() * 4200) * 100);
+      const split = random() < 0.2 ? 'half' : 'full';
+      const { commissionCents, plan } = commissionFor(gross, split);
+      sales.push({
+        user_id: rep.id,
+        rep_name: rep.name,
+        date: dayKey(new Date(now - d * DAY), tz),
+        vehicle_type: random() < 0.55 ? ('new' as const) : ('used' as const),
+        front_gross_cents: gross,
+        plan_type: plan.type,
+        plan_percent: plan.percent,
+        plan_flat: plan.flat,
+        plan_split: plan.split,
+        commission_cents: commissionCents,
+        created_at: now,
+        created_by: rep.id,
+      });
+    }
+  }
+  for (let i = 0; i < sales.length; i += 200) await db.insertInto('sales').values(sales.slice(i, i + 200)).execute();
+  say(`Added ${leadCount} leads and ${sales.length} sales. Sign in as ${managers[0].email} (a manager) or ${staff[0].email}.`);
+}

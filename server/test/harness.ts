@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { openDb, type DbHandle, type Dialect } from '../db';
+import { loadConfig } from '../config';
+import { buildApp } from '../app';
+import { startSmtp, linkIn } from './smtp';
+
+export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+let pgAnswers: boolean | null = null;
+async function postgresAnswers(): Promise<boolean> {
+  if (pgAnswers !== null) return pgAnswers;
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    pgAnswers = true;
+  } catch (err) {
+    pgAnswers = false;
+    console.warn(`\n!!! PostgreSQL at ${PG_ADMIN_URL} does not answer (${(err as Error).message}): the PostgreSQL suite is SKIPPED.\n`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  return pgAnswers;
+}
+
+/** The dialects to run a suite on: SQLite always, PostgreSQL where one answers. */
+export const PG_AVAILABLE = await postgresAnswers();
+export const DIALECTS: Dialect[] = PG_AVAILABLE ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/** A fresh, empty database of its own: a temp SQLite file, or a PostgreSQL database with a random name. */
+export async function freshDb(dialect: Dialect): Promise<DbHandle & { url?: string; dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-test-'));
+  if (dialect === 'sqlite') {
+    const h = await openDb({ dataDir: dir });
+    return { ...h, dir, close: async () => { await h.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  }
+  const name = `bdc_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const h = await openDb({ databaseUrl: url.toString(), dataDir: dir });
+  return {
+    ...h,
+    url: url.toString(),
+    dir,
+    close: async () => {
+      await h.close();
+      const a = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const MANAGER = 'boss@dealer.test';
+export const STAFF_DOMAIN = 'dealer.test';
+
+/** The real app on a fresh database with a real SMTP server receiving its mail. */
+export async function testApp(dialect: Dialect, env: Record<string, string> = {}) {
+  const smtp = await startSmtp();
+  const dbh = await freshDb(dialect);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dbh.dir,
+    SMTP_URL: smtp.url,
+    MANAGER_EMAILS: MANAGER,
+    ALLOWED_EMAIL_DOMAINS: STAFF_DOMAIN,
+    WEATHER_URL: 'http://127.0.0.1:9',
+    ...env,
+  });
+  const app = await buildApp({ config, dbh });
+  await app.ready();
+
+  /** Signs in through the real link flow and returns the session cookie. */
+  async function signIn(email: string): Promise<string> {
+    const before = smtp.inbox.length;
+    const sent = await app.inject({ method: 'POST', url: '/api/auth/link', payload: { email } });
+    if (sent.statusCode !== 200) throw new Error(`link: ${sent.statusCode} ${sent.body}`);
+    const mail = await smtp.mailTo(email);
+    if (smtp.inbox.length === before) throw new Error(`no new mail for ${email}`);
+    const link = linkIn(mail);
+    const done = await app.inject({
+      method: 'POST',
+      url: '/api/auth/complete',
+      payload: { email: link.searchParams.get('e'), token: link.searchParams.get('t') },
+    });
+    if (done.statusCode !== 200) throw new Error(`complete: ${done.statusCode} ${done.body}`);
+    const cookie = done.cookies.find((c) => c.name === 'bdc_session');
+    if (!cookie) throw new Error('no session cookie');
+    return `bdc_session=${cookie.value}`;
+  }
+
+  return {
+    app,
+    dbh,
+    db: dbh.db,
+    smtp,
+    config,
+    signIn,
+    async close() {
+      await app.close();
+      await dbh.close();
+      await smtp.close();
+    },
+  };
+}
+export type TestApp = Awaited<ReturnType<typeof testApp>>;

@@ -1,0 +1,58 @@
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+  /** The body with quoted-printable soft breaks and escapes undone. */
+  text: string;
+  subject: string;
+}
+
+const decodeQp = (s: string) => s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+
+/** A real SMTP server on a free local port that keeps what it receives. */
+export async function startSmtp() {
+  const inbox: ReceivedMail[] = [];
+  const waiters: (() => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, done) {
+      let raw = '';
+      stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      stream.on('end', () => {
+        const subject = /^Subject: (.*)$/im.exec(raw)?.[1] ?? '';
+        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: decodeQp(raw), subject });
+        waiters.splice(0).forEach((w) => w());
+        done();
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    inbox,
+    /** The newest mail to this address, waiting up to timeoutMs for it to arrive. */
+    async mailTo(address: string, timeoutMs = 5000): Promise<ReceivedMail> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = [...inbox].reverse().find((m) => m.to.includes(address));
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no mail to ${address}`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 100);
+        });
+      }
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+export const linkIn = (mail: ReceivedMail) => {
+  const m = /(https?:\/\/\S+\/finish-login\?e=[^\s"<>]+&t=[A-Za-z0-9_-]+)/.exec(mail.text);
+  if (!m) throw new Error('no sign-in link in mail');
+  return new URL(m[1]);
+};

@@ -1,0 +1,44 @@
+/** An API answer that was not 2xx; message is the server's words for the user. */
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    message: string,
+    public code?: string,
+  ) {
+    super(message);
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+let onUnauthorized: (() => void) | null = null;
+/** Called when a signed-in call answers 401: the session ended elsewhere. */
+export const setUnauthorizedHandler = (fn: (() => void) | null) => {
+  onUnauthorized = fn;
+};
+
+export async function api<T>(path: string, opts: { method?: Method; body?: unknown } = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`/api${path}`, {
+      method: opts.method ?? 'GET',
+      credentials: 'same-origin',
+      headers: opts.body !== undefined ? { 'content-type': 'application/json' } : undefined,
+      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+    });
+  } catch {
+    throw new ApiError(0, 'The portal cannot be reached. Check your connection and try again.');
+  }
+  const text = await res.text();
+  let data: any = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    if (res.status === 401 && !path.startsWith('/auth/')) onUnauthorized?.();
+    throw new ApiError(res.status, data?.error ?? `Request failed (${res.status})`, data?.code);
+  }
+  return data as T;
+}

@@ -1,0 +1,55 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+
+/** Which cached queries each server topic makes stale. */
+const STALE: Record<string, string[]> = {
+  rotation: ['rotation', 'leads', 'my-stats'],
+  users: ['users', 'rotation', 'me'],
+  leads: ['leads', 'my-stats', 'rotation', 'kpis'],
+  sales: ['sales'],
+  profile: ['me'],
+};
+
+/** Keeps every open screen current: the server says which topic changed, we refetch it. */
+export function useLiveEvents(onRevoked: () => void) {
+  const qc = useQueryClient();
+  useEffect(() => {
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let first = true;
+    const open = () => {
+      source = new EventSource('/api/events');
+      source.onmessage = (msg) => {
+        let e: { topic?: string };
+        try {
+          e = JSON.parse(msg.data);
+        } catch {
+          return;
+        }
+        if (e.topic === 'hello') {
+          // After a reconnect we may have missed events: refresh what is on screen.
+          if (!first) void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'weather' });
+          first = false;
+        } else if (e.topic === 'session-revoked') {
+          source?.close();
+          onRevoked();
+        } else {
+          for (const key of STALE[e.topic ?? ''] ?? []) void qc.invalidateQueries({ queryKey: [key] });
+        }
+      };
+      source.onerror = () => {
+        // The browser retries by itself while the stream is merely interrupted; a refused
+        // stream (401, or the server gone) closes it, so we check the session and try again.
+        if (source?.readyState === EventSource.CLOSED) {
+          void qc.invalidateQueries({ queryKey: ['me'] });
+          retry = setTimeout(open, 2000);
+        }
+      };
+    };
+    open();
+    return () => {
+      clearTimeout(retry);
+      source?.close();
+    };
+  }, [qc, onRevoked]);
+}

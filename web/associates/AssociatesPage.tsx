@@ -1,0 +1,5 @@
+import { PageTitle } from '../components/PageTitle';
+
+export default function Page() {
+  return <PageTitle>My Stats & Notes</PageTitle>;
+}

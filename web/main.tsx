@@ -1,0 +1,86 @@
+import { lazy, StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MantineProvider, createTheme } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { ModalsProvider } from '@mantine/modals';
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { SessionProvider } from './session/SessionProvider';
+import { RequireAuth, RequireManager } from './shell/guards';
+import SignInPage from './signin/SignInPage';
+import FinishLoginPage from './signin/FinishLoginPage';
+import NotFoundPage from './components/NotFoundPage';
+import DashboardShell from './shell/DashboardShell';
+
+const OverviewPage = lazy(() => import('./overview/OverviewPage'));
+const AssociatesPage = lazy(() => import('./associates/AssociatesPage'));
+const SalesPage = lazy(() => import('./stats/SalesPage'));
+const LeadsKpiPage = lazy(() => import('./stats/LeadsKpiPage'));
+const ManagementPage = lazy(() => import('./management/ManagementPage'));
+const RoutingPage = lazy(() => import('./routing/RoutingPage'));
+const LeadsPage = lazy(() => import('./leads/LeadsPage'));
+const SettingsPage = lazy(() => import('./settings/SettingsPage'));
+
+const router = createBrowserRouter([
+  { path: '/', element: <SignInPage /> },
+  { path: '/finish-login', element: <FinishLoginPage /> },
+  {
+    path: '/dashboard',
+    element: (
+      <RequireAuth>
+        <DashboardShell />
+      </RequireAuth>
+    ),
+    children: [
+      { index: true, element: <Navigate to="overview" replace /> },
+      { path: 'overview', element: <OverviewPage /> },
+      { path: 'associates', element: <AssociatesPage /> },
+      { path: 'stats', element: <Navigate to="sales" replace /> },
+      { path: 'stats/sales', element: <SalesPage /> },
+      { path: 'stats/leads', element: <LeadsKpiPage /> },
+      { path: 'routing', element: <RoutingPage /> },
+      {
+        path: 'management',
+        element: (
+          <RequireManager>
+            <ManagementPage />
+          </RequireManager>
+        ),
+      },
+      {
+        path: 'leads',
+        element: (
+          <RequireManager>
+            <LeadsPage />
+          </RequireManager>
+        ),
+      },
+      { path: 'settings', element: <SettingsPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+  { path: '*', element: <NotFoundPage /> },
+]);
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: true, retry: 1 } },
+});
+
+const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <MantineProvider theme={theme} defaultColorScheme="auto">
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider>
+          <ModalsProvider>
+            <RouterProvider router={router} />
+          </ModalsProvider>
+        </SessionProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  </StrictMode>,
+);

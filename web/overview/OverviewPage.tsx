@@ -1,0 +1,66 @@
+import { Alert, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { PageTitle } from '../components/PageTitle';
+import { RecentActions } from '../components/RecentActions';
+import { useRotation } from '../api/rotation';
+import { useSession } from '../session/SessionProvider';
+import { OVERVIEW_LOG_SIZE } from '../../domain/rotation';
+
+function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text size="xl" fw={700} data-testid={testId}>
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+export default function OverviewPage() {
+  const { user } = useSession();
+  const q = useRotation(OVERVIEW_LOG_SIZE);
+  const me = q.data?.queue.find((m) => m.id === user?.uid);
+
+  return (
+    <Stack>
+      <PageTitle>Round Robin</PageTitle>
+      {q.isError && <Alert color="red">Could not load the queue: {q.error.message}</Alert>}
+      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+        <Stat label="Next Up" value={q.data ? (q.data.nextUp?.name ?? '—') : '…'} testId="next-up" />
+        <Stat label="Queue Size" value={q.data ? String(q.data.queue.length) : '…'} testId="queue-size" />
+        <Stat label="Your Position" value={q.data ? (me ? `#${me.place}` : 'Not in rotation') : '…'} testId="your-position" />
+      </SimpleGrid>
+      <Paper withBorder p="md" radius="md">
+        <Title order={2} size="h4" mb="sm">
+          Eligible salesmen
+        </Title>
+        {q.isPending ? (
+          <Skeleton h={80} />
+        ) : !q.data?.queue.length ? (
+          <Text c="dimmed">No one eligible.</Text>
+        ) : (
+          <Stack gap={6} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Eligible salesmen">
+            {q.data.queue.map((m) => (
+              <Group key={m.id} component="li" gap="xs" data-testid="queue-row">
+                <Text fw={700} w={32}>
+                  #{m.place}
+                </Text>
+                <Text style={{ flex: 1 }}>{m.name}</Text>
+                {m.id === user?.uid && <Badge color="grape">You</Badge>}
+                <Badge variant="light" color="teal">
+                  On duty
+                </Badge>
+                <Badge variant="light" color="blue">
+                  Active
+                </Badge>
+              </Group>
+            ))}
+          </Stack>
+        )}
+      </Paper>
+      {q.data && <RecentActions log={q.data.log} />}
+    </Stack>
+  );
+}

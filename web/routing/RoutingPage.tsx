@@ -1,0 +1,201 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { ActionIcon, Alert, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { PageTitle } from '../components/PageTitle';
+import { RecentActions } from '../components/RecentActions';
+import { notifyFail, notifyOk } from '../components/notify';
+import { useRotation, type RotationView } from '../api/rotation';
+import { api } from '../api/client';
+import { useSession } from '../session/SessionProvider';
+import { ROUTING_LOG_SIZE, SNOOZE_MINUTES } from '../../domain/rotation';
+
+const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+
+export default function RoutingPage() {
+  const { isManager, user } = useSession();
+  const q = useRotation(ROUTING_LOG_SIZE);
+  if (q.isError) return <Alert color="red">Could not load the queue: {q.error.message}</Alert>;
+  if (!isManager) {
+    const me = q.data?.queue.find((m) => m.id === user?.uid);
+    return (
+      <Stack>
+        <PageTitle>Round Robin</PageTitle>
+        <Paper withBorder p="md" radius="md">
+          <Text>
+            Next up: <b data-testid="next-up">{q.data?.nextUp?.name ?? '—'}</b>
+          </Text>
+          <Text data-testid="my-place">{q.data ? (me ? `You are #${me.place}` : 'You are not in rotation') : '…'}</Text>
+        </Paper>
+        {q.data && <RecentActions log={q.data.log} />}
+      </Stack>
+    );
+  }
+  return (
+    <Stack>
+      <PageTitle>Round Robin (Manager)</PageTitle>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <AssignForm nextUp={q.data?.nextUp?.name} />
+        <SkipForm team={q.data?.team ?? []} />
+      </SimpleGrid>
+      <TeamTable team={q.data?.team ?? []} />
+      {q.data && <RecentActions log={q.data.log} />}
+    </Stack>
+  );
+}
+
+function AssignForm({ nextUp }: { nextUp?: string }) {
+  const [customer, setCustomer] = useState('');
+  const m = useMutation({
+    mutationFn: (c: string) => api<{ assignedTo: { name: string } }>('/rotation/assign', { method: 'POST', body: { customer: c } }),
+    onSuccess: (r, c) => {
+      notifyOk(`${c} assigned to ${r.assignedTo.name}.`);
+      setCustomer('');
+    },
+    onError: (err) => notifyFail('Failed to assign', err),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (customer.trim()) m.mutate(customer.trim());
+  };
+  return (
+    <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} aria-label="Assign next">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Assign next
+        </Title>
+        <Text size="sm" c="dimmed">
+          Next up: {nextUp ?? 'no one eligible'}
+        </Text>
+        <TextInput label="Customer name" value={customer} onChange={(e) => setCustomer(e.currentTarget.value)} maxLength={200} />
+        <Button type="submit" disabled={!customer.trim()} loading={m.isPending} style={{ alignSelf: 'flex-start' }}>
+          Assign next
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
+function SkipForm({ team }: { team: RotationView['team'] }) {
+  const [uid, setUid] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<{ uid?: string; reason?: string }>({});
+  const m = useMutation({
+    mutationFn: () => api('/rotation/skip', { method: 'POST', body: { targetUid: uid, reason: reason.trim(), minutes: SNOOZE_MINUTES } }),
+    onSuccess: () => {
+      notifyOk(`${team.find((t) => t.id === uid)?.name ?? 'Salesman'} skipped for ${SNOOZE_MINUTES} minutes.`);
+      setUid(null);
+      setReason('');
+    },
+    onError: (err) => notifyFail('Failed to skip', err),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const errs = { uid: uid ? undefined : 'Select a user to skip', reason: reason.trim() ? undefined : 'Reason required' };
+    setError(errs);
+    if (!errs.uid && !errs.reason) m.mutate();
+  };
+  return (
+    <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} aria-label="Skip">
+      <Stack gap="sm">
+        <Title order={2} size="h4">
+          Skip
+        </Title>
+        <Select
+          label="Salesman"
+          placeholder="Select a salesman"
+          data={team.map((t) => ({ value: t.id, label: t.name }))}
+          value={uid}
+          onChange={setUid}
+          error={error.uid}
+          searchable
+        />
+        <TextInput label="Reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={error.reason} maxLength={200} />
+        <NumberInput label="Snooze (minutes)" value={SNOOZE_MINUTES} readOnly />
+        <Button type="submit" color="orange" loading={m.isPending} style={{ alignSelf: 'flex-start' }}>
+          Skip
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
+function TeamTable({ team }: { team: RotationView['team'] }) {
+  const status = useMutation({
+    mutationFn: (b: { uid: string; active?: boolean; onDuty?: boolean }) => api('/rotation/status', { method: 'POST', body: b }),
+    onError: (err) => notifyFail('Failed to update', err),
+  });
+  const move = useMutation({
+    mutationFn: (b: { uid: string; direction: 'up' | 'down' }) => api('/rotation/reorder', { method: 'POST', body: b }),
+    onError: (err) => notifyFail('Failed to reorder', err),
+  });
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Title order={2} size="h4" mb="sm">
+        Associates
+      </Title>
+      {team.length === 0 ? (
+        <Text c="dimmed">No salesmen yet. Add them under Manager.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={520}>
+          <Table striped highlightOnHover aria-label="Associates">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Position</Table.Th>
+                <Table.Th>Active</Table.Th>
+                <Table.Th>On Duty</Table.Th>
+                <Table.Th>Reorder</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {team.map((t, i) => (
+                <Table.Tr key={t.id} data-testid="team-row">
+                  <Table.Td>
+                    <Group gap={6}>
+                      <Text size="sm">{t.name}</Text>
+                      {t.snoozeUntil ? (
+                        <Badge color="orange" variant="light">
+                          snoozed until {clock(t.snoozeUntil)}
+                        </Badge>
+                      ) : !t.active ? (
+                        <Badge color="gray" variant="light">
+                          inactive
+                        </Badge>
+                      ) : !t.onDuty ? (
+                        <Badge color="gray" variant="light">
+                          off duty
+                        </Badge>
+                      ) : null}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{i + 1}</Table.Td>
+                  <Table.Td>
+                    <Switch checked={t.active} aria-label={`Active: ${t.name}`} onChange={(e) => status.mutate({ uid: t.id, active: e.currentTarget.checked })} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Switch checked={t.onDuty} aria-label={`On duty: ${t.name}`} onChange={(e) => status.mutate({ uid: t.id, onDuty: e.currentTarget.checked })} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      <ActionIcon variant="subtle" disabled={i === 0} aria-label={`Move ${t.name} up`} onClick={() => move.mutate({ uid: t.id, direction: 'up' })}>
+                        ↑
+                      </ActionIcon>
+                      <ActionIcon
+                        variant="subtle"
+                        disabled={i === team.length - 1}
+                        aria-label={`Move ${t.name} down`}
+                        onClick={() => move.mutate({ uid: t.id, direction: 'down' })}
+                      >
+                        ↓
+                      </ActionIcon>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Paper>
+  );
+}

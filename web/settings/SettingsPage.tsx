@@ -1,0 +1,72 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Button, Paper, Stack, Text, TextInput, Title, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { PageTitle } from '../components/PageTitle';
+import { useSession } from '../session/SessionProvider';
+
+export default function SettingsPage() {
+  const { setColorScheme } = useMantineColorScheme();
+  const scheme = useComputedColorScheme('light');
+  const { user, updateProfileName } = useSession();
+  const [name, setName] = useState(user?.name ?? '');
+  const [greeting, setGreeting] = useState(user?.profile.greeting ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    setName(user?.name ?? '');
+    setGreeting(user?.profile.greeting ?? '');
+  }, [user?.name, user?.profile.greeting]);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setSaving(true);
+    setError(null);
+    try {
+      await updateProfileName(name, greeting.trim() || null);
+      notifications.show({ color: 'green', message: 'Profile saved.' });
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Stack maw={560}>
+      <PageTitle>Settings</PageTitle>
+      <Paper withBorder p="md" radius="md">
+        <Stack gap="sm" align="flex-start">
+          <Title order={2} size="h4">
+            Appearance
+          </Title>
+          <Text size="sm" c="dimmed">
+            The portal is in {scheme} mode on this device.
+          </Text>
+          <Button variant="light" onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
+            {scheme === 'dark' ? 'Switch to light mode' : 'Switch to dark mode'}
+          </Button>
+        </Stack>
+      </Paper>
+      <Paper withBorder p="md" radius="md" component="form" onSubmit={save}>
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            Profile
+          </Title>
+          <TextInput label="Name" placeholder="Display name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={error} maxLength={200} />
+          <TextInput
+            label="Custom greeting"
+            description="Shown in the header instead of Good morning/afternoon/evening. Leave empty for the time of day."
+            placeholder="Let's sell some cars"
+            value={greeting}
+            onChange={(e) => setGreeting(e.currentTarget.value)}
+            maxLength={80}
+          />
+          <Button type="submit" loading={saving} style={{ alignSelf: 'flex-start' }}>
+            Save profile
+          </Button>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}

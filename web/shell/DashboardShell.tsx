@@ -1,0 +1,110 @@
+import { Suspense, useCallback, useEffect, useState } from 'react';
+import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { AppShell, Burger, Center, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useSession } from '../session/SessionProvider';
+import { useLiveEvents } from '../api/live';
+import { WeatherReadout } from './WeatherReadout';
+import { greetingFor } from '../../domain/greeting';
+import { APP_NAME } from '../api/meta';
+import { useQueryClient } from '@tanstack/react-query';
+
+function useHour() {
+  const [hour, setHour] = useState(() => new Date().getHours());
+  useEffect(() => {
+    const t = setInterval(() => setHour(new Date().getHours()), 60_000);
+    return () => clearInterval(t);
+  }, []);
+  return hour;
+}
+
+export default function DashboardShell() {
+  const { user, isManager, logout } = useSession();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const onStats = location.pathname.startsWith('/dashboard/stats');
+  const [statsOpen, setStatsOpen] = useState(onStats);
+  const hour = useHour();
+
+  useEffect(() => {
+    if (onStats) setStatsOpen(true);
+  }, [onStats]);
+  useEffect(close, [location.pathname, close]);
+
+  const onRevoked = useCallback(() => {
+    qc.setQueryData(['me'], null);
+    navigate('/', { replace: true });
+  }, [qc, navigate]);
+  useLiveEvents(onRevoked);
+
+  const link = (to: string, label: string) => (
+    <NavLink key={to} component={RouterLink} to={to} label={label} active={location.pathname === to} />
+  );
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" miw={0}>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close menu' : 'Open menu'} />
+            <Text fw={700} visibleFrom="xs" truncate>
+              {APP_NAME}
+            </Text>
+          </Group>
+          <Group gap="md" wrap="nowrap" miw={0}>
+            <Text size="sm" truncate data-testid="greeting">
+              {greetingFor(hour, user?.profile.greeting)}, <b>{user?.name}</b>
+            </Text>
+            <WeatherReadout />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs" aria-label="Main">
+        <AppShell.Section grow component={ScrollArea}>
+          {link('/dashboard/overview', 'Overview')}
+          {link('/dashboard/associates', 'Salesman')}
+          <NavLink label="Stats" opened={statsOpen} onChange={setStatsOpen} active={false} childrenOffset={28}>
+            {link('/dashboard/stats/sales', 'Sales')}
+            {link('/dashboard/stats/leads', 'Leads')}
+          </NavLink>
+          {isManager && (
+            <>
+              {link('/dashboard/management', 'Manager')}
+              {link('/dashboard/routing', 'Routing')}
+              {link('/dashboard/leads', 'Leads')}
+            </>
+          )}
+          {link('/dashboard/settings', 'Settings')}
+          <NavLink
+            component="button"
+            label="Logout"
+            onClick={async () => {
+              await logout();
+              navigate('/', { replace: true });
+            }}
+          />
+        </AppShell.Section>
+        <AppShell.Section>
+          <Text size="xs" c="dimmed" p="xs" truncate data-testid="user-email">
+            {user?.email}
+          </Text>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Suspense
+          fallback={
+            <Center p="xl">
+              <Loader aria-label="Loading" />
+            </Center>
+          }
+        >
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

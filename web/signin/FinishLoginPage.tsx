@@ -1,0 +1,59 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Anchor, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { useSession } from '../session/SessionProvider';
+import { APP_NAME, DEALERSHIP_NAME } from '../api/meta';
+import { finishLoginMessage } from '../../domain/auth-messages';
+
+type State = 'idle' | 'working' | 'done' | 'error';
+
+export default function FinishLoginPage() {
+  const { completeMagicFromUrl } = useSession();
+  const navigate = useNavigate();
+  const [state, setState] = useState<State>('idle');
+  const [error, setError] = useState('');
+  const started = useRef(false);
+
+  useEffect(() => {
+    // StrictMode runs effects twice; a link may be spent only once.
+    if (started.current) return;
+    started.current = true;
+    setState('working');
+    completeMagicFromUrl()
+      .then(() => {
+        setState('done');
+        navigate('/dashboard/overview', { replace: true });
+      })
+      .catch((err: Error) => {
+        setError(finishLoginMessage(err?.message));
+        setState('error');
+      });
+  }, [completeMagicFromUrl, navigate]);
+
+  return (
+    <Center mih="100dvh" p="md" component="main">
+      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+        <Stack align="center">
+          <Title order={1} size="h2" ta="center">
+            {DEALERSHIP_NAME ? `${DEALERSHIP_NAME} ${APP_NAME}` : APP_NAME}
+          </Title>
+          {state === 'error' ? (
+            <>
+              <Text c="red" role="alert" ta="center">
+                {error}
+              </Text>
+              <Anchor component={Link} to="/">
+                Go Back
+              </Anchor>
+            </>
+          ) : (
+            <Stack align="center" role="status">
+              {state !== 'done' && <Loader size="sm" aria-hidden />}
+              <Text>{state === 'done' ? 'Signed in! Redirecting…' : 'Completing sign-in…'}</Text>
+            </Stack>
+          )}
+        </Stack>
+      </Paper>
+    </Center>
+  );
+}

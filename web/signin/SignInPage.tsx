@@ -1,0 +1,88 @@
+import { useState, type FormEvent } from 'react';
+import { Navigate } from 'react-router';
+import { Alert, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useSession } from '../session/SessionProvider';
+import { APP_NAME } from '../api/meta';
+import { ApiError } from '../api/client';
+import { MSG } from '../../domain/auth-messages';
+
+type State = { step: 'empty' } | { step: 'sent'; email: string } | { step: 'error'; message: string };
+
+export default function SignInPage() {
+  const { user, sendMagicLink } = useSession();
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [state, setState] = useState<State>({ step: 'empty' });
+
+  if (user) return <Navigate to="/dashboard/overview" replace />;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      await sendMagicLink(email);
+      setState({ step: 'sent', email: email.trim().toLowerCase() });
+    } catch (err) {
+      const tooMany = err instanceof ApiError && err.status === 429;
+      setState({ step: 'error', message: tooMany ? err.message : MSG.sendFailed });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Center mih="100dvh" p="md" component="main">
+      <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+        <Stack>
+          <Title order={1} size="h2" ta="center">
+            {APP_NAME}
+          </Title>
+          {state.step === 'sent' ? (
+            <Stack role="status">
+              <Title order={2} size="h3" ta="center">
+                Link Sent!
+              </Title>
+              <Text>
+                We sent a secure login link to <b>{state.email}</b>. Open it on this device to sign in.
+              </Text>
+              <Text size="sm" c="dimmed">
+                Not there? Check your Spam or Promotions folders.
+              </Text>
+              <Button
+                variant="light"
+                onClick={() => {
+                  setEmail('');
+                  setState({ step: 'empty' });
+                }}
+              >
+                Send Another Link
+              </Button>
+            </Stack>
+          ) : (
+            <form onSubmit={submit} noValidate={false}>
+              <Stack>
+                <TextInput
+                  label="Work Email"
+                  type="email"
+                  required
+                  autoComplete="email"
+                  placeholder="you@dealership.com"
+                  value={email}
+                  onChange={(e) => setEmail(e.currentTarget.value)}
+                />
+                {state.step === 'error' && (
+                  <Alert color="red" role="alert">
+                    {state.message}
+                  </Alert>
+                )}
+                <Button type="submit" loading={busy}>
+                  Send Sign-in Link
+                </Button>
+              </Stack>
+            </form>
+          )}
+        </Stack>
+      </Paper>
+    </Center>
+  );
+}
