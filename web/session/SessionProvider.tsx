@@ -63,6 +63,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       try {
         const { user: signedIn } = await api<{ user: SessionUser }>('/auth/complete', { method: 'POST', body: { email, token } });
         localStorage.removeItem(EMAIL_KEY);
+        // A "who am I" answered before the link was spent must not overwrite the new session.
+        await qc.cancelQueries({ queryKey: ME });
         qc.setQueryData(ME, signedIn);
         return signedIn;
       } catch (err) {
