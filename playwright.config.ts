@@ -10,7 +10,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:3999',
+    baseURL: `http://127.0.0.1:${process.env.E2E_PORT ?? 3999}`,
     trace: 'off',
     screenshot: 'only-on-failure',
     ...devices['Desktop Chrome'],

@@ -5,7 +5,8 @@ export default defineConfig({
   root: 'web',
   plugins: [react()],
   build: {
-    outDir: '../dist',
+    // WEB_DIST lets parallel test runs build into folders of their own.
+    outDir: process.env.WEB_DIST ?? '../dist',
     emptyOutDir: true,
     sourcemap: false,
     chunkSizeWarningLimit: 700,

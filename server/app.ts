@@ -21,7 +21,7 @@ import { eventRoutes } from './events/routes';
 import { rotationRoutes } from './rotation/routes';
 
 export const BODY_LIMIT = 64 * 1024;
-const WEB_DIST = path.resolve(import.meta.dirname, '../dist');
+const WEB_DIST = path.resolve(process.env.WEB_DIST ?? path.join(import.meta.dirname, '../dist'));
 
 /** Generated once and kept in the database, so every app server on one database shares it. */
 async function sessionSecret(config: Config, dbh: DbHandle): Promise<string> {

@@ -6,7 +6,7 @@ import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { startWeatherServer } from '../../server/test/weather-server';
 
-export const E2E_PORT = 3999;
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3999);
 export const MANAGER_EMAIL = 'manager@e2e.test';
 
 /**
