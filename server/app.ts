@@ -19,6 +19,7 @@ import { profileRoutes } from './profile/routes';
 import { weatherRoutes } from './weather/routes';
 import { eventRoutes } from './events/routes';
 import { rotationRoutes } from './rotation/routes';
+import { salesRoutes } from './sales/routes';
 
 export const BODY_LIMIT = 64 * 1024;
 const WEB_DIST = path.resolve(process.env.WEB_DIST ?? path.join(import.meta.dirname, '../dist'));
@@ -125,6 +126,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       await api.register(weatherRoutes, { prefix: '/weather', ctx });
       await api.register(eventRoutes, { prefix: '/events', ctx, streams });
       await api.register(rotationRoutes, { prefix: '/rotation', ctx });
+      await api.register(salesRoutes, { prefix: '/sales', ctx });
       api.all('/*', { config: { access: 'public' } }, async () => {
         throw new HttpError(404, 'No such API route.');
       });

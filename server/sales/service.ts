@@ -1,0 +1,71 @@
+import type { Selectable } from 'kysely';
+import type { z } from 'zod';
+import type { saleSchema } from '../../domain/schemas';
+import type { Db } from '../db';
+import type { SalesTable } from '../db/schema';
+import { commissionFor, planLabel, type Plan, type Split } from '../../domain/commission';
+import { dailyCommission, monthlyGross, salesFigures } from '../../domain/figures';
+
+type SaleRow = Selectable<SalesTable>;
+export type SaleInput = z.output<typeof saleSchema>;
+
+const planOf = (r: SaleRow): Plan => ({ type: r.plan_type, percent: r.plan_percent, flat: r.plan_flat, split: Number(r.plan_split) });
+
+/** The sale as the API shows it. */
+export function toSale(r: SaleRow) {
+  const plan = planOf(r);
+  return {
+    id: Number(r.id),
+    date: r.date,
+    vehicleType: r.vehicle_type,
+    frontGrossCents: r.front_gross_cents,
+    split: (plan.split === 0.5 ? 'half' : 'full') as Split,
+    plan,
+    planLabel: planLabel(plan),
+    commissionCents: r.commission_cents,
+    repName: r.rep_name,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+export type Sale = ReturnType<typeof toSale>;
+
+/** The columns a sale's input decides; the commission is always ours, never the client's. */
+export function saleColumns(v: SaleInput) {
+  const { commissionCents, plan } = commissionFor(v.frontGrossCents, v.split);
+  return {
+    date: v.date,
+    vehicle_type: v.vehicleType,
+    front_gross_cents: v.frontGrossCents,
+    plan_type: plan.type,
+    plan_percent: plan.percent,
+    plan_flat: plan.flat,
+    plan_split: plan.split,
+    commission_cents: commissionCents,
+  };
+}
+
+/** Newest date first; among one day, the latest entered first. */
+export async function listSales(db: Db, userId: string): Promise<Sale[]> {
+  const rows = await db.selectFrom('sales').selectAll().where('user_id', '=', userId).orderBy('date', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(toSale);
+}
+
+export function tracker(sales: Sale[], today: string) {
+  const rows = sales.map((s) => ({ date: s.date, frontGrossCents: s.frontGrossCents, commissionCents: s.commissionCents }));
+  return {
+    figures: salesFigures(rows, today),
+    daily: dailyCommission(rows, today),
+    monthly: monthlyGross(rows, today),
+  };
+}
+
+/** Input as a client would send it, from a stored sale: the base a partial edit is laid over. */
+export function saleAsInput(r: SaleRow) {
+  const abs = Math.abs(r.front_gross_cents);
+  return {
+    date: r.date,
+    vehicleType: r.vehicle_type,
+    frontGross: `${r.front_gross_cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`,
+    split: Number(r.plan_split) === 0.5 ? 'half' : 'full',
+  };
+}
