@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ActionIcon, Alert, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
 import { RecentActions } from '../components/RecentActions';
@@ -101,7 +101,7 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
           Skip
         </Title>
         <Select
-          label="Salesman"
+          label="Salesman to skip"
           placeholder="Select a salesman"
           data={team.map((t) => ({ value: t.id, label: t.name }))}
           value={uid}
@@ -120,9 +120,19 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
 }
 
 function TeamTable({ team }: { team: RotationView['team'] }) {
+  const qc = useQueryClient();
+  const key = ['rotation', ROUTING_LOG_SIZE];
   const status = useMutation({
     mutationFn: (b: { uid: string; active?: boolean; onDuty?: boolean }) => api('/rotation/status', { method: 'POST', body: b }),
+    // The switch moves at once; the server's answer (or its refusal) settles it.
+    onMutate: async ({ uid, active, onDuty }) => {
+      await qc.cancelQueries({ queryKey: key });
+      qc.setQueryData<RotationView>(key, (v) =>
+        v && { ...v, team: v.team.map((t) => (t.id === uid ? { ...t, active: active ?? t.active, onDuty: onDuty ?? t.onDuty } : t)) },
+      );
+    },
     onError: (err) => notifyFail('Failed to update', err),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['rotation'] }),
   });
   const move = useMutation({
     mutationFn: (b: { uid: string; direction: 'up' | 'down' }) => api('/rotation/reorder', { method: 'POST', body: b }),
