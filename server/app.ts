@@ -19,6 +19,7 @@ import { profileRoutes } from './profile/routes';
 import { weatherRoutes } from './weather/routes';
 import { eventRoutes } from './events/routes';
 import { rotationRoutes } from './rotation/routes';
+import { userRoutes } from './users/routes';
 import { salesRoutes } from './sales/routes';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -41,7 +42,13 @@ export interface AppOptions {
   bus?: Bus;
 }
 
-export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ctx: Ctx }> {
+export interface RouteInfo {
+  method: string | string[];
+  url: string;
+  access: string | undefined;
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ctx: Ctx; routeList: RouteInfo[] }> {
   const { config, dbh } = opts;
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -57,6 +64,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     secret: await sessionSecret(config, dbh),
   };
   app.decorate('ctx', ctx);
+  // Every route with its declared access, for the authorisation test.
+  const routeList: RouteInfo[] = [];
+  app.decorate('routeList', routeList);
+  app.addHook('onRoute', (r) => {
+    routeList.push({ method: r.method, url: r.url, access: r.config?.access });
+  });
   const streams = new Set<() => void>();
 
   await app.register(cookie);
@@ -126,6 +139,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       await api.register(weatherRoutes, { prefix: '/weather', ctx });
       await api.register(eventRoutes, { prefix: '/events', ctx, streams });
       await api.register(rotationRoutes, { prefix: '/rotation', ctx });
+      await api.register(userRoutes, { prefix: '/users', ctx });
       await api.register(salesRoutes, { prefix: '/sales', ctx });
       api.all('/*', { config: { access: 'public' } }, async () => {
         throw new HttpError(404, 'No such API route.');
@@ -160,5 +174,5 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     for (const end of [...streams]) end();
   });
 
-  return app as unknown as FastifyInstance & { ctx: Ctx };
+  return app as unknown as FastifyInstance & { ctx: Ctx; routeList: RouteInfo[] };
 }

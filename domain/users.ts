@@ -1,0 +1,76 @@
+import type { Role } from './roles';
+
+export const USER_MSG = {
+  duplicateEmail: 'Another person already has this e-mail address.',
+  duplicateDeleted: 'Another person already has this e-mail address. They are soft-deleted: tick "Show deleted" and restore them.',
+  lastManager: 'You are the last manager; make someone else a manager first.',
+  notFound: 'User not found',
+};
+
+export interface Person {
+  id: string;
+  email: string;
+  name: string;
+  role: Role | string;
+  disabled: boolean;
+  deletedAt: string | number | null;
+}
+
+export type Status = 'active' | 'disabled' | 'deleted';
+
+export const statusOf = (p: Pick<Person, 'disabled' | 'deletedAt'>): Status =>
+  p.deletedAt !== null ? 'deleted' : p.disabled ? 'disabled' : 'active';
+
+const liveManager = (p: Pick<Person, 'role' | 'disabled' | 'deletedAt'>) => p.role === 'manager' && statusOf(p) === 'active';
+
+/**
+ * True when changing `target` to `after` would leave no live manager, i.e. it disables,
+ * deletes or demotes the last one. Nobody else could then manage the team.
+ */
+export function leavesNoManager(people: Person[], target: Person, after: Pick<Person, 'role' | 'disabled' | 'deletedAt'>): boolean {
+  if (!liveManager(target) || liveManager(after)) return false;
+  return !people.some((p) => p.id !== target.id && liveManager(p));
+}
+
+/** The management list: soft-deleted people only when asked for, ordered by name then e-mail. */
+export function visibleUsers<T extends Person>(people: T[], showDeleted: boolean): T[] {
+  return people
+    .filter((p) => showDeleted || p.deletedAt === null)
+    .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.email.localeCompare(b.email));
+}
+
+export type Changes = Record<string, { from: unknown; to: unknown }>;
+
+/** Which of the fields in `after` differ from `before`, from what to what. */
+export function diff(before: Record<string, unknown> | null, after: Record<string, unknown>): Changes {
+  const out: Changes = {};
+  for (const [k, to] of Object.entries(after)) {
+    const from = before ? (before[k] ?? null) : null;
+    if (from !== (to ?? null)) out[k] = { from, to: to ?? null };
+  }
+  return out;
+}
+
+export type AuditAction = 'create' | 'update' | 'disable' | 'enable' | 'delete' | 'restore';
+
+const ACTION: Record<string, string> = {
+  create: 'Added',
+  update: 'Edited',
+  disable: 'Disabled',
+  enable: 'Enabled',
+  delete: 'Soft-deleted',
+  restore: 'Restored',
+};
+const FIELD: Record<string, string> = { email: 'Email', name: 'Name', role: 'Role', disabled: 'Disabled', deletedAt: 'Deleted' };
+
+const show = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : v === true ? 'yes' : v === false ? 'no' : String(v));
+
+/** One line for the history list, e.g. "Edited: Name User → Ann; Role staff → manager". */
+export function describeAudit(action: string, changes: Changes): string {
+  const head = ACTION[action] ?? action;
+  if (action !== 'update' && action !== 'create') return head;
+  const parts = Object.entries(changes).map(([k, c]) =>
+    action === 'create' ? `${FIELD[k] ?? k} ${show(c.to)}` : `${FIELD[k] ?? k} ${show(c.from)} → ${show(c.to)}`,
+  );
+  return parts.length ? `${head}: ${parts.join('; ')}` : head;
+}

@@ -1,0 +1,144 @@
+import type { Db, DbHandle } from '../db';
+import { withRotationLock } from '../db';
+import { HttpError, notFound } from '../http/errors';
+import { findUser, findUserByEmail, insertUser, isBlocked, nextPosition, toUser, type UserRow } from './repo';
+import { diff, leavesNoManager, USER_MSG, type AuditAction, type Person } from '../../domain/users';
+import type { Role } from '../../domain/roles';
+
+export interface Actor {
+  id: string;
+  name: string;
+}
+
+const person = (u: UserRow): Person => ({ id: u.id, email: u.email, name: u.name, role: u.role, disabled: !!u.disabled, deletedAt: u.deleted_at });
+/** The fields the audit log follows, as the API names them. */
+const audited = (u: Pick<UserRow, 'email' | 'name' | 'role' | 'disabled' | 'deleted_at'>) => ({
+  email: u.email,
+  name: u.name,
+  role: u.role,
+  disabled: !!u.disabled,
+  deletedAt: u.deleted_at ? new Date(u.deleted_at).toISOString() : null,
+});
+
+const isUniqueViolation = (err: unknown) => {
+  const e = err as { code?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE';
+};
+
+async function audit(db: Db, userId: string, by: Actor, action: AuditAction, before: UserRow | null, after: UserRow) {
+  const changes = diff(before ? audited(before) : null, audited(after));
+  if (action === 'update' && !Object.keys(changes).length) return;
+  await db
+    .insertInto('audit_log')
+    .values({ user_id: userId, actor_id: by.id, actor_name: by.name, action, changes: JSON.stringify(changes), at: Date.now() })
+    .execute();
+}
+
+async function emailFree(db: Db, email: string, selfId: string | null) {
+  const other = await findUserByEmail(db, email);
+  if (other && other.id !== selfId) throw new HttpError(409, other.deleted_at !== null ? USER_MSG.duplicateDeleted : USER_MSG.duplicateEmail);
+}
+
+async function guardManagers(db: Db, before: UserRow, after: Pick<UserRow, 'role' | 'disabled' | 'deleted_at'>) {
+  const managers = await db.selectFrom('users').selectAll().where('role', '=', 'manager').execute();
+  if (leavesNoManager(managers.map(person), person(before), { role: after.role, disabled: !!after.disabled, deletedAt: after.deleted_at })) {
+    throw new HttpError(409, USER_MSG.lastManager);
+  }
+}
+
+/**
+ * User changes take the same write lock as assign and skip: a role or status change moves
+ * people in and out of the rotation, and the last-manager check must see settled data.
+ */
+async function locked<T>(h: DbHandle, fn: (db: Db) => Promise<T>): Promise<T> {
+  try {
+    return await withRotationLock(h, fn);
+  } catch (err) {
+    // A sign-in creating the same address at the same instant.
+    if (isUniqueViolation(err)) throw new HttpError(409, USER_MSG.duplicateEmail);
+    throw err;
+  }
+}
+
+export async function listUsers(db: Db, withDeleted: boolean) {
+  let q = db.selectFrom('users').selectAll();
+  if (!withDeleted) q = q.where('deleted_at', 'is', null);
+  return (await q.orderBy('name').orderBy('email').execute()).map(toUser);
+}
+
+export function createUser(h: DbHandle, v: { email: string; name: string; role: Role }, by: Actor) {
+  return locked(h, async (db) => {
+    await emailFree(db, v.email, null);
+    const row = await insertUser(db, v);
+    await audit(db, row.id, by, 'create', null, row);
+    return row;
+  });
+}
+
+async function load(db: Db, id: string) {
+  const row = await findUser(db, id);
+  if (!row) throw notFound(USER_MSG.notFound);
+  return row;
+}
+
+export function editUser(h: DbHandle, id: string, v: { email: string; name?: string; role?: Role }, by: Actor) {
+  return locked(h, async (db) => {
+    const before = await load(db, id);
+    const next = { email: v.email, name: v.name ?? before.name, role: v.role ?? before.role };
+    if (next.email !== before.email) await emailFree(db, next.email, id);
+    await guardManagers(db, before, { ...before, role: next.role });
+    const patch: Partial<UserRow> = { ...next, updated_at: Date.now() };
+    // Someone who becomes staff joins the rotation at the end, like a new salesman.
+    if (next.role === 'staff' && before.role !== 'staff') patch.position = await nextPosition(db);
+    await db.updateTable('users').set(patch).where('id', '=', id).execute();
+    const after = { ...before, ...patch };
+    await audit(db, id, by, 'update', before, after);
+    return after;
+  });
+}
+
+const STATUS = {
+  disable: (r: UserRow) => ({ disabled: 1, deleted_at: r.deleted_at }),
+  delete: (r: UserRow) => ({ disabled: 1, deleted_at: r.deleted_at ?? Date.now() }),
+  enable: () => ({ disabled: 0, deleted_at: null }),
+  restore: () => ({ disabled: 0, deleted_at: null }),
+} as const;
+export type StatusAction = keyof typeof STATUS;
+
+/** Disable, soft-delete, enable or restore; blocking also ends every session of the person. */
+export function setStatus(h: DbHandle, id: string, action: StatusAction, by: Actor) {
+  return locked(h, async (db) => {
+    const before = await load(db, id);
+    const flags = STATUS[action](before);
+    const after: UserRow = { ...before, ...flags };
+    if (after.disabled === before.disabled && after.deleted_at === before.deleted_at) return { row: before, revoked: false };
+    await guardManagers(db, before, after);
+    after.updated_at = Date.now();
+    await db.updateTable('users').set({ ...flags, updated_at: after.updated_at }).where('id', '=', id).execute();
+    const revoked = isBlocked(after);
+    if (revoked) await db.deleteFrom('sessions').where('user_id', '=', id).execute();
+    await audit(db, id, by, action, before, after);
+    return { row: after, revoked };
+  });
+}
+
+export async function auditOf(db: Db, id: string, limit = 20) {
+  await load(db, id);
+  const rows = await db
+    .selectFrom('audit_log')
+    .leftJoin('users as a', 'a.id', 'audit_log.actor_id')
+    .select(['audit_log.id', 'audit_log.action', 'audit_log.actor_name', 'a.email as actor_email', 'audit_log.changes', 'audit_log.at'])
+    .where('audit_log.user_id', '=', id)
+    .orderBy('audit_log.at', 'desc')
+    .orderBy('audit_log.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    action: r.action,
+    actorName: r.actor_name,
+    actorEmail: r.actor_email,
+    changes: JSON.parse(r.changes) as Record<string, { from: unknown; to: unknown }>,
+    at: new Date(Number(r.at)).toISOString(),
+  }));
+}
