@@ -112,21 +112,30 @@ describe('pickNext', () => {
 });
 
 describe('pointerAfterSkip', () => {
-  // b (position 4) was skipped and is snoozed, so it is no longer in the queue
-  const q = [member('a', 1), member('c', 7)];
+  const a = member('a', 1);
+  const b = member('b', 4);
+  const c = member('c', 7);
+  const q = [a, b, c];
+  const nextAfter = (pointer: number, skipped: typeof a) =>
+    pickNext(q.filter((m) => m !== skipped), pointerAfterSkip(q, skipped, pointer))?.id;
 
-  it('points at the first eligible after the skipped one', () => {
-    expect(pointerAfterSkip(q, 4)).toBe(7);
-    expect(pointerAfterSkip(q, 1)).toBe(7);
+  it('makes the first eligible after a skipped Next Up the new Next Up', () => {
+    expect(pointerAfterSkip(q, b, 1)).toBe(4);
+    expect(nextAfter(1, b)).toBe('c');
+    expect(nextAfter(0, a)).toBe('b');
   });
 
-  it('wraps to the first eligible', () => {
-    expect(pointerAfterSkip(q, 7)).toBe(1);
-    expect(pointerAfterSkip(q, 9)).toBe(1);
+  it('wraps to the first eligible when the last one is skipped', () => {
+    expect(nextAfter(4, c)).toBe('a');
   });
 
-  it('falls back to 0 when no one is eligible', () => {
-    expect(pointerAfterSkip([], 4)).toBe(0);
+  it('keeps everyone else in turn when someone further down is skipped', () => {
+    expect(pointerAfterSkip(q, c, 0)).toBe(0);
+    expect(nextAfter(0, c)).toBe('a');
+  });
+
+  it('falls back to 0 when no one else is eligible', () => {
+    expect(pointerAfterSkip([b], b, 0)).toBe(0);
   });
 });
 
@@ -226,14 +235,18 @@ describe('rotation properties', () => {
               const next = pickNext(queue, pointer);
               expect(next === null).toBe(queue.length === 0);
               if (next) {
-                expect(isEligible(next, now)).toBe(true);
+                // checked field by field, not through isEligible, so a wrong isEligible fails here too
+                expect(next.role.trim().toLowerCase()).not.toBe('manager');
+                expect([next.active, next.onDuty, next.disabled, next.deletedAt]).toEqual([true, true, false, null]);
+                expect(next.snoozeUntil === null || next.snoozeUntil <= now).toBe(true);
                 expect(servingOrder(queue, pointer)[0]).toBe(next);
                 pointer = next.position;
               }
             } else if (a.t === 'skip' && members.length) {
               const target = members[a.target % members.length];
+              const before = eligibleQueue(members, now);
               target.snoozeUntil = snoozeEnd(now, a.minutes);
-              pointer = pointerAfterSkip(eligibleQueue(members, now), target.position);
+              if (before.includes(target)) pointer = pointerAfterSkip(before, target, pointer);
             } else if (a.t === 'reorder' && queue.length) {
               const m = queue[a.target % queue.length];
               const other = swapTarget(queue, m.id, a.dir);

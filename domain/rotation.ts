@@ -41,9 +41,17 @@ export function pickNext(eligible: Member[], pointerPos: number): Member | null 
   return eligible.find((m) => m.position > pointerPos) ?? eligible[0] ?? null;
 }
 
-/** `eligible` must already exclude the skipped member, who is now snoozed. */
-export function pointerAfterSkip(eligible: Member[], skippedPosition: number): number {
-  return (eligible.find((m) => m.position > skippedPosition) ?? eligible[0])?.position ?? 0;
+/**
+ * The pointer after a skip. `before` is the eligible queue before the skip (skipped included).
+ * Skipping Next Up counts as their turn: the first eligible after them becomes Next Up (else the
+ * first eligible, else 0). Skipping anyone else leaves everyone else's turn where it was; moving
+ * the pointer past a salesman further down the queue would make the people before them lose
+ * their turns (see README, departures from the specification).
+ */
+export function pointerAfterSkip(before: Member[], skipped: Member, pointerPos: number): number {
+  if (pickNext(before, pointerPos)?.id !== skipped.id) return pointerPos;
+  const rest = before.filter((m) => m.id !== skipped.id);
+  return rest.length ? skipped.position : 0;
 }
 
 /** The eligible members in the order they will be served, Next Up first. */

@@ -22,7 +22,11 @@ async function main() {
   };
   let dbh;
   try {
-    dbh = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+    dbh = await openDb({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      onIdleError: (err) => console.warn(`database connection dropped (${err.message}); it reconnects on next use`),
+    });
   } catch (err) {
     console.error(`Could not open the database: ${(err as Error).message}\nCheck DATABASE_URL or DATA_DIR and start again.`);
     process.exit(1);

@@ -23,10 +23,13 @@ export interface DbHandle {
   close: () => Promise<void>;
 }
 
-export async function openDb(opts: { databaseUrl?: string; dataDir: string }): Promise<DbHandle> {
+export async function openDb(opts: { databaseUrl?: string; dataDir: string; onIdleError?: (err: Error) => void }): Promise<DbHandle> {
   let handle: DbHandle;
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection dropped by the server (restart, failover) is replaced on next use;
+    // without a listener the error would end the process.
+    pool.on('error', (err) => opts.onIdleError?.(err));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const u = new URL(opts.databaseUrl);
     handle = {

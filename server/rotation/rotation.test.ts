@@ -60,17 +60,24 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
     expect(await t.db.selectFrom('leads').selectAll().execute()).toHaveLength(0);
   });
 
-  it('skips with a reason: snoozes 30 minutes, logs it, moves the pointer past them', async () => {
+  it('skips Next Up with a reason: snoozes 30 minutes, logs it, and the next in line is up', async () => {
     const r = await post('/skip', { targetUid: reps[0].id, reason: 'With a customer' });
     expect(r.statusCode).toBe(200);
     const until = new Date(r.json().snoozeUntil).getTime();
     expect(until - Date.now()).toBeGreaterThan(29 * 60 * 1000);
     expect(until - Date.now()).toBeLessThanOrEqual(30 * 60 * 1000);
     const v = await view();
-    expect(v.queue.map((m: any) => m.name)).toEqual(['Cat', 'Dan', 'Ben']);
+    expect(v.queue.map((m: any) => m.name)).toEqual(['Ben', 'Cat', 'Dan']);
     expect(v.log[0]).toMatchObject({ type: 'skip', targetName: 'Ann', reason: 'With a customer' });
     expect(v.team.find((m: any) => m.name === 'Ann').snoozeUntil).not.toBeNull();
-    expect((await post('/assign', { customer: 'X' })).json().assignedTo.name).toBe('Cat');
+    expect((await post('/assign', { customer: 'X' })).json().assignedTo.name).toBe('Ben');
+  });
+
+  it('skipping someone further down keeps everyone else in turn', async () => {
+    await post('/skip', { targetUid: reps[2].id, reason: 'Test drive' });
+    const names = [];
+    for (let i = 0; i < 4; i++) names.push((await post('/assign', { customer: `K${i}` })).json().assignedTo.name);
+    expect(names).toEqual(['Ann', 'Ben', 'Dan', 'Ann']);
   });
 
   it('validates skips', async () => {

@@ -104,10 +104,12 @@ export async function skip(h: DbHandle, targetId: string, reason: string, minute
   return withRotationLock(h, async (trx) => {
     const target = await trx.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirst();
     if (!target || target.deleted_at !== null) throw notFound('User not found');
+    const state = await readState(trx);
+    const before = eligibleQueue((await candidates(trx)).map(toMember), now);
+    const skipped = before.find((m) => m.id === targetId);
+    const pointer = skipped ? pointerAfterSkip(before, skipped, state.pointer_pos) : state.pointer_pos;
     const until = snoozeEnd(now, minutes).getTime();
     await trx.updateTable('users').set({ snooze_until: until, updated_at: now.getTime() }).where('id', '=', targetId).execute();
-    const eligible = eligibleQueue((await candidates(trx)).map(toMember), now);
-    const pointer = pointerAfterSkip(eligible, target.position);
     await trx
       .insertInto('rotation_log')
       .values({

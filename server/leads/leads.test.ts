@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
+import { insertUser } from '../users/repo';
+import { myCounts } from './service';
+import { LEAD_SOURCE } from '../../domain/rotation';
+
+const HOUR = 60 * 60 * 1000;
+
+describe.each(DIALECTS)('leads on %s', (dialect) => {
+  let t: TestApp;
+  let boss: string;
+  let ann: { id: string; cookie: string };
+  let ben: { id: string; cookie: string };
+
+  async function addLead(customer: string, to: { id: string }, name: string, at: number, closed = false) {
+    const r = await t.db
+      .insertInto('leads')
+      .values({
+        customer,
+        assigned_to: to.id,
+        assigned_to_name: name,
+        assigned_by: null,
+        assigned_by_name: 'Boss',
+        assigned_at: at,
+        status: closed ? 'closed' : 'handed',
+        follow_up_due: at + 24 * HOUR,
+        closed: closed ? 1 : 0,
+        source: LEAD_SOURCE,
+        closed_at: null,
+        closed_by_id: null,
+        closed_by_name: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(r.id);
+  }
+
+  beforeAll(async () => {
+    t = await testApp(dialect);
+    boss = await t.signIn(MANAGER);
+    const a = await insertUser(t.db, { email: 'ann.lead@dealer.test', name: 'Ann Archer' });
+    const b = await insertUser(t.db, { email: 'ben.lead@dealer.test', name: 'Ben Booker' });
+    ann = { id: a.id, cookie: await t.signIn('ann.lead@dealer.test') };
+    ben = { id: b.id, cookie: await t.signIn('ben.lead@dealer.test') };
+    const now = Date.now();
+    // 250 leads, alternating between Ann and Ben, one minute apart, newest last.
+    for (let i = 0; i < 250; i++) {
+      const to = i % 2 ? ben : ann;
+      await addLead(i === 7 ? 'Zelda McGuire' : `Customer ${i}`, to, to === ann ? 'Ann Archer' : 'Ben Booker', now - (250 - i) * 60_000, i % 5 === 0);
+    }
+  });
+  afterAll(() => t.close());
+
+  const get = (qs: string, cookie = boss) => t.app.inject({ method: 'GET', url: `/api/leads?${qs}`, headers: { cookie } });
+
+  it('lists newest first, 100 at a time, and pages to the end', async () => {
+    const seen: number[] = [];
+    let cursor = '';
+    for (let page = 0; page < 5; page++) {
+      const r = (await get(`open=0${cursor ? `&cursor=${cursor}` : ''}`)).json();
+      seen.push(...r.leads.map((l: any) => l.id));
+      if (!r.nextCursor) break;
+      cursor = r.nextCursor;
+    }
+    expect(seen).toHaveLength(250);
+    expect(new Set(seen).size).toBe(250);
+    const first = (await get('open=0')).json();
+    expect(first.leads).toHaveLength(100);
+    expect(first.leads[0].customer).toBe('Customer 249');
+  });
+
+  it('filters to open leads', async () => {
+    const r = (await get('open=1&limit=100')).json();
+    expect(r.leads.every((l: any) => !l.closed && l.status === 'handed')).toBe(true);
+  });
+
+  it('searches customers and assignees, case-insensitively, in the database', async () => {
+    const byCustomer = (await get('open=0&q=mcguire')).json();
+    expect(byCustomer.leads.map((l: any) => l.customer)).toEqual(['Zelda McGuire']);
+    const byAssignee = (await get('open=0&q=BOOKER&limit=100')).json();
+    expect(byAssignee.leads).toHaveLength(100);
+    expect(byAssignee.leads.every((l: any) => l.assignedToName === 'Ben Booker')).toBe(true);
+    const short = (await get('open=0&q=ze')).json();
+    expect(short.leads.map((l: any) => l.customer)).toContain('Zelda McGuire');
+    expect((await get('open=0&q=%25')).json().leads).toHaveLength(0);
+    expect((await get('open=0&q=nobody-like-this')).json().leads).toHaveLength(0);
+  });
+
+  it('marks overdue follow-ups', async () => {
+    const id = await addLead('Old Overdue', ann, 'Ann Archer', Date.now() - 30 * HOUR);
+    const lead = (await get('open=1&q=old overdue')).json().leads[0];
+    expect(lead).toMatchObject({ id, overdue: true });
+  });
+
+  it('closes and reopens with the closer recorded, then cleared', async () => {
+    const id = await addLead('Close Me', ann, 'Ann Archer', Date.now());
+    const closed = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/close`, headers: { cookie: boss } });
+    expect(closed.statusCode).toBe(200);
+    expect(closed.json().lead).toMatchObject({ closed: true, status: 'closed', closedByName: 'User' });
+    expect(closed.json().lead.closedAt).not.toBeNull();
+    expect((await get('open=1&q=close me')).json().leads).toHaveLength(0);
+    const reopened = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/reopen`, headers: { cookie: boss } });
+    expect(reopened.json().lead).toMatchObject({ closed: false, status: 'handed', closedAt: null, closedByName: null });
+  });
+
+  it('lets a salesman see and close only their own leads', async () => {
+    const mine = await addLead('Ann Only', ann, 'Ann Archer', Date.now());
+    expect((await get('open=1', ann.cookie)).statusCode).toBe(403);
+    const list = (await get('mine=1&open=0', ann.cookie)).json();
+    expect(list.leads.every((l: any) => l.assignedTo === ann.id)).toBe(true);
+    const other = await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/close`, headers: { cookie: ben.cookie } });
+    expect(other.statusCode).toBe(403);
+    expect((await t.db.selectFrom('leads').select('closed').where('id', '=', mine).executeTakeFirstOrThrow()).closed).toBe(0);
+    const own = await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/close`, headers: { cookie: ann.cookie } });
+    expect(own.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/reopen`, headers: { cookie: ann.cookie } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: `/api/leads/abc/close`, headers: { cookie: boss } })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'POST', url: `/api/leads/999999/close`, headers: { cookie: boss } })).statusCode).toBe(404);
+  });
+
+  it('counts Assigned Today and Total Month in the dealership time zone, across midnight and month end', async () => {
+    const u = await insertUser(t.db, { email: 'tz.rep@dealer.test', name: 'Tz Rep' });
+    const tz = 'America/New_York';
+    // 2026-03-01 00:30 in New York is 05:30 UTC; 2026-02-28 23:30 New York is 04:30 UTC on Mar 1.
+    const now = new Date('2026-03-01T15:00:00Z');
+    await addLead('Just after midnight', u, 'Tz Rep', Date.parse('2026-03-01T05:30:00Z'));
+    await addLead('Just before midnight', u, 'Tz Rep', Date.parse('2026-03-01T04:30:00Z'));
+    await addLead('Mid February', u, 'Tz Rep', Date.parse('2026-02-15T12:00:00Z'));
+    expect(await myCounts(t.db, u.id, tz, now)).toEqual({ assignedToday: 1, assignedMonth: 1 });
+    expect(await myCounts(t.db, u.id, 'UTC', now)).toEqual({ assignedToday: 2, assignedMonth: 2 });
+    expect(await myCounts(t.db, u.id, tz, new Date('2026-03-01T04:45:00Z'))).toEqual({ assignedToday: 1, assignedMonth: 2 });
+  });
+
+  it('reports KPIs: managers see everyone, staff themselves beside the team average', async () => {
+    await t.db.insertInto('rotation_log').values({
+      type: 'skip', customer: null, target_id: ann.id, target_name: 'Ann Archer', reason: 'Lunch', manager_id: null,
+      manager_name: 'Boss', pointer_pos_after: 0, lead_id: null, created_at: Date.now(),
+    }).execute();
+    const all = (await t.app.inject({ method: 'GET', url: '/api/leads/kpis', headers: { cookie: boss } })).json();
+    const annRow = all.associates.find((a: any) => a.name === 'Ann Archer');
+    const annLeads = await t.db.selectFrom('leads').selectAll().where('assigned_to', '=', ann.id).where('assigned_at', '>=', Date.now() - 30 * 24 * HOUR).execute();
+    expect(annRow.received).toBe(annLeads.length);
+    expect(annRow.closed).toBe(annLeads.filter((l) => l.closed).length);
+    expect(annRow.closePct).toBe(Math.round((annRow.closed / annRow.received) * 100));
+    expect(annRow.skips).toBe(1);
+    expect(all.skipReasons).toEqual([{ reason: 'Lunch', count: 1 }]);
+    const mine = (await t.app.inject({ method: 'GET', url: '/api/leads/kpis', headers: { cookie: ben.cookie } })).json();
+    expect(mine.associates.map((a: any) => a.name)).toEqual(['Ben Booker']);
+    expect(mine.average).toEqual(all.average);
+    expect(mine.skipReasons).toEqual([]);
+  });
+});

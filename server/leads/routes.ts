@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Ctx } from '../context';
+import { access } from '../http/access';
+import { forbidden, notFound, parse } from '../http/errors';
+import { findLead, listLeads, myCounts, setClosed, toLead } from './service';
+import { leadKpis, skipReasons } from '../../domain/kpis';
+import { LEADS_PAGE_SIZE } from '../../domain/rotation';
+
+const listQuery = z.strictObject({
+  q: z.string().max(200, 'Search is too long (max 200 characters)').optional(),
+  open: z.enum(['true', 'false', '1', '0']).optional(),
+  mine: z.enum(['true', 'false', '1', '0']).optional(),
+  cursor: z.string().max(60).optional(),
+  limit: z.coerce.number().int().min(1).max(LEADS_PAGE_SIZE).optional(),
+});
+const idParam = z.strictObject({ id: z.coerce.number({ error: 'Lead not found' }).int().positive('Lead not found') });
+const yes = (v?: string) => v === 'true' || v === '1';
+const KPI_DAYS = 30;
+
+export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
+  const { dbh, bus } = ctx;
+
+  /** Managers see every lead; a salesman sees their own (mine=1). */
+  app.get('/', access('user'), async (req) => {
+    const query = parse(listQuery, req.query);
+    const me = req.user!;
+    const mine = yes(query.mine);
+    if (!mine && me.role !== 'manager') throw forbidden('You can only see your own leads.');
+    return listLeads(dbh, { q: query.q, open: yes(query.open), assignedTo: mine ? me.id : undefined, cursor: query.cursor, limit: query.limit });
+  });
+
+  app.get('/mine/counts', access('user'), async (req) => myCounts(dbh.db, req.user!.id, ctx.config.APP_TIMEZONE));
+
+  const change = (closed: boolean) => async (req: any) => {
+    const { id } = parse(idParam, req.params);
+    const me = req.user!;
+    const lead = await findLead(dbh.db, id);
+    if (!lead) throw notFound('Lead not found');
+    // Salesmen may close their own leads; everything else is a manager's.
+    const mayChange = me.role === 'manager' || (closed && lead.assigned_to === me.id);
+    if (!mayChange) throw forbidden(closed ? 'You can only close your own leads.' : 'Only a manager can reopen a lead.');
+    await setClosed(dbh.db, id, closed, { id: me.id, name: me.name });
+    bus.publish({ topic: 'leads' });
+    return { lead: toLead((await findLead(dbh.db, id))!) };
+  };
+  app.post('/:id/close', access('user'), change(true));
+  app.post('/:id/reopen', access('manager'), change(false));
+
+  /** The four planned KPIs over the last 30 days: received, closed, close % and skips. */
+  app.get('/kpis', access('user'), async (req) => {
+    const since = Date.now() - KPI_DAYS * 24 * 60 * 60 * 1000;
+    const [leads, skips, team] = await Promise.all([
+      dbh.db
+        .selectFrom('leads')
+        .select(['assigned_to', sql<number>`count(*)`.as('received'), sql<number>`sum(closed)`.as('closed')])
+        .where('assigned_at', '>=', since)
+        .groupBy('assigned_to')
+        .execute(),
+      dbh.db.selectFrom('rotation_log').select(['target_id', 'reason']).where('type', '=', 'skip').where('created_at', '>=', since).execute(),
+      dbh.db.selectFrom('users').select(['id', 'name']).where('role', '=', 'staff').where('deleted_at', 'is', null).execute(),
+    ]);
+    const byId = new Map(leads.map((l) => [l.assigned_to, l]));
+    const rows = team.map((u) => ({
+      id: u.id,
+      name: u.name,
+      received: Number(byId.get(u.id)?.received ?? 0),
+      closed: Number(byId.get(u.id)?.closed ?? 0),
+      skips: skips.filter((s) => s.target_id === u.id).length,
+    }));
+    const { associates, average } = leadKpis(rows);
+    const me = req.user!;
+    const isManager = me.role === 'manager';
+    return {
+      days: KPI_DAYS,
+      associates: isManager ? associates : associates.filter((a) => a.id === me.id),
+      average,
+      skipReasons: skipReasons(isManager ? skips : skips.filter((s) => s.target_id === me.id)),
+    };
+  });
+}

@@ -1,0 +1,99 @@
+import { sql, type Selectable } from 'kysely';
+import type { Db, DbHandle } from '../db';
+import type { LeadsTable } from '../db/schema';
+import { LEADS_PAGE_SIZE } from '../../domain/rotation';
+import { dayKey, startOfMonth, zonedStartOfDay } from '../../domain/time';
+
+export const toLead = (l: Selectable<LeadsTable>, now = Date.now()) => ({
+  id: Number(l.id),
+  customer: l.customer,
+  assignedTo: l.assigned_to,
+  assignedToName: l.assigned_to_name,
+  assignedByName: l.assigned_by_name,
+  assignedAt: new Date(l.assigned_at).toISOString(),
+  status: l.status,
+  followUpDue: new Date(l.follow_up_due).toISOString(),
+  overdue: !l.closed && l.follow_up_due < now,
+  closed: !!l.closed,
+  source: l.source,
+  closedAt: l.closed_at ? new Date(l.closed_at).toISOString() : null,
+  closedByName: l.closed_by_name,
+});
+export type Lead = ReturnType<typeof toLead>;
+
+export interface LeadQuery {
+  q?: string;
+  open?: boolean;
+  assignedTo?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Newest first, searched and filtered in the database, a page at a time (keyset paging). */
+export async function listLeads(h: DbHandle, query: LeadQuery) {
+  const limit = query.limit ?? LEADS_PAGE_SIZE;
+  let qb = h.db.selectFrom('leads').selectAll();
+  if (query.open) qb = qb.where('closed', '=', 0);
+  if (query.assignedTo) qb = qb.where('assigned_to', '=', query.assignedTo);
+  const q = query.q?.trim().toLowerCase();
+  if (q) {
+    const like = `%${escapeLike(q)}%`;
+    if (h.dialect === 'sqlite' && q.length >= 3) {
+      // The trigram table answers a phrase query by substring, case-insensitively.
+      const phrase = `"${q.replace(/"/g, '""')}"`;
+      qb = qb.where(sql<boolean>`leads.id in (select rowid from leads_fts where leads_fts match ${phrase})`);
+    } else if (h.dialect === 'sqlite') {
+      qb = qb.where((eb) => eb.or([eb('customer', 'like', like), eb('assigned_to_name', 'like', like)]));
+    } else {
+      qb = qb.where(sql<boolean>`(lower(customer) || ' ' || lower(assigned_to_name)) like ${like}`);
+    }
+  }
+  if (query.cursor) {
+    const [at, id] = query.cursor.split('.').map(Number);
+    if (Number.isFinite(at) && Number.isFinite(id)) {
+      qb = qb.where((eb) => eb.or([eb('assigned_at', '<', at), eb.and([eb('assigned_at', '=', at), eb('id', '<', id)])]));
+    }
+  }
+  const rows = await qb.orderBy('assigned_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const now = Date.now();
+  return {
+    leads: page.map((l) => toLead(l, now)),
+    nextCursor: rows.length > limit && last ? `${last.assigned_at}.${last.id}` : null,
+  };
+}
+
+export const findLead = (db: Db, id: number) => db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function setClosed(db: Db, id: number, closed: boolean, by: { id: string; name: string }) {
+  const now = Date.now();
+  await db
+    .updateTable('leads')
+    .set(
+      closed
+        ? { closed: 1, status: 'closed', closed_at: now, closed_by_id: by.id, closed_by_name: by.name }
+        : { closed: 0, status: 'handed', closed_at: null, closed_by_id: null, closed_by_name: null },
+    )
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Assigned Today and Total Month, counted from the real leads in the dealership's time zone. */
+export async function myCounts(db: Db, userId: string, tz: string, now = new Date()) {
+  const today = zonedStartOfDay(dayKey(now, tz), tz).getTime();
+  const month = startOfMonth(now, tz).getTime();
+  const row = await db
+    .selectFrom('leads')
+    .select([
+      sql<number>`sum(case when assigned_at >= ${today} then 1 else 0 end)`.as('today'),
+      sql<number>`count(*)`.as('month'),
+    ])
+    .where('assigned_to', '=', userId)
+    .where('assigned_at', '>=', month)
+    .where('assigned_at', '<=', now.getTime())
+    .executeTakeFirst();
+  return { assignedToday: Number(row?.today ?? 0), assignedMonth: Number(row?.month ?? 0) };
+}
