@@ -1,107 +1,131 @@
 import { z } from 'zod';
-import { normalizeRole, normalizeName } from './roles';
+import { MSG } from './auth-messages';
 import { parseMoneyToCents } from './commission';
+import { normalizeName, normalizeRole } from './roles';
+import { SNOOZE_MINUTES } from './rotation';
 import { isValidDayKey } from './time';
 
-const MAX = 200;
-const tooLong = (max: number) => `Too long (max ${max} characters)`;
-// Control characters never belong in a name or a reason; line breaks and tabs do in notes.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-const CONTROL_ANY = /[\u0000-\u001F\u007F]/;
-const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+export const MAX_TEXT = 200;
+export const MAX_NOTES = 5000;
+export const MAX_GREETING = 80;
+export const MAX_SNOOZE_MINUTES = 480;
 
-/** A trimmed single-line text; `required` is the message when it is missing or blank. */
-const text = (required: string, max = MAX) =>
-  z
-    .string({ error: required })
+export const tooLong = (max: number) => `Too long (max ${max} characters)`;
+const INVALID_CHARS = 'Contains invalid characters';
+const NOT_TEXT = 'Must be text';
+const INVALID_EMAIL = 'Enter a valid e-mail address';
+const INVALID_DATE = 'Enter a real date (YYYY-MM-DD)';
+const BAD_MINUTES = `Snooze must be 1 to ${MAX_SNOOZE_MINUTES} minutes`;
+const GROSS_REQUIRED = 'Front gross is required';
+const GROSS_INVALID = 'Front gross must be a number like 1500 or 1500.50';
+
+const CONTROL = /\p{Cc}/u;
+const CONTROL_BUT_LINES = /[^\P{Cc}\n\t]/u;
+
+/** A request body: unknown keys are refused, and a body that is not an object says so. */
+function body<T extends z.ZodRawShape>(shape: T) {
+  return z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body'),
+  });
+}
+
+/** Trimmed single-line text; `required` is the message when it is absent, null or blank. */
+function text(required: string, max = MAX_TEXT) {
+  return z
+    .string({ error: (iss) => (iss.input == null ? required : NOT_TEXT) })
     .trim()
-    .min(1, required)
-    .max(max, tooLong(max))
-    .refine((s) => !CONTROL_ANY.test(s), 'Contains invalid characters');
+    .min(1, { error: required, abort: true })
+    .max(max, { error: tooLong(max), abort: true })
+    .refine((s) => !CONTROL.test(s), { error: INVALID_CHARS });
+}
 
-const email = (required: string) =>
-  z
-    .string({ error: required })
+/** Trimmed text that may be blank. */
+function optionalText(max: number, multiline = false) {
+  return z
+    .string({ error: NOT_TEXT })
     .trim()
-    .toLowerCase()
-    .min(1, required)
-    .max(254, tooLong(254))
-    .refine((s) => EMAIL.test(s), 'Enter a valid e-mail address');
+    .max(max, { error: tooLong(max), abort: true })
+    .refine((s) => !(multiline ? CONTROL_BUT_LINES : CONTROL).test(s), { error: INVALID_CHARS });
+}
 
-export const sendLinkSchema = z.strictObject({ email: email('Email required') });
+function email(required: string) {
+  return text(required).toLowerCase().regex(z.regexes.email, { error: INVALID_EMAIL });
+}
 
-export const completeLinkSchema = z.strictObject({
-  email: email('Missing email for link sign-in.'),
-  token: z.string({ error: 'Invalid or expired sign-in link.' }).min(1, 'Invalid or expired sign-in link.').max(200, 'Invalid or expired sign-in link.'),
+export const sendLinkSchema = body({ email: email(MSG.emailRequired) });
+
+export const completeLinkSchema = body({
+  email: email(MSG.missingEmail),
+  token: z.string({ error: MSG.invalidLink }).regex(/^[\x21-\x7e]{1,200}$/, { error: MSG.invalidLink }),
 });
 
-export const profileSchema = z.strictObject({
-  name: text('Name is required'),
-  greeting: z
-    .string()
-    .trim()
-    .max(80, tooLong(80))
-    .refine((s) => !CONTROL_ANY.test(s), 'Contains invalid characters')
-    .nullish()
-    .transform((s) => s || null),
+export const profileSchema = body({
+  name: text(MSG.nameRequired),
+  greeting: optionalText(MAX_GREETING)
+    .nullable()
+    .optional()
+    .transform((g) => (g === '' ? null : g)),
 });
 
-export const assignSchema = z.strictObject({ customer: text('Customer is required') });
+export const assignSchema = body({ customer: text('Customer is required') });
 
-export const skipSchema = z.strictObject({
-  targetUid: z.string({ error: 'Select a user to skip' }).trim().min(1, 'Select a user to skip').max(100),
+export const skipSchema = body({
+  targetUid: text('Select a user to skip'),
   reason: text('Reason required'),
-  minutes: z.number().int().min(1).max(480).default(30),
+  minutes: z
+    .number({ error: BAD_MINUTES })
+    .int({ error: BAD_MINUTES })
+    .min(1, { error: BAD_MINUTES })
+    .max(MAX_SNOOZE_MINUTES, { error: BAD_MINUTES })
+    .default(SNOOZE_MINUTES),
 });
 
-export const toggleSchema = z
-  .strictObject({
-    uid: z.string({ error: 'uid required' }).trim().min(1, 'uid required').max(100),
-    active: z.boolean().optional(),
-    onDuty: z.boolean().optional(),
-  })
-  .refine((v) => v.active !== undefined || v.onDuty !== undefined, 'Say which status to change: active or onDuty');
-
-export const reorderSchema = z.strictObject({
-  uid: z.string({ error: 'uid required' }).trim().min(1, 'uid required').max(100),
-  direction: z.enum(['up', 'down'], { error: 'direction must be up or down' }),
+export const toggleSchema = body({
+  uid: text('uid required'),
+  active: z.boolean({ error: 'active must be true or false' }).optional(),
+  onDuty: z.boolean({ error: 'onDuty must be true or false' }).optional(),
+}).refine((v) => v.active !== undefined || v.onDuty !== undefined, {
+  error: 'Say which status to change: active or onDuty',
 });
 
-export const saveUserSchema = z.strictObject({
-  id: z.string().max(100).optional(),
+export const reorderSchema = body({
+  uid: text('uid required'),
+  direction: z.enum(['up', 'down'], { error: 'Direction must be up or down' }),
+});
+
+export const saveUserSchema = body({
+  id: text('id required').optional(),
   email: email('Email is required.'),
-  name: z
-    .string()
-    .max(MAX, tooLong(MAX))
-    .refine((s) => !CONTROL_ANY.test(s), 'Contains invalid characters')
-    .nullish()
-    .transform(normalizeName),
+  name: optionalText(MAX_TEXT).nullable().optional().transform(normalizeName),
   role: z.unknown().optional().transform(normalizeRole),
 });
 
-export const notesSchema = z.strictObject({
-  notes: z
-    .string()
-    .max(5000, tooLong(5000))
-    .refine((s) => !CONTROL.test(s), 'Contains invalid characters'),
-});
+export const notesSchema = body({ notes: optionalText(MAX_NOTES, true) });
 
-export const saleSchema = z.object({
-  date: z.string({ error: 'Enter a real date (YYYY-MM-DD)' }).refine(isValidDayKey, 'Enter a real date (YYYY-MM-DD)'),
-  vehicleType: z.enum(['new', 'used'], { error: 'Vehicle type must be new or used' }).default('new'),
-  frontGross: z
-    .union([z.string(), z.number()], { error: 'Front gross is required' })
-    .refine((v) => String(v).trim() !== '', 'Front gross is required')
-    .transform((v, ctx) => {
-      const cents = parseMoneyToCents(v);
-      if (cents === null) {
-        ctx.addIssue({ code: 'custom', message: 'Front gross must be a number like 1500 or 1500.50' });
-        return z.NEVER;
-      }
-      return cents;
-    }),
-  split: z.enum(['full', 'half'], { error: 'Split must be full or half' }).default('full'),
-});
+const frontGross = z
+  .union([z.string(), z.number()], { error: (iss) => (iss.input == null ? GROSS_REQUIRED : GROSS_INVALID) })
+  .transform((v, ctx) => {
+    const blank = typeof v === 'string' && v.trim() === '';
+    const cents = blank ? null : parseMoneyToCents(v);
+    if (cents === null) {
+      ctx.issues.push({ code: 'custom', message: blank ? GROSS_REQUIRED : GROSS_INVALID, input: v });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+// Not strict: a client may send its own commission, which is dropped because the server computes it.
+export const saleSchema = z
+  .object(
+    {
+      date: z.string({ error: INVALID_DATE }).trim().refine(isValidDayKey, { error: INVALID_DATE }),
+      vehicleType: z.enum(['new', 'used'], { error: 'Vehicle type must be new or used' }).default('new'),
+      frontGross,
+      split: z.enum(['full', 'half'], { error: 'Split must be full or half' }).default('full'),
+    },
+    { error: 'Invalid request body' },
+  )
+  .transform(({ frontGross, ...rest }) => ({ ...rest, frontGrossCents: frontGross }));
 
 export function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';

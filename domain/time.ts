@@ -57,7 +57,10 @@ function offsetAt(t: number, tz: string): number {
   return asUtc - (t - (((t % 1000) + 1000) % 1000));
 }
 
-/** The first instant of the local day: local midnight, or the end of a DST gap that swallowed it. */
+/**
+ * The first instant of the local day: local midnight (the earlier one when the clock went back
+ * over it), or the end of a DST gap that swallowed it.
+ */
 export function zonedStartOfDay(key: string, tz: string): Date {
   const { year, month, day } = parseDayKey(key);
   const midnightUtc = Date.UTC(year, month - 1, day);
@@ -67,7 +70,7 @@ export function zonedStartOfDay(key: string, tz: string): Date {
   const second = midnightUtc - offsetAt(first, tz);
   for (const t of [second, first]) if (startsDay(t)) return new Date(t);
 
-  // Midnight fell in a DST gap (or a zone with seconds in its offset): search for the day's first instant.
+  // Rare: the clock went back over midnight, so it happened twice. Search for the day's first instant.
   let lo = midnightUtc - 15 * 3_600_000;
   let hi = midnightUtc + 15 * 3_600_000;
   while (hi - lo > 1) {

@@ -1,0 +1,44 @@
+import type { Plan } from './commission';
+
+export const SALES_CSV_HEADER = ['Date', 'FrontGross', 'Commission', 'VehicleType', 'PlanType', 'Percent', 'Flat', 'Split'];
+
+export type Cell = string | number | null;
+
+// A spreadsheet runs a cell starting with one of these as a formula (CSV injection).
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+function cell(value: Cell): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** RFC 4180: CRLF after every record, fields quoted only when needed. */
+export function toCsv(rows: Cell[][]): string {
+  return rows.map((row) => `${row.map(cell).join(',')}\r\n`).join('');
+}
+
+export type SaleExport = {
+  date: string;
+  frontGrossCents: number;
+  commissionCents: number;
+  vehicleType: string;
+  plan: Plan;
+};
+
+export function salesCsv(sales: SaleExport[]): string {
+  return toCsv([
+    SALES_CSV_HEADER,
+    ...sales.map((s) => [
+      s.date,
+      s.frontGrossCents / 100,
+      s.commissionCents / 100,
+      s.vehicleType,
+      s.plan.type,
+      s.plan.percent,
+      s.plan.flat,
+      s.plan.split,
+    ]),
+  ]);
+}
