@@ -19,6 +19,7 @@ import { profileRoutes } from './profile/routes';
 import { weatherRoutes } from './weather/routes';
 import { eventRoutes } from './events/routes';
 import { rotationRoutes } from './rotation/routes';
+import { leadRoutes } from './leads/routes';
 import { userRoutes } from './users/routes';
 import { salesRoutes } from './sales/routes';
 
@@ -139,6 +140,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       await api.register(weatherRoutes, { prefix: '/weather', ctx });
       await api.register(eventRoutes, { prefix: '/events', ctx, streams });
       await api.register(rotationRoutes, { prefix: '/rotation', ctx });
+      await api.register(leadRoutes, { prefix: '/leads', ctx });
       await api.register(userRoutes, { prefix: '/users', ctx });
       await api.register(salesRoutes, { prefix: '/sales', ctx });
       api.all('/*', { config: { access: 'public' } }, async () => {

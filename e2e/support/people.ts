@@ -12,3 +12,16 @@ export async function personPage(browser: Browser, email: string, name: string):
 }
 
 export const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+
+/** Assigns customers through the real API until `count` of them went to `name`; returns theirs. */
+export async function assignUntil(manager: Page, name: string, count: number, prefix = 'Lead'): Promise<string[]> {
+  const theirs: string[] = [];
+  for (let i = 0; i < 500 && theirs.length < count; i++) {
+    const customer = unique(prefix);
+    const res = await manager.request.post('/api/rotation/assign', { data: { customer } });
+    if (!res.ok()) throw new Error(`assign failed: ${res.status()} ${await res.text()}`);
+    if ((await res.json()).assignedTo.name === name) theirs.push(customer);
+  }
+  if (theirs.length < count) throw new Error(`${name} never came up in the rotation`);
+  return theirs;
+}

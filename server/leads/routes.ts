@@ -11,7 +11,6 @@ import { LEADS_PAGE_SIZE } from '../../domain/rotation';
 const listQuery = z.strictObject({
   q: z.string().max(200, 'Search is too long (max 200 characters)').optional(),
   open: z.enum(['true', 'false', '1', '0']).optional(),
-  mine: z.enum(['true', 'false', '1', '0']).optional(),
   cursor: z.string().max(60).optional(),
   limit: z.coerce.number().int().min(1).max(LEADS_PAGE_SIZE).optional(),
 });
@@ -22,14 +21,13 @@ const KPI_DAYS = 30;
 export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { dbh, bus } = ctx;
 
-  /** Managers see every lead; a salesman sees their own (mine=1). */
-  app.get('/', access('user'), async (req) => {
+  const list = (mine: boolean) => async (req: any) => {
     const query = parse(listQuery, req.query);
-    const me = req.user!;
-    const mine = yes(query.mine);
-    if (!mine && me.role !== 'manager') throw forbidden('You can only see your own leads.');
-    return listLeads(dbh, { q: query.q, open: yes(query.open), assignedTo: mine ? me.id : undefined, cursor: query.cursor, limit: query.limit });
-  });
+    return listLeads(dbh, { q: query.q, open: yes(query.open), assignedTo: mine ? req.user!.id : undefined, cursor: query.cursor, limit: query.limit });
+  };
+  /** Every lead, for managers; a salesman's own leads at /mine. */
+  app.get('/', access('manager'), list(false));
+  app.get('/mine', access('user'), list(true));
 
   app.get('/mine/counts', access('user'), async (req) => myCounts(dbh.db, req.user!.id, ctx.config.APP_TIMEZONE));
 

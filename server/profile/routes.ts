@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { parse } from '../http/errors';
-import { profileSchema } from '../../domain/schemas';
+import { notesSchema, profileSchema } from '../../domain/schemas';
 import { findUser } from '../users/repo';
 import { sessionUser } from '../auth/routes';
 
@@ -19,5 +19,14 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
     ctx.bus.publish({ topic: 'users' });
     ctx.bus.publish({ topic: 'profile', userId: me.id });
     return { user: sessionUser(ctx, (await findUser(ctx.dbh.db, me.id))!) };
+  });
+
+  /** The salesman's own notes, kept per user. */
+  app.get('/notes', access('user'), async (req) => ({ notes: req.user!.notes ?? '' }));
+
+  app.put('/notes', access('user'), async (req) => {
+    const { notes } = parse(notesSchema, req.body);
+    await ctx.dbh.db.updateTable('users').set({ notes: notes ?? null, updated_at: Date.now() }).where('id', '=', req.user!.id).execute();
+    return { notes: notes ?? '' };
   });
 }

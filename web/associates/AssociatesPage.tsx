@@ -1,5 +1,75 @@
+import { useEffect, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Button, Checkbox, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
+import { LeadsTable } from '../components/LeadsTable';
+import { notifyFail, notifyOk } from '../components/notify';
+import { api } from '../api/client';
+import { useLeads } from '../api/leads';
 
-export default function Page() {
-  return <PageTitle>My Stats & Notes</PageTitle>;
+function Count({ label, value, testId }: { label: string; value?: number; testId: string }) {
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text size="xl" fw={700} data-testid={testId}>
+        {value ?? '…'}
+      </Text>
+    </Paper>
+  );
+}
+
+function Notes() {
+  const saved = useQuery({ queryKey: ['notes'], queryFn: () => api<{ notes: string }>('/profile/notes') });
+  const [notes, setNotes] = useState('');
+  useEffect(() => {
+    if (saved.data) setNotes(saved.data.notes);
+  }, [saved.data]);
+  const save = useMutation({
+    mutationFn: () => api('/profile/notes', { method: 'PUT', body: { notes } }),
+    onSuccess: () => notifyOk('Notes saved.'),
+    onError: (err) => notifyFail('Failed to save notes', err),
+  });
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="sm">
+        <Textarea label="Notes" autosize minRows={4} maxLength={5000} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} disabled={saved.isPending} />
+        <Button onClick={() => save.mutate()} loading={save.isPending} disabled={saved.data?.notes === notes} style={{ alignSelf: 'flex-start' }}>
+          Save notes
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}
+
+export default function AssociatesPage() {
+  const counts = useQuery({ queryKey: ['my-stats'], queryFn: () => api<{ assignedToday: number; assignedMonth: number }>('/leads/mine/counts') });
+  const [open, setOpen] = useState(true);
+  const leads = useLeads({ q: '', open, mine: true });
+  const rows = leads.data?.pages.flatMap((p) => p.leads) ?? [];
+  return (
+    <Stack>
+      <PageTitle>My Stats & Notes</PageTitle>
+      <SimpleGrid cols={{ base: 2 }}>
+        <Count label="Assigned Today" value={counts.data?.assignedToday} testId="assigned-today" />
+        <Count label="Total Month" value={counts.data?.assignedMonth} testId="total-month" />
+      </SimpleGrid>
+      <Notes />
+      <Paper withBorder p="md" radius="md">
+        <Group justify="space-between" mb="sm">
+          <Title order={2} size="h4">
+            My leads
+          </Title>
+          <Checkbox label="Only open" checked={open} onChange={(e) => setOpen(e.currentTarget.checked)} />
+        </Group>
+        {leads.isPending ? <Skeleton h={80} /> : <LeadsTable leads={rows} canReopen={false} showAssignee={false} />}
+        {leads.hasNextPage && (
+          <Button mt="md" variant="light" onClick={() => leads.fetchNextPage()} loading={leads.isFetchingNextPage}>
+            Load more
+          </Button>
+        )}
+      </Paper>
+    </Stack>
+  );
 }

@@ -1,17 +1,113 @@
-import { List, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { BarChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
 import { PageTitle } from '../components/PageTitle';
+import { api } from '../api/client';
+import { useSession } from '../session/SessionProvider';
+
+interface Kpi {
+  id?: string;
+  name?: string;
+  received: number;
+  closed: number;
+  skips: number;
+  closePct: number | null;
+}
+interface Kpis {
+  days: number;
+  associates: Kpi[];
+  average: Kpi;
+  skipReasons: { reason: string; count: number }[];
+}
+
+const pct = (v: number | null) => (v === null ? '—' : `${v}%`);
 
 export default function LeadsKpiPage() {
+  const { isManager } = useSession();
+  const q = useQuery({ queryKey: ['kpis'], queryFn: () => api<Kpis>('/leads/kpis') });
+  const rows: Kpi[] = q.data ? [...q.data.associates, { ...q.data.average, name: 'Team average' }] : [];
+  const chart = rows.map((r) => ({ name: r.name ?? '', Received: r.received, Closed: r.closed, Skips: r.skips }));
+
   return (
-    <>
+    <Stack>
       <PageTitle>Lead Stats</PageTitle>
-      <Text>Planned KPIs:</Text>
-      <List>
-        <List.Item>Leads received per associate (last 30 days)</List.Item>
-        <List.Item>Closed leads per associate</List.Item>
-        <List.Item>Close % per associate</List.Item>
-        <List.Item>Skips/passes breakdown</List.Item>
-      </List>
-    </>
+      <Text c="dimmed">
+        Last {q.data?.days ?? 30} days. {isManager ? 'Every associate.' : 'You beside the team average.'}
+      </Text>
+      {q.isError && <Alert color="red">Could not load the lead stats: {q.error.message}</Alert>}
+      {q.isPending ? (
+        <Skeleton h={200} />
+      ) : (
+        <>
+          <Paper withBorder p="md" radius="md">
+            <Table.ScrollContainer minWidth={480}>
+              <Table striped aria-label="Leads per associate">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Associate</Table.Th>
+                    <Table.Th>Leads received</Table.Th>
+                    <Table.Th>Closed</Table.Th>
+                    <Table.Th>Close %</Table.Th>
+                    <Table.Th>Skips</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((r) => (
+                    <Table.Tr key={r.id ?? 'average'} data-testid="kpi-row">
+                      <Table.Td fw={r.id ? undefined : 700}>{r.name}</Table.Td>
+                      <Table.Td>{r.received}</Table.Td>
+                      <Table.Td>{r.closed}</Table.Td>
+                      <Table.Td>{pct(r.closePct)}</Table.Td>
+                      <Table.Td>{r.skips}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Paper>
+          <SimpleGrid cols={{ base: 1, md: 2 }}>
+            <Paper withBorder p="md" radius="md">
+              <Title order={2} size="h4" mb="sm">
+                Received and closed
+              </Title>
+              <div aria-hidden>
+                <BarChart
+                  h={260}
+                  data={chart}
+                  dataKey="name"
+                  series={[
+                    { name: 'Received', color: 'blue.6' },
+                    { name: 'Closed', color: 'teal.6' },
+                    { name: 'Skips', color: 'orange.6' },
+                  ]}
+                  tickLine="y"
+                />
+              </div>
+              <VisuallyHidden>The table above holds the same numbers.</VisuallyHidden>
+            </Paper>
+            <Paper withBorder p="md" radius="md">
+              <Title order={2} size="h4" mb="sm">
+                Skips by reason
+              </Title>
+              {!q.data?.skipReasons.length ? (
+                <Text c="dimmed">No skips.</Text>
+              ) : (
+                <Table aria-label="Skips by reason">
+                  <Table.Tbody>
+                    {q.data!.skipReasons.map((s) => (
+                      <Table.Tr key={s.reason}>
+                        <Table.Td>{s.reason}</Table.Td>
+                        <Table.Td>{s.count}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </Paper>
+          </SimpleGrid>
+        </>
+      )}
+    </Stack>
   );
 }

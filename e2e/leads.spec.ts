@@ -1,0 +1,85 @@
+import { expect, test } from '@playwright/test';
+import { assignUntil, personPage, unique } from './support/people';
+
+const MANAGER = 'manager@e2e.test';
+
+test('a manager finds a lead by searching, closes it, and reopens it', async ({ browser }) => {
+  const repName = unique('Lena');
+  const rep = await personPage(browser, `lena.${Date.now()}@e2e.test`, repName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  const [customer] = await assignUntil(boss, repName, 1, 'Searchable');
+
+  await boss.goto('/dashboard/leads');
+  await expect(boss.getByRole('heading', { name: 'Leads' })).toBeVisible();
+  await expect(boss.getByLabel('Only open')).toBeChecked();
+  const search = boss.getByPlaceholder('Search customers or assignee…');
+  await search.fill(customer.toUpperCase());
+  const row = boss.getByTestId('lead-row').filter({ hasText: customer });
+  await expect(boss.getByTestId('lead-row')).toHaveCount(1);
+  await expect(row).toContainText(repName);
+  await expect(row).toContainText('handed');
+
+  await row.getByRole('button', { name: 'Mark Closed' }).click();
+  await expect(boss.getByText('No leads found.')).toBeVisible();
+  await boss.getByLabel('Only open').uncheck();
+  await expect(row).toContainText('closed');
+  await row.getByRole('button', { name: 'Reopen' }).click();
+  await expect(row).toContainText('handed');
+  await boss.getByLabel('Only open').check();
+  await expect(row).toBeVisible();
+
+  await search.fill(repName);
+  await expect(boss.getByTestId('lead-row')).toHaveCount(1);
+  await search.fill('no such customer anywhere');
+  await expect(boss.getByText('No leads found.')).toBeVisible();
+  for (const p of [rep, boss]) await p.context().close();
+});
+
+test('a salesman sees Assigned Today go up live, closes their own lead, and keeps their notes', async ({ browser }) => {
+  const repName = unique('Sam');
+  const rep = await personPage(browser, `sam.${Date.now()}@e2e.test`, repName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  await rep.goto('/dashboard/associates');
+  await expect(rep.getByRole('heading', { name: 'My Stats & Notes' })).toBeVisible();
+  await expect(rep.getByTestId('assigned-today')).toHaveText('0');
+  await expect(rep.getByTestId('total-month')).toHaveText('0');
+  await expect(rep.getByText('No leads found.')).toBeVisible();
+
+  const [customer] = await assignUntil(boss, repName, 1, 'Walk-in');
+  await expect(rep.getByTestId('assigned-today')).toHaveText('1');
+  await expect(rep.getByTestId('total-month')).toHaveText('1');
+  const row = rep.getByTestId('lead-row').filter({ hasText: customer });
+  await row.getByRole('button', { name: 'Mark Closed' }).click();
+  await expect(row).toHaveCount(0);
+
+  await rep.getByLabel('Notes').fill('Call the Smiths back about the trade-in.\nSecond line.');
+  await rep.getByRole('button', { name: 'Save notes' }).click();
+  await expect(rep.getByText('Notes saved.')).toBeVisible();
+  await rep.reload();
+  await expect(rep.getByLabel('Notes')).toHaveValue('Call the Smiths back about the trade-in.\nSecond line.');
+  for (const p of [rep, boss]) await p.context().close();
+});
+
+test('the lead KPI page shows the numbers for a known set of leads', async ({ browser }) => {
+  const repName = unique('Kip');
+  const rep = await personPage(browser, `kip.${Date.now()}@e2e.test`, repName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  const leads = await assignUntil(boss, repName, 4, 'Kpi');
+  const mine = (await (await rep.request.get('/api/leads/mine?open=1')).json()).leads;
+  for (const l of mine.filter((x: { customer: string }) => leads.slice(0, 3).includes(x.customer))) {
+    expect((await rep.request.post(`/api/leads/${l.id}/close`)).ok()).toBe(true);
+  }
+  const repId = mine[0].assignedTo;
+  expect((await boss.request.post('/api/rotation/skip', { data: { targetUid: repId, reason: 'Test drive', minutes: 1 } })).ok()).toBe(true);
+
+  await boss.goto('/dashboard/stats/leads');
+  const row = boss.getByTestId('kpi-row').filter({ hasText: repName });
+  await expect(row.getByRole('cell')).toHaveText([repName, '4', '3', '75%', '1']);
+  await expect(boss.getByTestId('kpi-row').filter({ hasText: 'Team average' })).toBeVisible();
+  await expect(boss.getByRole('table', { name: 'Skips by reason' })).toContainText('Test drive');
+
+  await rep.goto('/dashboard/stats/leads');
+  await expect(rep.getByTestId('kpi-row')).toHaveCount(2);
+  await expect(rep.getByTestId('kpi-row').first().getByRole('cell')).toHaveText([repName, '4', '3', '75%', '1']);
+  for (const p of [rep, boss]) await p.context().close();
+});
