@@ -26,7 +26,8 @@ const isUniqueViolation = (err: unknown) => {
 };
 
 async function audit(db: Db, userId: string, by: Actor, action: AuditAction, before: UserRow | null, after: UserRow) {
-  const changes = diff(before ? audited(before) : null, audited(after));
+  // A new record's status is the default; its entry records what the manager chose.
+  const changes = before ? diff(audited(before), audited(after)) : diff(null, { email: after.email, name: after.name, role: after.role });
   if (action === 'update' && !Object.keys(changes).length) return;
   await db
     .insertInto('audit_log')

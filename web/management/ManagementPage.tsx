@@ -1,5 +1,181 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Checkbox, Group, Loader, Paper, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { modals } from '@mantine/modals';
 import { PageTitle } from '../components/PageTitle';
+import { ApiError } from '../api/client';
+import { useSession } from '../session/SessionProvider';
+import { statusOf, visibleUsers } from '../../domain/users';
+import { useStatus, useUsers, type ManagedUser } from './api';
+import { UserDialog } from './UserDialog';
 
-export default function Page() {
-  return <PageTitle>User Management</PageTitle>;
+const NO_PERMISSION = 'You need manager permissions to view this page.';
+
+export default function ManagementPage() {
+  const { isManager } = useSession();
+  const [showDeleted, setShowDeleted] = useState(false);
+  const [dialog, setDialog] = useState<{ user: ManagedUser | null } | null>(null);
+  const phone = useMediaQuery('(max-width: 48em)');
+  const q = useUsers(showDeleted);
+  const status = useStatus();
+
+  if (!isManager || (q.error instanceof ApiError && q.error.status === 403)) {
+    return (
+      <Stack>
+        <PageTitle>User Management</PageTitle>
+        <Alert color="red">{NO_PERMISSION}</Alert>
+      </Stack>
+    );
+  }
+
+  const users = visibleUsers(q.data ?? [], showDeleted);
+  const softDelete = (u: ManagedUser) =>
+    modals.openConfirmModal({
+      title: 'Soft Delete',
+      children: <Text size="sm">{`Soft-delete ${u.email}? They will be hidden until restored.`}</Text>,
+      labels: { confirm: 'Soft Delete', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => status.mutate({ id: u.id, action: 'delete' }),
+    });
+  const actions = (u: ManagedUser) => (
+    <Actions
+      user={u}
+      busy={status.isPending && status.variables?.id === u.id}
+      onEdit={() => setDialog({ user: u })}
+      onStatus={(action) => status.mutate({ id: u.id, action })}
+      onDelete={() => softDelete(u)}
+    />
+  );
+
+  return (
+    <Stack>
+      <PageTitle>User Management</PageTitle>
+      <Group justify="space-between" wrap="wrap">
+        <Checkbox label="Show deleted" checked={showDeleted} onChange={(e) => setShowDeleted(e.currentTarget.checked)} />
+        {/* The theme's default blue under white text is below 4.5:1; a darker shade passes. */}
+        <Button color="blue.8" onClick={() => setDialog({ user: null })}>
+          Add User
+        </Button>
+      </Group>
+
+      {q.isPending ? (
+        <Loader aria-label="Loading users" />
+      ) : q.isError ? (
+        <Alert color="red">Could not load the users: {q.error.message}</Alert>
+      ) : users.length === 0 ? (
+        <Text c="dimmed">{showDeleted ? 'No users (including deleted).' : 'No active users.'}</Text>
+      ) : phone ? (
+        <Stack gap="sm" role="list" aria-label="Users">
+          {users.map((u) => (
+            <Paper key={u.id} withBorder p="sm" radius="md" role="listitem" data-testid="user-row" aria-label={u.email}>
+              <Stack gap={6}>
+                <Badges user={u} />
+                <Text fw={600}>{u.name}</Text>
+                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {u.email}
+                </Text>
+                {actions(u)}
+              </Stack>
+            </Paper>
+          ))}
+        </Stack>
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Users">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.map((u) => (
+                <Table.Tr key={u.id} data-testid="user-row">
+                  <Table.Td>
+                    <Badges user={u} />
+                  </Table.Td>
+                  <Table.Td>{u.name}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{u.email}</Table.Td>
+                  <Table.Td>{actions(u)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+
+      <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
+    </Stack>
+  );
+}
+
+function Badges({ user }: { user: ManagedUser }) {
+  const s = statusOf(user);
+  return (
+    <Group gap={6} wrap="wrap">
+      <Badge color={user.role === 'manager' ? 'grape' : 'blue'} variant="light">
+        {user.role === 'manager' ? 'Manager' : 'Staff'}
+      </Badge>
+      {s === 'disabled' && (
+        <Badge color="orange" variant="filled">
+          Disabled
+        </Badge>
+      )}
+      {s === 'deleted' && (
+        <Badge color="red" variant="filled">
+          Deleted
+        </Badge>
+      )}
+      {s === 'active' && !user.signedInAt && (
+        <Badge color="gray.7" variant="outline">
+          Not signed in yet
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+function Actions(p: {
+  user: ManagedUser;
+  busy: boolean;
+  onEdit: () => void;
+  onStatus: (a: 'disable' | 'enable' | 'restore') => void;
+  onDelete: () => void;
+}) {
+  const { email } = p.user;
+  const s = statusOf(p.user);
+  // Accessible names start with the visible word and add whose row it is.
+  if (s === 'deleted') {
+    return (
+      <Group gap={6}>
+        <Button size="xs" variant="light" color="green" loading={p.busy} aria-label={`Restore ${email}`} onClick={() => p.onStatus('restore')}>
+          Restore
+        </Button>
+      </Group>
+    );
+  }
+  return (
+    <Group gap={6} wrap="wrap">
+      <Button size="xs" variant="light" aria-label={`Edit ${email}`} onClick={p.onEdit}>
+        Edit
+      </Button>
+      <Button size="xs" variant="light" color="gray" component="a" href={`mailto:${email}`} aria-label={`Email ${email}`}>
+        Email
+      </Button>
+      {s === 'disabled' ? (
+        <Button size="xs" variant="light" color="green" loading={p.busy} aria-label={`Enable ${email}`} onClick={() => p.onStatus('enable')}>
+          Enable
+        </Button>
+      ) : (
+        <Button size="xs" variant="default" loading={p.busy} aria-label={`Disable ${email}`} onClick={() => p.onStatus('disable')}>
+          Disable
+        </Button>
+      )}
+      <Button size="xs" variant="light" color="red" aria-label={`Soft Delete ${email}`} onClick={p.onDelete}>
+        Soft Delete
+      </Button>
+    </Group>
+  );
 }

@@ -1,0 +1,106 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Divider, Group, Loader, Modal, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { Role } from '../api/types';
+import { describeAudit } from '../../domain/users';
+import { useAudit, useSaveUser, type ManagedUser } from './api';
+
+const when = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "Add User" (no user) or "Edit User" with the record's recent history. */
+export function UserDialog({ user, opened, onClose }: { user: ManagedUser | null; opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title={user ? 'Edit User' : 'Add User'} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
+      {/* Keyed so each opening starts from the record's current values. */}
+      {opened && <UserForm key={user?.id ?? 'new'} user={user} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function UserForm({ user, onClose }: { user: ManagedUser | null; onClose: () => void }) {
+  const [email, setEmail] = useState(user?.email ?? '');
+  const [name, setName] = useState(!user || user.name === 'User' ? '' : user.name);
+  const [role, setRole] = useState<Role>(user?.role ?? 'staff');
+  const [error, setError] = useState<string | null>(null);
+  const save = useSaveUser(onClose);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!email.trim()) return setError('Email is required.');
+    setError(null);
+    save.mutate({ id: user?.id, email, name, role });
+  };
+
+  return (
+    <Stack>
+      <form onSubmit={submit} noValidate aria-label={user ? 'Edit User' : 'Add User'}>
+        <Stack gap="sm">
+          <TextInput
+            label="Email"
+            type="email"
+            withAsterisk
+            autoComplete="off"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={error}
+            maxLength={200}
+            data-autofocus
+          />
+          <TextInput label="Name" placeholder="Display name" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={200} />
+          <NativeSelect
+            label="Role"
+            value={role}
+            onChange={(e) => setRole(e.currentTarget.value as Role)}
+            data={[
+              { value: 'manager', label: 'Manager' },
+              { value: 'staff', label: 'Staff' },
+            ]}
+          />
+          <Group justify="flex-end" mt="xs">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" color="blue.8" loading={save.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {user && <History id={user.id} />}
+    </Stack>
+  );
+}
+
+function History({ id }: { id: string }) {
+  const q = useAudit(id);
+  return (
+    <section aria-label="Recent history">
+      <Divider mb="sm" />
+      <Title order={3} size="h5" mb="xs">
+        Recent history
+      </Title>
+      {q.isPending ? (
+        <Loader size="sm" aria-label="Loading history" />
+      ) : q.isError ? (
+        <Text size="sm" c="red">
+          Could not load the history: {q.error.message}
+        </Text>
+      ) : q.data.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No changes recorded yet.
+        </Text>
+      ) : (
+        <Stack gap={6} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="history">
+          {q.data.map((e) => (
+            <li key={e.id}>
+              <Text size="sm">{describeAudit(e.action, e.changes)}</Text>
+              <Text size="xs" c="dimmed">
+                {when(e.at)} · by {e.actorName}
+                {e.actorEmail ? ` (${e.actorEmail})` : ''}
+              </Text>
+            </li>
+          ))}
+        </Stack>
+      )}
+    </section>
+  );
+}
