@@ -1,19 +1,17 @@
-import { lazy, StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MantineProvider, createTheme } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { ModalsProvider } from '@mantine/modals';
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import { SessionProvider } from './session/SessionProvider';
-import { RequireAuth, RequireManager } from './shell/guards';
+import { PageLoader, RequireAuth, RequireManager } from './shell/guards';
 import SignInPage from './signin/SignInPage';
 import FinishLoginPage from './signin/FinishLoginPage';
 import NotFoundPage from './components/NotFoundPage';
-import DashboardShell from './shell/DashboardShell';
 
+// The shell and every screen load on demand, so the sign-in page stays small.
+const DashboardShell = lazy(() => import('./shell/DashboardShell'));
 const OverviewPage = lazy(() => import('./overview/OverviewPage'));
 const AssociatesPage = lazy(() => import('./associates/AssociatesPage'));
 const SalesPage = lazy(() => import('./stats/SalesPage'));
@@ -30,7 +28,9 @@ const router = createBrowserRouter([
     path: '/dashboard',
     element: (
       <RequireAuth>
-        <DashboardShell />
+        <Suspense fallback={<PageLoader />}>
+          <DashboardShell />
+        </Suspense>
       </RequireAuth>
     ),
     children: [
@@ -68,17 +68,15 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: true, retry: 1 } },
 });
 
-const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
+// Shade 8 keeps white text on the primary colour above 4.5:1 contrast.
+const theme = createTheme({ primaryColor: 'blue', primaryShade: { light: 8, dark: 8 }, defaultRadius: 'md' });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="auto">
-      <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <SessionProvider>
-          <ModalsProvider>
-            <RouterProvider router={router} />
-          </ModalsProvider>
+          <RouterProvider router={router} />
         </SessionProvider>
       </QueryClientProvider>
     </MantineProvider>

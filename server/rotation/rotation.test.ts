@@ -172,5 +172,5 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
     expect(new Set(logs.map((l) => l.lead_id)).size).toBe(clients * each);
     const state = await t.db.selectFrom('rotation_state').selectAll().executeTakeFirstOrThrow();
     expect(state.pointer_pos).toBe(logs.at(-1)!.pointer_pos_after);
-  });
+  }, 120_000);
 });

@@ -8,6 +8,9 @@ import { WeatherReadout } from './WeatherReadout';
 import { greetingFor } from '../../domain/greeting';
 import { APP_NAME } from '../api/meta';
 import { useQueryClient } from '@tanstack/react-query';
+import { Notifications } from '@mantine/notifications';
+import { ModalsProvider } from '@mantine/modals';
+import '@mantine/notifications/styles.css';
 
 function useHour() {
   const [hour, setHour] = useState(() => new Date().getHours());
@@ -44,6 +47,8 @@ export default function DashboardShell() {
   );
 
   return (
+    <ModalsProvider>
+    <Notifications position="top-right" />
     <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -106,5 +111,6 @@ export default function DashboardShell() {
         </Suspense>
       </AppShell.Main>
     </AppShell>
+    </ModalsProvider>
   );
 }

@@ -3,14 +3,15 @@ import { Navigate } from 'react-router';
 import { Center, Loader } from '@mantine/core';
 import { useSession } from '../session/SessionProvider';
 
+export const PageLoader = () => (
+  <Center mih="100dvh">
+    <Loader aria-label="Loading" />
+  </Center>
+);
+
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, loading } = useSession();
-  if (loading)
-    return (
-      <Center mih="100dvh">
-        <Loader aria-label="Loading" />
-      </Center>
-    );
+  if (loading) return <PageLoader />;
   if (!user) return <Navigate to="/" replace />;
   return <>{children}</>;
 }

@@ -1,0 +1,385 @@
+/**
+ * npm run bench: measures the portal on this machine and prints one table; writes bench/results.json.
+ * Every figure is measured in the same run as its baseline (the database ceiling, the trivial route).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { openDb, type DbHandle } from '../server/db';
+import { insertUser } from '../server/users/repo';
+import { hashToken } from '../server/auth/tokens';
+import { assignNext } from '../server/rotation/service';
+import { LEAD_SOURCE } from '../domain/rotation';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SECRET = crypto.randomBytes(32).toString('hex');
+const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const CONCURRENCY = 16;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SSE_CLIENTS = 200;
+const SEARCH_LEADS = 200_000;
+
+const say = (s: string) => process.stdout.write(`${s}\n`);
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+// ---------- set-up ----------
+
+async function seed(dbh: DbHandle) {
+  const boss = await insertUser(dbh.db, { email: 'bench.boss@bench.test', name: 'Bench Boss', role: 'manager' });
+  for (let i = 0; i < 12; i++) await insertUser(dbh.db, { email: `rep${i}@bench.test`, name: `Rep ${i}` });
+  await dbh.db.insertInto('settings').values({ key: 'session_secret', value: SECRET }).onConflict((oc) => oc.column('key').doUpdateSet({ value: SECRET })).execute();
+  const token = crypto.randomBytes(32).toString('base64url');
+  const now = Date.now();
+  await dbh.db.insertInto('sessions').values({ id_hash: hashToken(SECRET, token), user_id: boss.id, created_at: now, expires_at: now + 86_400_000 }).execute();
+  return { cookie: `bdc_session=${token}`, boss };
+}
+
+async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; port: number }> {
+  const port = 31000 + Math.floor(Math.random() * 20000);
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_URL: `http://127.0.0.1:${port}` },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 150; i++) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (r.ok) return { proc, port };
+    } catch {
+      /* starting */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not start');
+}
+
+const stop = (p: ChildProcess) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM'))));
+
+const rssMb = (pid: number) => {
+  const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+};
+
+// ---------- load ----------
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+function request(port: number, method: string, url: string, cookie: string, body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: url, agent, headers: { cookie, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+/** CONCURRENCY clients each send requests back to back for SECONDS; returns rate and latency. */
+async function load(port: number, method: string, url: string, cookie: string, body?: () => string, onTick?: () => void) {
+  const lat: number[] = [];
+  let errors = 0;
+  const end = Date.now() + SECONDS * 1000;
+  const tick = onTick ? setInterval(onTick, 100) : null;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        const t0 = performance.now();
+        const status = await request(port, method, url, cookie, body?.());
+        lat.push(performance.now() - t0);
+        if (status >= 400) errors++;
+      }
+    }),
+  );
+  if (tick) clearInterval(tick);
+  const secs = (performance.now() - start) / 1000;
+  return { rps: lat.length / secs, p50: pct(lat, 50), p99: pct(lat, 99), errors };
+}
+
+/** The same assign transaction run directly on the database, CONCURRENCY at a time: the ceiling. */
+async function dbCeiling(dbh: DbHandle) {
+  let n = 0;
+  const end = Date.now() + SECONDS * 1000;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        await assignNext(dbh, `Ceiling ${n}`, { id: null, name: 'Bench' });
+        n++;
+      }
+    }),
+  );
+  return n / ((performance.now() - start) / 1000);
+}
+
+async function assignBench(kind: 'sqlite' | 'postgres') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-bench-'));
+  let url: string | undefined;
+  let dropPg: (() => Promise<void>) | null = null;
+  if (kind === 'postgres') {
+    const name = `bdc_bench_${crypto.randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(PG_URL);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    dropPg = async () => {
+      const a = new pg.Client({ connectionString: PG_URL });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    };
+  }
+  const dbh = await openDb({ databaseUrl: url, dataDir: dir, onIdleError: () => undefined });
+  const { cookie } = await seed(dbh);
+  say(`[${kind}] database ceiling: the assign transaction directly, ${CONCURRENCY} at a time, ${SECONDS} s…`);
+  const ceiling = await dbCeiling(dbh);
+  await dbh.close();
+
+  const server = await startServer({ DATA_DIR: dir, ...(url ? { DATABASE_URL: url } : {}) });
+  await new Promise((r) => setTimeout(r, 500));
+  const idle = rssMb(server.proc.pid!);
+  say(`[${kind}] trivial route over HTTP, ${CONCURRENCY} clients, ${SECONDS} s…`);
+  const trivial = await load(server.port, 'GET', '/readyz', cookie);
+  say(`[${kind}] assign over HTTP, ${CONCURRENCY} managers, ${SECONDS} s…`);
+  let peak = 0;
+  let i = 0;
+  const assign = await load(server.port, 'POST', '/api/rotation/assign', cookie, () => JSON.stringify({ customer: `Bench ${i++}` }), () => {
+    peak = Math.max(peak, rssMb(server.proc.pid!));
+  });
+  const result = { kind, ceiling, trivial, assign, idle, peak, port: server.port, cookie, proc: server.proc, dir, url, dropPg };
+  return result;
+}
+
+// ---------- live updates ----------
+
+async function liveBench(port: number, cookie: string) {
+  say(`[live] ${SSE_CLIENTS} event streams, 40 assigns one after another…`);
+  const arrivals: number[] = [];
+  const reqs: http.ClientRequest[] = [];
+  let connected = 0;
+  const sseAgent = new http.Agent({ keepAlive: false, maxSockets: SSE_CLIENTS + 10 });
+  await new Promise<void>((resolve) => {
+    for (let c = 0; c < SSE_CLIENTS; c++) {
+      const req = http.get({ host: '127.0.0.1', port, path: '/api/events', agent: sseAgent, headers: { cookie, accept: 'text/event-stream' } }, (res) => {
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buf += chunk;
+          let k;
+          while ((k = buf.indexOf('\n\n')) >= 0) {
+            const line = buf.slice(0, k).split('\n').find((l) => l.startsWith('data: '));
+            buf = buf.slice(k + 2);
+            if (!line) continue;
+            const e = JSON.parse(line.slice(6));
+            if (e.topic === 'hello' && ++connected === SSE_CLIENTS) resolve();
+            if (e.topic === 'rotation') arrivals.push(Date.now() - e.at);
+          }
+        });
+      });
+      req.on('error', () => undefined);
+      reqs.push(req);
+    }
+  });
+  for (let i = 0; i < 40; i++) {
+    await request(port, 'POST', '/api/rotation/assign', cookie, JSON.stringify({ customer: `Live ${i}` }));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  for (const r of reqs) r.destroy();
+  return { p50: pct(arrivals, 50), p95: pct(arrivals, 95), max: Math.max(...arrivals), n: arrivals.length };
+}
+
+// ---------- search ----------
+
+async function searchBench(dir: string, cookie: string, serverPort: number) {
+  say(`[search] filling ${SEARCH_LEADS.toLocaleString()} leads…`);
+  const dbh = await openDb({ dataDir: dir });
+  const reps = await dbh.db.selectFrom('users').select(['id', 'name']).where('role', '=', 'staff').execute();
+  const first = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Sarah', 'David', 'Karen', 'Chris', 'Angela', 'Kevin', 'Ashley'];
+  const last = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Wilson', 'Moore', 'Taylor', 'Thomas'];
+  const now = Date.now();
+  const have = Number((await dbh.db.selectFrom('leads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+  for (let i = have; i < SEARCH_LEADS; i += 2000) {
+    const rows = Array.from({ length: Math.min(2000, SEARCH_LEADS - i) }, (_, k) => {
+      const n = i + k;
+      const rep = reps[n % reps.length];
+      const at = now - (SEARCH_LEADS - n) * 60_000;
+      return {
+        customer: `${first[n % 12]} ${last[(n * 7) % 12]} ${n}`,
+        assigned_to: rep.id,
+        assigned_to_name: rep.name,
+        assigned_by: null,
+        assigned_by_name: 'Bench',
+        assigned_at: at,
+        status: n % 3 ? ('closed' as const) : ('handed' as const),
+        follow_up_due: at + 86_400_000,
+        closed: n % 3 ? 1 : 0,
+        source: LEAD_SOURCE,
+        closed_at: null,
+        closed_by_id: null,
+        closed_by_name: null,
+      };
+    });
+    await dbh.db.insertInto('leads').values(rows).execute();
+  }
+  await dbh.close();
+  const queries = ['smith', 'maria', 'rep 7', 'garcia 1999', 'williams', 'no-such-name', 'an', 'thomas 12345', 'kevin', 'rep 11'];
+  const lat: number[] = [];
+  for (let round = 0; round < 10; round++) {
+    for (const q of queries) {
+      for (const open of ['1', '0']) {
+        const t0 = performance.now();
+        await request(serverPort, 'GET', `/api/leads?open=${open}&q=${encodeURIComponent(q)}`, cookie);
+        lat.push(performance.now() - t0);
+      }
+    }
+  }
+  return { p50: pct(lat, 50), p95: pct(lat, 95) };
+}
+
+// ---------- web ----------
+
+async function webBench(port: number, cookie: string) {
+  say('[web] first-load JavaScript and CSS, and time to the overview in Chromium…');
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const measure = async (url: string, withCookie: boolean, ready: string) => {
+    const ctx = await browser.newContext();
+    if (withCookie) await ctx.addCookies([{ name: 'bdc_session', value: cookie.split('=')[1], url: base }]);
+    const page = await ctx.newPage();
+    const bytes = { js: 0, css: 0 };
+    page.on('response', async (res) => {
+      const type = res.request().resourceType();
+      if (type !== 'script' && type !== 'stylesheet') return;
+      const body = await res.body().catch(() => Buffer.alloc(0));
+      bytes[type === 'script' ? 'js' : 'css'] += zlib.gzipSync(body).length;
+    });
+    const t0 = Date.now();
+    await page.goto(base + url);
+    await page.getByRole('heading', { name: ready, exact: true }).waitFor();
+    if (url.includes('overview')) await page.getByTestId('queue-size').filter({ hasText: /^\d+$/ }).waitFor();
+    const ms = Date.now() - t0;
+    await page.waitForLoadState('networkidle');
+    await ctx.close();
+    return { jsKb: bytes.js / 1024, cssKb: bytes.css / 1024, ms };
+  };
+  const signin = await measure('/', false, process.env.APP_NAME ?? 'BDC Portal');
+  await measure('/dashboard/overview', true, 'Round Robin'); // warm the server and the disk cache
+  const overview = await measure('/dashboard/overview', true, 'Round Robin');
+  await browser.close();
+  return { signin, overview };
+}
+
+// ---------- main ----------
+
+async function main() {
+  {
+    say('Building the web app…');
+    await new Promise<void>((r, j) => spawn('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' }).on('exit', (c) => (c ? j(new Error('build failed')) : r())));
+  }
+  const sqlite = await assignBench('sqlite');
+  const live = await liveBench(sqlite.port, sqlite.cookie);
+  const search = await searchBench(sqlite.dir, sqlite.cookie, sqlite.port);
+  const web = await webBench(sqlite.port, sqlite.cookie);
+  await stop(sqlite.proc);
+  fs.rmSync(sqlite.dir, { recursive: true, force: true });
+
+  let postgres: Awaited<ReturnType<typeof assignBench>> | null = null;
+  try {
+    const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+    await c.connect();
+    await c.end();
+    postgres = await assignBench('postgres');
+    await stop(postgres.proc);
+    await postgres.dropPg?.();
+  } catch (err) {
+    say(`!!! PostgreSQL at ${PG_URL} does not answer (${(err as Error).message}): its rows are left out.`);
+  }
+
+  const results: Record<string, number> = {
+    assign_sqlite_rps: round(sqlite.assign.rps, 0),
+    assign_sqlite_p50_ms: round(sqlite.assign.p50, 2),
+    assign_sqlite_p99_ms: round(sqlite.assign.p99, 2),
+    assign_sqlite_ceiling_rps: round(sqlite.ceiling, 0),
+    http_ceiling_rps: round(sqlite.trivial.rps, 0),
+    live_p50_ms: round(live.p50, 1),
+    live_p95_ms: round(live.p95, 1),
+    live_max_ms: round(live.max, 1),
+    search_p50_ms: round(search.p50, 2),
+    search_p95_ms: round(search.p95, 2),
+    signin_js_gzip_kb: round(web.signin.jsKb),
+    signin_css_gzip_kb: round(web.signin.cssKb),
+    overview_js_gzip_kb: round(web.overview.jsKb),
+    overview_css_gzip_kb: round(web.overview.cssKb),
+    overview_content_ms: web.overview.ms,
+    rss_idle_mb: round(sqlite.idle),
+    rss_load_mb: round(sqlite.peak),
+  };
+  if (postgres) {
+    Object.assign(results, {
+      assign_postgres_rps: round(postgres.assign.rps, 0),
+      assign_postgres_p50_ms: round(postgres.assign.p50, 2),
+      assign_postgres_p99_ms: round(postgres.assign.p99, 2),
+      assign_postgres_ceiling_rps: round(postgres.ceiling, 0),
+      http_ceiling_postgres_rps: round(postgres.trivial.rps, 0),
+    });
+  }
+
+  const ok = (pass: boolean) => (pass ? 'yes' : 'MISSED');
+  const rows: [string, string, string, string][] = [
+    ['assign, SQLite, 16 managers over HTTP', `${results.assign_sqlite_rps}/s, p50 ${results.assign_sqlite_p50_ms} ms, p99 ${results.assign_sqlite_p99_ms} ms`, '≥ 1,000/s, p99 < 50 ms, ≥ ¼ of trivial route', ok(results.assign_sqlite_rps >= 1000 && results.assign_sqlite_p99_ms < 50 && results.assign_sqlite_rps >= results.http_ceiling_rps / 4)],
+    ['  ceiling: same transaction on the database', `${results.assign_sqlite_ceiling_rps}/s`, 'baseline', ''],
+    ['  ceiling: trivial route over HTTP', `${results.http_ceiling_rps}/s`, 'baseline', ''],
+  ];
+  if (postgres) {
+    rows.push(
+      ['assign, PostgreSQL, 16 managers over HTTP', `${results.assign_postgres_rps}/s, p50 ${results.assign_postgres_p50_ms} ms, p99 ${results.assign_postgres_p99_ms} ms`, 'measured', ''],
+      ['  ceiling: same transaction on the database', `${results.assign_postgres_ceiling_rps}/s`, 'baseline', ''],
+      ['  ceiling: trivial route over HTTP', `${results.http_ceiling_postgres_rps}/s`, 'baseline', ''],
+    );
+  }
+  rows.push(
+    [`live update to ${SSE_CLIENTS} SSE clients`, `p50 ${results.live_p50_ms} ms, p95 ${results.live_p95_ms} ms, max ${results.live_max_ms} ms`, 'p95 < 100 ms', ok(results.live_p95_ms < 100)],
+    [`leads search over ${SEARCH_LEADS.toLocaleString()} leads (HTTP)`, `p50 ${results.search_p50_ms} ms, p95 ${results.search_p95_ms} ms`, 'p95 < 50 ms', ok(results.search_p95_ms < 50)],
+    ['sign-in page first load (gzip)', `JS ${results.signin_js_gzip_kb} kB, CSS ${results.signin_css_gzip_kb} kB`, 'JS < 150 kB', ok(results.signin_js_gzip_kb < 150)],
+    ['overview first load (gzip)', `JS ${results.overview_js_gzip_kb} kB, CSS ${results.overview_css_gzip_kb} kB`, 'JS < 250 kB', ok(results.overview_js_gzip_kb < 250)],
+    ['time to overview content in Chromium', `${results.overview_content_ms} ms`, 'measured', ''],
+    ['server memory (RSS)', `idle ${results.rss_idle_mb} MB, under assign load ${results.rss_load_mb} MB`, 'measured', ''],
+  );
+  const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), ['what', 'measured', 'target', 'met'][i].length));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(w[i])).join(' | ')} |`;
+  const table = [line(['what', 'measured', 'target', 'met']), `|${w.map((n) => '-'.repeat(n + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+  say(`\n${os.cpus().length} cores, ${round(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${SECONDS} s per load\n`);
+  say(table);
+  fs.writeFileSync(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
+  say('\nWrote bench/results.json');
+  agent.destroy();
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
