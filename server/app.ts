@@ -22,6 +22,7 @@ import { rotationRoutes } from './rotation/routes';
 import { leadRoutes } from './leads/routes';
 import { userRoutes } from './users/routes';
 import { salesRoutes } from './sales/routes';
+import { integrationRoutes, intakeRoutes } from './intake/routes';
 
 export const BODY_LIMIT = 64 * 1024;
 const WEB_DIST = path.resolve(process.env.WEB_DIST ?? path.join(import.meta.dirname, '../dist'));
@@ -35,10 +36,15 @@ async function sessionSecret(config: Config, dbh: DbHandle): Promise<string> {
   return row.value;
 }
 
+/** What a request looks like in the log: never a sign-in token from a link, never a cookie. */
+export function safeRequest(req: { method: string; url: string; ip?: string }) {
+  return { method: req.method, url: req.url.replace(/([?&]t=)[^&]*/g, '$1[redacted]'), ip: req.ip };
+}
+
 export interface AppOptions {
   config: Config;
   dbh: DbHandle;
-  logger?: FastifyServerOptions['logger'];
+  logger?: Exclude<FastifyServerOptions['logger'], boolean | undefined>;
   mailer?: Mailer;
   bus?: Bus;
 }
@@ -52,7 +58,7 @@ export interface RouteInfo {
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ctx: Ctx; routeList: RouteInfo[] }> {
   const { config, dbh } = opts;
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: opts.logger ? { ...opts.logger, serializers: { req: safeRequest } } : false,
     bodyLimit: BODY_LIMIT,
     trustProxy: true,
   });
@@ -143,6 +149,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       await api.register(leadRoutes, { prefix: '/leads', ctx });
       await api.register(userRoutes, { prefix: '/users', ctx });
       await api.register(salesRoutes, { prefix: '/sales', ctx });
+      await api.register(intakeRoutes, { prefix: '/v1', ctx });
+      await api.register(integrationRoutes, { ctx });
       api.all('/*', { config: { access: 'public' } }, async () => {
         throw new HttpError(404, 'No such API route.');
       });

@@ -17,7 +17,6 @@ async function main() {
   const pretty = config.NODE_ENV !== 'production' && process.stdout.isTTY;
   const logger = {
     level: config.LOG_LEVEL,
-    redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
   };
   let dbh;

@@ -26,21 +26,23 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
   let closed = false;
   if (pool) {
     const connect = async () => {
-      listener = await pool.connect();
-      listener.on('notification', (msg) => {
+      const client = await pool.connect();
+      listener = client;
+      client.on('notification', (msg) => {
         try {
           emit(JSON.parse(msg.payload ?? '{}'));
         } catch {
           /* a foreign payload on our channel is ignored */
         }
       });
-      listener.on('error', (err) => {
+      client.on('error', (err) => {
+        if (closed || listener !== client) return;
         log.warn({ err }, 'event listener lost its connection; reconnecting');
-        listener?.release(true);
         listener = null;
-        if (!closed) setTimeout(() => connect().catch(() => undefined), 1000);
+        client.release(true);
+        setTimeout(() => connect().catch(() => undefined), 1000);
       });
-      await listener.query(`LISTEN ${CHANNEL}`);
+      await client.query(`LISTEN ${CHANNEL}`);
     };
     await connect();
   }
@@ -63,9 +65,11 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
     async close() {
       closed = true;
       local.removeAllListeners();
-      if (listener) {
-        await listener.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
-        listener.release();
+      const client = listener;
+      listener = null;
+      if (client) {
+        await client.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
+        client.release();
       }
     },
   };

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, freshDb, MANAGER, PG_AVAILABLE, testApp, type TestApp } from '../test/harness';
 import { openEvents } from '../test/sse';
 import { startSmtp, linkIn } from '../test/smtp';
 import { insertUser } from '../users/repo';
+import { startServerProcess } from '../test/process';
 
 describe.each(DIALECTS)('live events on %s', (dialect) => {
   let t: TestApp;
@@ -40,33 +39,14 @@ describe.each(DIALECTS)('live events on %s', (dialect) => {
   });
 });
 
-const tsx = path.resolve(import.meta.dirname, '../../node_modules/.bin/tsx');
-const main = path.resolve(import.meta.dirname, '../main.ts');
-
-async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; base: string }> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const proc = spawn(tsx, [main], { env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, stdio: 'ignore' });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return { proc, base };
-    } catch {
-      /* starting */
-    }
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error('app server did not start');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database', () => {
   it('an assign on one server reaches an event stream on the other', async () => {
     const smtp = await startSmtp();
     const dbh = await freshDb('postgres');
     await insertUser(dbh.db, { email: 'floor.rep@dealer.test', name: 'Floor Rep' });
-    const env = { DATABASE_URL: dbh.url!, SMTP_URL: smtp.url, MANAGER_EMAILS: MANAGER, PUBLIC_URL: 'http://localhost:3000', DATA_DIR: dbh.dir, NODE_ENV: 'test' };
-    const a = await startServer(env);
-    const b = await startServer(env);
+    const env = { DATABASE_URL: dbh.url!, SMTP_URL: smtp.url, MANAGER_EMAILS: MANAGER, PUBLIC_URL: 'http://localhost:3000', DATA_DIR: dbh.dir };
+    const a = await startServerProcess(env);
+    const b = await startServerProcess(env);
     try {
       await fetch(`${a.base}/api/auth/link`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: MANAGER }) });
       const link = linkIn(await smtp.mailTo(MANAGER));
@@ -85,9 +65,7 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database', () =>
       await s.next('rotation', 2000);
       s.close();
     } finally {
-      a.proc.kill('SIGTERM');
-      b.proc.kill('SIGTERM');
-      await Promise.all([a, b].map((x) => new Promise((r) => (x.proc.exitCode !== null ? r(null) : x.proc.once('exit', r)))));
+      await Promise.all([a.stop(), b.stop()]);
       await dbh.close();
       await smtp.close();
     }

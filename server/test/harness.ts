@@ -31,34 +31,42 @@ async function postgresAnswers(): Promise<boolean> {
 export const PG_AVAILABLE = await postgresAnswers();
 export const DIALECTS: Dialect[] = PG_AVAILABLE ? ['sqlite', 'postgres'] : ['sqlite'];
 
-/** A fresh, empty database of its own: a temp SQLite file, or a PostgreSQL database with a random name. */
-export async function freshDb(dialect: Dialect): Promise<DbHandle & { url?: string; dir: string }> {
+/**
+ * A fresh, empty database of its own: a temp SQLite file, or a PostgreSQL database with a random
+ * name. close() closes and removes it; release() only closes the connection, drop() removes it.
+ */
+export async function freshDb(dialect: Dialect): Promise<DbHandle & { url?: string; dir: string; release: () => Promise<void>; drop: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-test-'));
-  if (dialect === 'sqlite') {
-    const h = await openDb({ dataDir: dir });
-    return { ...h, dir, close: async () => { await h.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+  let url: string | undefined;
+  let name = '';
+  if (dialect === 'postgres') {
+    name = `bdc_test_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(PG_ADMIN_URL);
+    u.pathname = `/${name}`;
+    url = u.toString();
   }
-  const name = `bdc_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  const h = await openDb({ databaseUrl: url.toString(), dataDir: dir });
-  return {
-    ...h,
-    url: url.toString(),
-    dir,
-    close: async () => {
-      await h.close();
+  // A connection cut while the database is dropped is expected, not a finding.
+  const h = await openDb({ databaseUrl: url, dataDir: dir, onIdleError: () => undefined });
+  const drop = async () => {
+    if (name) {
       const a = new pg.Client({ connectionString: PG_ADMIN_URL });
       await a.connect();
       await a.query(`drop database if exists ${name} with (force)`);
       await a.end();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
   };
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    await h.close();
+  };
+  return { ...h, url, dir, release, drop, close: async () => { await release(); await drop(); } };
 }
 
 export const MANAGER = 'boss@dealer.test';

@@ -1,0 +1,91 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, freshDb, MANAGER, STAFF_DOMAIN } from '../test/harness';
+import { linkIn, startSmtp } from '../test/smtp';
+import { loadConfig } from '../config';
+import { buildApp } from '../app';
+
+describe.each(DIALECTS)('security on %s', (dialect) => {
+  let log = '';
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let dbh: Awaited<ReturnType<typeof freshDb>>;
+  let cookie = '';
+  let linkToken = '';
+  let sessionToken = '';
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    dbh = await freshDb(dialect);
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dbh.dir,
+      SMTP_URL: smtp.url,
+      MANAGER_EMAILS: MANAGER,
+      ALLOWED_EMAIL_DOMAINS: STAFF_DOMAIN,
+      PUBLIC_URL: 'https://portal.dealer.test',
+      WEATHER_URL: 'http://127.0.0.1:9',
+    });
+    const stream = new Writable({ write: (chunk, _enc, done) => ((log += chunk.toString()), done()) });
+    app = await buildApp({ config, dbh, logger: { level: 'trace', stream } as any });
+    await app.ready();
+    await app.inject({ method: 'POST', url: '/api/auth/link', payload: { email: MANAGER } });
+    const link = linkIn(await smtp.mailTo(MANAGER));
+    linkToken = link.searchParams.get('t')!;
+    // The browser opens the link page itself (a GET that carries the token in its address).
+    await app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
+    const done = await app.inject({ method: 'POST', url: '/api/auth/complete', payload: { email: MANAGER, token: linkToken } });
+    const c = done.cookies.find((k) => k.name === 'bdc_session')!;
+    sessionToken = c.value;
+    cookie = `bdc_session=${c.value}`;
+    expect(c).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+    await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+  });
+  afterAll(async () => {
+    await app.close();
+    await dbh.close();
+    await smtp.close();
+  });
+
+  it('writes no token, session id or secret to the log', async () => {
+    expect(log.length).toBeGreaterThan(100);
+    expect(log).not.toContain(linkToken);
+    expect(log).not.toContain(sessionToken);
+    expect(log).not.toContain(app.ctx.secret);
+    expect(log).toContain('[redacted]');
+  });
+
+  it('answers no secret in any response', async () => {
+    const me = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    for (const secret of [sessionToken, app.ctx.secret, linkToken]) expect(me.body).not.toContain(secret);
+    const hashes = await dbh.db.selectFrom('sessions').select('id_hash').execute();
+    for (const h of hashes) expect(me.body).not.toContain(h.id_hash);
+  });
+
+  it('sends security headers with a strict Content-Security-Policy', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
+    const csp = res.headers['content-security-policy'] as string;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['strict-transport-security']).toBeTruthy();
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('refuses a cross-site request even with a valid session, and changes nothing', async () => {
+    const before = await dbh.db.selectFrom('leads').selectAll().execute();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/rotation/assign',
+      headers: { cookie, origin: 'https://evil.example', 'content-type': 'application/json' },
+      payload: { customer: 'Forged' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(await dbh.db.selectFrom('leads').selectAll().execute()).toEqual(before);
+    const same = await app.inject({ method: 'POST', url: '/api/profile/notes', headers: { cookie, origin: 'https://portal.dealer.test' }, payload: {} });
+    expect(same.statusCode).not.toBe(403);
+  });
+});
