@@ -69,13 +69,41 @@ export interface LeadsTable {
   assigned_by: string | null;
   assigned_by_name: string;
   assigned_at: number;
-  status: 'handed' | 'closed';
+  status: 'new' | 'handed' | 'closed';
   follow_up_due: number;
   closed: number;
   source: string;
   closed_at: number | null;
   closed_by_id: string | null;
   closed_by_name: string | null;
+  phone: string | null;
+  email: string | null;
+  vehicle: string | null;
+  vin: string | null;
+  comments: string | null;
+  external_source: string | null;
+  external_id: string | null;
+}
+
+/** Integration keys: only the SHA-256 of the key is kept; the key itself is shown once. */
+export interface ApiKeysTable {
+  id: Generated<number>;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  created_by: string | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** An intake request's answer kept per key and Idempotency-Key; status null while it runs. */
+export interface IdempotencyKeysTable {
+  api_key_id: number;
+  key: string;
+  created_at: number;
+  status: number | null;
+  body: string | null;
 }
 
 export interface SalesTable {
@@ -114,4 +142,6 @@ export interface Database {
   leads: LeadsTable;
   sales: SalesTable;
   audit_log: AuditLogTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

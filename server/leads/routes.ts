@@ -11,6 +11,7 @@ import { LEADS_PAGE_SIZE } from '../../domain/rotation';
 const listQuery = z.strictObject({
   q: z.string().max(200, 'Search is too long (max 200 characters)').optional(),
   open: z.enum(['true', 'false', '1', '0']).optional(),
+  unassigned: z.enum(['true', 'false', '1', '0']).optional(),
   cursor: z.string().max(60).optional(),
   limit: z.coerce.number().int().min(1).max(LEADS_PAGE_SIZE).optional(),
 });
@@ -23,7 +24,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   const list = (mine: boolean) => async (req: any) => {
     const query = parse(listQuery, req.query);
-    return listLeads(dbh, { q: query.q, open: yes(query.open), assignedTo: mine ? req.user!.id : undefined, cursor: query.cursor, limit: query.limit });
+    return listLeads(dbh, { q: query.q, open: yes(query.open), assignedTo: mine ? req.user!.id : undefined, unassigned: !mine && yes(query.unassigned), cursor: query.cursor, limit: query.limit });
   };
   /** Every lead, for managers; a salesman's own leads at /mine. */
   app.get('/', access('manager'), list(false));

@@ -2,22 +2,29 @@ import { sql, type Selectable } from 'kysely';
 import type { Db, DbHandle } from '../db';
 import type { LeadsTable } from '../db/schema';
 import { LEADS_PAGE_SIZE } from '../../domain/rotation';
+import { UNASSIGNED } from '../rotation/service';
 import { dayKey, startOfMonth, zonedStartOfDay } from '../../domain/time';
 
+/** An unassigned lead has no salesman yet: assignedTo is null, and it cannot be overdue. */
 export const toLead = (l: Selectable<LeadsTable>, now = Date.now()) => ({
   id: Number(l.id),
   customer: l.customer,
-  assignedTo: l.assigned_to,
+  assignedTo: l.assigned_to || null,
   assignedToName: l.assigned_to_name,
   assignedByName: l.assigned_by_name,
   assignedAt: new Date(l.assigned_at).toISOString(),
   status: l.status,
   followUpDue: new Date(l.follow_up_due).toISOString(),
-  overdue: !l.closed && l.follow_up_due < now,
+  overdue: !l.closed && !!l.assigned_to && l.follow_up_due < now,
   closed: !!l.closed,
   source: l.source,
   closedAt: l.closed_at ? new Date(l.closed_at).toISOString() : null,
   closedByName: l.closed_by_name,
+  phone: l.phone,
+  email: l.email,
+  vehicle: l.vehicle,
+  vin: l.vin,
+  comments: l.comments,
 });
 export type Lead = ReturnType<typeof toLead>;
 
@@ -25,6 +32,7 @@ export interface LeadQuery {
   q?: string;
   open?: boolean;
   assignedTo?: string;
+  unassigned?: boolean;
   cursor?: string;
   limit?: number;
 }
@@ -37,6 +45,7 @@ export async function listLeads(h: DbHandle, query: LeadQuery) {
   let qb = h.db.selectFrom('leads').selectAll();
   if (query.open) qb = qb.where('closed', '=', 0);
   if (query.assignedTo) qb = qb.where('assigned_to', '=', query.assignedTo);
+  if (query.unassigned) qb = qb.where('assigned_to', '=', UNASSIGNED);
   const q = query.q?.trim().toLowerCase();
   if (q) {
     const like = `%${escapeLike(q)}%`;
@@ -75,7 +84,13 @@ export async function setClosed(db: Db, id: number, closed: boolean, by: { id: s
     .set(
       closed
         ? { closed: 1, status: 'closed', closed_at: now, closed_by_id: by.id, closed_by_name: by.name }
-        : { closed: 0, status: 'handed', closed_at: null, closed_by_id: null, closed_by_name: null },
+        : {
+            closed: 0,
+            status: sql<'new' | 'handed'>`case when assigned_to = ${UNASSIGNED} then 'new' else 'handed' end`,
+            closed_at: null,
+            closed_by_id: null,
+            closed_by_name: null,
+          },
     )
     .where('id', '=', id)
     .execute();

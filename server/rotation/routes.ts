@@ -2,10 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
-import { parse } from '../http/errors';
+import { HttpError, parse } from '../http/errors';
 import { assignSchema, reorderSchema, skipSchema, toggleSchema } from '../../domain/schemas';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
-import { assignNext, reorder, rotationView, setStatus, skip } from './service';
+import { assignNext, handOutWaiting, reorder, rotationView, setStatus, skip, type Assigned } from './service';
+import { notifyAssigned } from '../leads/notify';
+
+const dutySchema = z.strictObject(
+  { onDuty: z.boolean({ error: 'onDuty must be true or false' }) },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
+);
 
 const viewQuery = z.object({ log: z.coerce.number().int().min(1).max(ROUTING_LOG_SIZE).default(OVERVIEW_LOG_SIZE) });
 
@@ -19,10 +25,25 @@ export async function rotationRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }
 
   app.get('/', access('user'), async (req) => rotationView(dbh.db, parse(viewQuery, req.query).log));
 
+  /** Leads waiting for someone eligible go first; returns them so their salesmen get mail. */
+  const handOut = async () => {
+    const given = await handOutWaiting(dbh);
+    if (given.length) changed(true);
+    return given;
+  };
+  const mail = (list: Assigned[]) => notifyAssigned(ctx, list.filter((a) => a.assignedTo).map((a) => a.leadId));
+
   app.post('/assign', access('manager'), async (req) => {
     const { customer } = parse(assignSchema, req.body);
-    const result = await assignNext(dbh, customer, actor(req.user!));
+    const waiting = await handOut();
+    let result: Assigned;
+    try {
+      result = await assignNext(dbh, customer, actor(req.user!));
+    } finally {
+      mail(waiting);
+    }
     changed(true);
+    mail([result]);
     return result;
   });
 
@@ -42,9 +63,22 @@ export async function rotationRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }
 
   app.post('/status', access('manager'), async (req) => {
     const { uid, active, onDuty } = parse(toggleSchema, req.body);
-    await setStatus(dbh.db, uid, { active, onDuty });
+    await setStatus(dbh, uid, { active, onDuty }, actor(req.user!));
     changed();
     bus.publish({ topic: 'users' });
+    if (active || onDuty) mail(await handOut());
     return { ok: true };
+  });
+
+  /** A salesman clocks themselves in ("I'm on the floor") or out; nobody else's flag. */
+  app.post('/duty', access('user'), async (req) => {
+    const { onDuty } = parse(dutySchema, req.body);
+    const me = req.user!;
+    if (me.role !== 'staff') throw new HttpError(409, 'Only salesmen are in the rotation.');
+    await setStatus(dbh, me.id, { onDuty }, actor(me));
+    changed();
+    bus.publish({ topic: 'users' });
+    if (onDuty) mail(await handOut());
+    return { ok: true, onDuty };
   });
 }

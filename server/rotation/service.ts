@@ -48,55 +48,149 @@ export interface Actor {
   name: string;
 }
 
-/** One transaction: read the pointer and the eligible, create the lead, log it, move the pointer. */
-export async function assignNext(h: DbHandle, customer: string, by: Actor, now = new Date()) {
+/** A lead to hand out: a manager's walk-in is just a customer; an integration's has details. */
+export interface NewLead {
+  customer: string;
+  phone?: string | null;
+  email?: string | null;
+  vehicle?: string | null;
+  vin?: string | null;
+  comments?: string | null;
+  source?: string;
+  /** A prospect id and who issued it: the same pair twice is one lead. */
+  externalSource?: string | null;
+  externalId?: string | null;
+}
+
+export interface Assigned {
+  leadId: number;
+  customer: string;
+  /** null: kept unassigned because no one was eligible. */
+  assignedTo: { id: string; name: string } | null;
+  pointerPos: number;
+  /** The lead already existed (same prospect id from the same source). */
+  duplicate: boolean;
+}
+
+/** Logs the assign and moves the pointer to the salesman who got the lead. */
+async function logAssign(trx: Db, leadId: number, customer: string, next: Member, by: Actor, at: number) {
+  await trx
+    .insertInto('rotation_log')
+    .values({
+      type: 'assign',
+      customer,
+      target_id: next.id,
+      target_name: next.name,
+      reason: null,
+      manager_id: by.id,
+      manager_name: by.name,
+      pointer_pos_after: next.position,
+      lead_id: leadId,
+      created_at: at,
+    })
+    .execute();
+  await trx
+    .updateTable('rotation_state')
+    .set({ pointer_pos: next.position, last_assigned_to: next.id, last_assigned_at: at, updated_by: by.id })
+    .where('id', '=', 1)
+    .execute();
+}
+
+const nextUp = async (trx: Db, now: Date) => {
+  const state = await readState(trx);
+  return { state, next: pickNext(eligibleQueue((await candidates(trx)).map(toMember), now), state.pointer_pos) };
+};
+
+/**
+ * One transaction: read the pointer and the eligible, create the lead, log it, move the pointer.
+ * With `keep`, a lead no one can take is stored unassigned instead of refused.
+ */
+export async function assignNext(h: DbHandle, lead: string | NewLead, by: Actor, opts: { now?: Date; keep?: boolean } = {}): Promise<Assigned> {
+  const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
+  const now = opts.now ?? new Date();
+  const ext = !!(l.externalSource && l.externalId);
   return withRotationLock(h, async (trx) => {
-    const state = await readState(trx);
-    const eligible = eligibleQueue((await candidates(trx)).map(toMember), now);
-    const next = pickNext(eligible, state.pointer_pos);
-    if (!next) throw new HttpError(409, 'No eligible associates right now.');
+    if (ext) {
+      const seen = await trx
+        .selectFrom('leads')
+        .selectAll()
+        .where('external_source', '=', l.externalSource!)
+        .where('external_id', '=', l.externalId!)
+        .executeTakeFirst();
+      if (seen) {
+        const to = seen.assigned_to ? { id: seen.assigned_to, name: seen.assigned_to_name } : null;
+        return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx)).pointer_pos, duplicate: true };
+      }
+    }
+    const { state, next } = await nextUp(trx, now);
+    if (!next && !opts.keep) throw new HttpError(409, 'No eligible associates right now.');
     const at = now.getTime();
-    const lead = await trx
+    const row = await trx
       .insertInto('leads')
       .values({
-        customer,
-        assigned_to: next.id,
-        assigned_to_name: next.name,
+        customer: l.customer,
+        assigned_to: next?.id ?? UNASSIGNED,
+        assigned_to_name: next?.name ?? UNASSIGNED,
         assigned_by: by.id,
         assigned_by_name: by.name,
         assigned_at: at,
-        status: 'handed',
+        status: next ? 'handed' : 'new',
         follow_up_due: followUpDue(now).getTime(),
         closed: 0,
-        source: LEAD_SOURCE,
+        source: l.source ?? LEAD_SOURCE,
         closed_at: null,
         closed_by_id: null,
         closed_by_name: null,
+        phone: l.phone || null,
+        email: l.email || null,
+        vehicle: l.vehicle || null,
+        vin: l.vin || null,
+        comments: l.comments || null,
+        external_source: ext ? l.externalSource : null,
+        external_id: ext ? l.externalId : null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('rotation_log')
-      .values({
-        type: 'assign',
-        customer,
-        target_id: next.id,
-        target_name: next.name,
-        reason: null,
-        manager_id: by.id,
-        manager_name: by.name,
-        pointer_pos_after: next.position,
-        lead_id: Number(lead.id),
-        created_at: at,
-      })
-      .execute();
-    await trx
-      .updateTable('rotation_state')
-      .set({ pointer_pos: next.position, last_assigned_to: next.id, last_assigned_at: at, updated_by: by.id })
-      .where('id', '=', 1)
-      .execute();
-    return { leadId: Number(lead.id), assignedTo: { id: next.id, name: next.name }, pointerPos: next.position };
+    const leadId = Number(row.id);
+    if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: state.pointer_pos, duplicate: false };
+    await logAssign(trx, leadId, l.customer, next, by, at);
+    return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
   });
+}
+
+/** assigned_to of a lead that is waiting for someone eligible. */
+export const UNASSIGNED = '';
+
+/**
+ * Hands the waiting leads out, oldest first, one rotation transaction each, until none is
+ * left or no one is eligible. The lead keeps whoever sent it as its assigner.
+ */
+const oldestWaiting = (db: Db) =>
+  db.selectFrom('leads').selectAll().where('assigned_to', '=', UNASSIGNED).where('closed', '=', 0).orderBy('assigned_at').orderBy('id').limit(1).executeTakeFirst();
+
+export async function handOutWaiting(h: DbHandle, now = new Date()): Promise<Assigned[]> {
+  const out: Assigned[] = [];
+  // Nearly always nothing waits: look without the lock first so assigns do not queue twice.
+  if (!(await oldestWaiting(h.db))) return out;
+  for (;;) {
+    const done = await withRotationLock(h, async (trx): Promise<Assigned | null> => {
+      const lead = await oldestWaiting(trx);
+      if (!lead) return null;
+      const { next } = await nextUp(trx, now);
+      if (!next) return null;
+      const at = now.getTime();
+      await trx
+        .updateTable('leads')
+        .set({ assigned_to: next.id, assigned_to_name: next.name, assigned_at: at, follow_up_due: followUpDue(now).getTime(), status: 'handed' })
+        .where('id', '=', lead.id)
+        .execute();
+      const leadId = Number(lead.id);
+      await logAssign(trx, leadId, lead.customer, next, { id: lead.assigned_by, name: lead.assigned_by_name }, at);
+      return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
+    });
+    if (!done) return out;
+    out.push(done);
+  }
 }
 
 /** One transaction: snooze the salesman, log the reason, move the pointer past them. */
@@ -144,12 +238,29 @@ export async function reorder(h: DbHandle, id: string, dir: 'up' | 'down') {
   });
 }
 
-export async function setStatus(db: Db, id: string, patch: { active?: boolean; onDuty?: boolean }) {
-  const set: { active?: number; on_duty?: number; updated_at: number } = { updated_at: Date.now() };
-  if (patch.active !== undefined) set.active = patch.active ? 1 : 0;
-  if (patch.onDuty !== undefined) set.on_duty = patch.onDuty ? 1 : 0;
-  const r = await db.updateTable('users').set(set).where('id', '=', id).where('role', '=', 'staff').where('deleted_at', 'is', null).executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1) throw notFound('User not found');
+/** Sets a salesman's active / on-duty flags; each real change goes to the audit log with who made it. */
+export function setStatus(h: DbHandle, id: string, patch: { active?: boolean; onDuty?: boolean }, by: Actor) {
+  return withRotationLock(h, async (db) => {
+  const before = await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', 'staff').where('deleted_at', 'is', null).executeTakeFirst();
+  if (!before) throw notFound('User not found');
+  const at = Date.now();
+  const set: { active?: number; on_duty?: number; updated_at: number } = { updated_at: at };
+  const entries: { action: string; changes: object }[] = [];
+  if (patch.active !== undefined && Number(patch.active) !== before.active) {
+    set.active = Number(patch.active);
+    entries.push({ action: patch.active ? 'activated' : 'deactivated', changes: { active: { from: !patch.active, to: patch.active } } });
+  }
+  if (patch.onDuty !== undefined && Number(patch.onDuty) !== before.on_duty) {
+    set.on_duty = Number(patch.onDuty);
+    entries.push({ action: patch.onDuty ? 'on duty' : 'off duty', changes: { onDuty: { from: !patch.onDuty, to: patch.onDuty } } });
+  }
+  if (!entries.length) return;
+  await db.updateTable('users').set(set).where('id', '=', id).execute();
+  await db
+    .insertInto('audit_log')
+    .values(entries.map((e) => ({ user_id: id, actor_id: by.id, actor_name: by.name, action: e.action, changes: JSON.stringify(e.changes), at })))
+    .execute();
+  });
 }
 
 /** What the overview and routing screens show: the queue from Next Up on, the team, the recent log. */

@@ -1,0 +1,198 @@
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import type { Ctx } from '../context';
+import type { Db } from '../db';
+import { HttpError, badRequest, notFound, parse } from '../http/errors';
+import { assignNext, handOutWaiting, type Actor, type Assigned, type NewLead } from '../rotation/service';
+import { notifyAssigned } from '../leads/notify';
+import type { Prospect } from './adf';
+
+export const INTAKE_BODY_LIMIT = 1024 * 1024;
+export const INTAKE_PER_MINUTE = 60;
+
+const CONTROL = /\p{Cc}/u;
+const CONTROL_BUT_LINES = /[^\P{Cc}\n\t\r]/u;
+const tooLong = (max: number) => `Too long (max ${max} characters)`;
+
+const field = (label: string, max: number, multiline = false) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, { error: `${label}: ${tooLong(max)}`, abort: true })
+    .refine((s) => !(multiline ? CONTROL_BUT_LINES : CONTROL).test(s), { error: `${label} contains invalid characters` })
+    .nullish();
+
+/** A lead sent as JSON. Only the customer's name is required. */
+export const leadSchema = z.strictObject(
+  {
+    customer: z
+      .string({ error: (iss) => (iss.input == null ? 'Customer name is required' : 'customer must be text') })
+      .trim()
+      .min(1, { error: 'Customer name is required', abort: true })
+      .max(200, { error: `customer: ${tooLong(200)}`, abort: true })
+      .refine((s) => !CONTROL.test(s), { error: 'customer contains invalid characters' }),
+    phone: field('phone', 40),
+    email: field('email', 200),
+    vehicle: field('vehicle', 200),
+    vin: field('vin', 40),
+    comments: field('comments', 5000, true),
+    source: field('source', 100),
+    externalId: field('externalId', 200),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Expected a JSON object with at least "customer"') },
+);
+export type LeadInput = z.output<typeof leadSchema>;
+
+export interface ApiKey {
+  id: number;
+  name: string;
+}
+
+/** The lead as stored: the source defaults to the integration's name; a prospect id is scoped to its source. */
+export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string): NewLead {
+  const source = l.source || key.name;
+  return {
+    customer: l.customer,
+    phone: l.phone,
+    email: l.email,
+    vehicle: l.vehicle,
+    vin: l.vin,
+    comments: l.comments,
+    source,
+    externalSource: l.externalId ? idSource || source : null,
+    externalId: l.externalId || null,
+  };
+}
+
+/** Every prospect must pass before any is stored: one bad prospect refuses the whole document. */
+export function prospectsToLeads(list: Prospect[], key: ApiKey): NewLead[] {
+  return list.map((p, i) => {
+    const label = list.length > 1 ? `Prospect ${i + 1}: ` : '';
+    if (!p.customer) throw badRequest(`${label}Customer name is required (<customer><contact><name>).`);
+    try {
+      const input = parse(leadSchema, {
+        customer: p.customer,
+        phone: p.phone,
+        email: p.email,
+        vehicle: p.vehicle,
+        vin: p.vin,
+        comments: p.comments,
+        source: p.provider || undefined,
+        externalId: p.id || undefined,
+      });
+      return toNewLead(input, key, p.idSource);
+    } catch (err) {
+      if (err instanceof HttpError) throw badRequest(label + err.message);
+      throw err;
+    }
+  });
+}
+
+/** Hands out what was waiting, then each new lead by the same round-robin transaction as a manager's Assign. */
+export async function intake(ctx: Ctx, leads: NewLead[], key: ApiKey) {
+  const by: Actor = { id: null, name: key.name };
+  const waiting = await handOutWaiting(ctx.dbh);
+  const results: Assigned[] = [];
+  try {
+    for (const l of leads) results.push(await assignNext(ctx.dbh, l, by, { keep: true }));
+  } finally {
+    notifyAssigned(ctx, [...waiting, ...results].filter((r) => r.assignedTo && !r.duplicate).map((r) => r.leadId));
+    if (waiting.length || results.length) {
+      ctx.bus.publish({ topic: 'leads' });
+      ctx.bus.publish({ topic: 'rotation' });
+    }
+  }
+  const created = results.some((r) => !r.duplicate);
+  return {
+    status: created ? 201 : 200,
+    body: {
+      leads: results.map((r) => ({
+        id: r.leadId,
+        customer: r.customer,
+        status: r.duplicate ? 'duplicate' : r.assignedTo ? 'assigned' : 'unassigned',
+        assignedTo: r.assignedTo?.name ?? null,
+      })),
+    },
+  };
+}
+
+// API keys: high-entropy random strings, so a plain SHA-256 is enough to store them safely.
+export const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
+
+export const keyNameSchema = z.strictObject(
+  {
+    name: z
+      .string({ error: (iss) => (iss.input == null ? 'Name is required' : 'Name must be text') })
+      .trim()
+      .min(1, { error: 'Name is required', abort: true })
+      .max(60, { error: tooLong(60), abort: true })
+      .refine((s) => !CONTROL.test(s), { error: 'Name contains invalid characters' }),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
+);
+
+const toKey = (k: { id: number; name: string; prefix: string; created_at: number; last_used_at: number | null; revoked_at: number | null }) => ({
+  id: Number(k.id),
+  name: k.name,
+  prefix: k.prefix,
+  createdAt: new Date(Number(k.created_at)).toISOString(),
+  lastUsedAt: k.last_used_at ? new Date(Number(k.last_used_at)).toISOString() : null,
+  revokedAt: k.revoked_at ? new Date(Number(k.revoked_at)).toISOString() : null,
+});
+
+export async function createKey(db: Db, name: string, by: string) {
+  const key = `bdc_${crypto.randomBytes(24).toString('base64url')}`;
+  const row = await db
+    .insertInto('api_keys')
+    .values({ name, key_hash: hashKey(key), prefix: key.slice(0, 10), created_by: by, created_at: Date.now(), last_used_at: null, revoked_at: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { key, apiKey: toKey(row) };
+}
+
+export const listKeys = async (db: Db) =>
+  (await db.selectFrom('api_keys').selectAll().orderBy('revoked_at', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map(toKey);
+
+export async function revokeKey(db: Db, id: number) {
+  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('API key not found');
+  if (!row.revoked_at) await db.updateTable('api_keys').set({ revoked_at: Date.now() }).where('id', '=', id).execute();
+  return toKey((await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow()));
+}
+
+/** The key behind a request, or a 401 that says what is wrong. */
+export async function authenticate(db: Db, key: string | undefined): Promise<ApiKey> {
+  if (!key) throw new HttpError(401, 'API key required: send it in the X-API-Key header or as Authorization: Bearer <key>.');
+  const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', hashKey(key)).executeTakeFirst();
+  if (!row) throw new HttpError(401, 'The API key is not valid.');
+  if (row.revoked_at) throw new HttpError(401, 'This API key was revoked.');
+  await db.updateTable('api_keys').set({ last_used_at: Date.now() }).where('id', '=', row.id).execute();
+  return { id: Number(row.id), name: row.name };
+}
+
+const IDEMPOTENCY_HOURS = 24;
+
+/**
+ * Claims an Idempotency-Key for this API key. Returns the stored answer when the request was
+ * already done, null when the caller should do it now; a claim still running is a 409.
+ */
+export async function claimIdempotency(db: Db, keyId: number, idem: string) {
+  const now = Date.now();
+  await db.deleteFrom('idempotency_keys').where('created_at', '<', now - IDEMPOTENCY_HOURS * 3_600_000).execute();
+  const r = await db
+    .insertInto('idempotency_keys')
+    .values({ api_key_id: keyId, key: idem, created_at: now, status: null, body: null })
+    .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
+    .executeTakeFirst();
+  if (Number(r.numInsertedOrUpdatedRows ?? 0) === 1) return null;
+  const prior = await db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', keyId).where('key', '=', idem).executeTakeFirst();
+  if (!prior || prior.status === null) throw new HttpError(409, 'A request with this Idempotency-Key is still being processed. Try again in a moment.');
+  return { status: prior.status, body: JSON.parse(prior.body ?? 'null') };
+}
+
+export const saveIdempotency = (db: Db, keyId: number, idem: string, status: number, body: unknown) =>
+  db.updateTable('idempotency_keys').set({ status, body: JSON.stringify(body) }).where('api_key_id', '=', keyId).where('key', '=', idem).execute();
+
+/** A request that failed did nothing: the same key may be tried again. */
+export const releaseIdempotency = (db: Db, keyId: number, idem: string) =>
+  db.deleteFrom('idempotency_keys').where('api_key_id', '=', keyId).where('key', '=', idem).where('status', 'is', null).execute();
