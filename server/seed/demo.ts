@@ -72,6 +72,21 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
     leadCount += rows.length;
     if (d % 30 === 0) say(`Leads… ${leadCount}`);
   }
+  // The latest assignments and a couple of skips, as Recent actions shows them.
+  const recent = await db.selectFrom('leads').selectAll().orderBy('assigned_at', 'desc').limit(12).execute();
+  for (const l of recent.reverse()) {
+    const rep = staff.find((s) => s.id === l.assigned_to)!;
+    await db
+      .insertInto('rotation_log')
+      .values({ type: 'assign', customer: l.customer, target_id: rep.id, target_name: rep.name, reason: null, manager_id: l.assigned_by, manager_name: l.assigned_by_name, pointer_pos_after: rep.position, lead_id: Number(l.id), created_at: l.assigned_at })
+      .execute();
+  }
+  for (const [rep, reason] of [[staff[3], 'With a customer'], [staff[7], 'Lunch']] as const) {
+    await db
+      .insertInto('rotation_log')
+      .values({ type: 'skip', customer: null, target_id: rep.id, target_name: rep.name, reason, manager_id: managers[0].id, manager_name: managers[0].name, pointer_pos_after: rep.position, lead_id: null, created_at: now - 90 * 60 * 1000 })
+      .execute();
+  }
   await db.updateTable('rotation_state').set({ pointer_pos: staff[(turn - 1) % staff.length].position }).where('id', '=', 1).execute();
 
   const sales = [];

@@ -11,10 +11,21 @@ export function WeatherReadout() {
     refetchInterval: 10 * 60 * 1000,
     retry: false,
   });
-  const text = q.isPending ? 'Loading weather…' : q.isError ? 'Weather unavailable' : `${q.data.temperatureF}°F · ${q.data.label}`;
   return (
-    <Text size="sm" c="dimmed" data-testid="weather" aria-live="polite">
-      {text}
+    <Text size="sm" c="dimmed" data-testid="weather" aria-live="polite" style={{ whiteSpace: 'nowrap' }}>
+      {q.isPending ? (
+        'Loading weather…'
+      ) : q.isError ? (
+        'Weather unavailable'
+      ) : (
+        <>
+          {q.data.temperatureF}°F
+          {/* On a phone the temperature alone keeps the header on one line. */}
+          <Text span inherit visibleFrom="sm">
+            {' '}· {q.data.label}
+          </Text>
+        </>
+      )}
     </Text>
   );
 }
