@@ -5,7 +5,8 @@ import { useQueryClient } from '@tanstack/react-query';
 const STALE: Record<string, string[]> = {
   rotation: ['rotation', 'leads', 'my-stats'],
   users: ['users', 'rotation', 'me'],
-  leads: ['leads', 'my-stats', 'rotation', 'kpis'],
+  // An integration's lead also changes its key's last-used time.
+  leads: ['leads', 'my-stats', 'rotation', 'kpis', 'integrations'],
   sales: ['sales'],
   profile: ['me'],
 };

@@ -2,6 +2,39 @@ import { Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import type { Lead } from '../api/leads';
 import { useLeadAction } from '../api/leads';
 
+/** The contact and vehicle details an integration sent, under the customer's name. */
+function Details({ lead: l }: { lead: Lead }) {
+  const vehicle = [l.vehicle, l.vin && `VIN ${l.vin}`].filter(Boolean).join(' · ');
+  const contact = [l.phone, l.email].filter(Boolean).join(' · ');
+  return (
+    <Stack gap={0}>
+      <Text size="sm" fw={500}>
+        {l.customer}
+      </Text>
+      {contact && (
+        <Text size="xs" c="dimmed" data-testid="lead-contact">
+          {contact}
+        </Text>
+      )}
+      {vehicle && (
+        <Text size="xs" c="dimmed" data-testid="lead-vehicle">
+          {vehicle}
+        </Text>
+      )}
+      {l.comments && (
+        <Text size="xs" c="dimmed" lineClamp={2} title={l.comments} style={{ whiteSpace: 'pre-line' }} data-testid="lead-comments">
+          {l.comments}
+        </Text>
+      )}
+      {l.source !== 'BDC Portal' && (
+        <Text size="xs" c="dimmed">
+          via {l.source}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
 const when = (iso: string) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /** The leads table of the specification; `canReopen` is false on a salesman's own list. */
@@ -9,7 +42,7 @@ export function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: L
   const action = useLeadAction();
   if (!leads.length) return <Text c="dimmed">No leads found.</Text>;
   return (
-    <Table.ScrollContainer minWidth={640}>
+    <Table.ScrollContainer minWidth={720}>
       <Table striped highlightOnHover aria-label="Leads">
         <Table.Thead>
           <Table.Tr>
@@ -24,17 +57,29 @@ export function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: L
         <Table.Tbody>
           {leads.map((l) => (
             <Table.Tr key={l.id} data-testid="lead-row">
-              <Table.Td>{l.customer}</Table.Td>
-              {showAssignee && <Table.Td>{l.assignedToName}</Table.Td>}
+              <Table.Td>
+                <Details lead={l} />
+              </Table.Td>
+              {showAssignee && (
+                <Table.Td>
+                  {l.assignedTo ? (
+                    l.assignedToName
+                  ) : (
+                    <Badge variant="outline" color="orange.8">
+                      Unassigned
+                    </Badge>
+                  )}
+                </Table.Td>
+              )}
               <Table.Td>{when(l.assignedAt)}</Table.Td>
               <Table.Td>
-                <Badge variant="light" color={l.closed ? 'gray' : 'blue'}>
+                <Badge variant="light" color={l.closed ? 'gray' : l.status === 'new' ? 'orange' : 'blue'}>
                   {l.status}
                 </Badge>
               </Table.Td>
               <Table.Td>
                 <Stack gap={2}>
-                  <Text size="sm">{when(l.followUpDue)}</Text>
+                  <Text size="sm">{l.assignedTo ? when(l.followUpDue) : '—'}</Text>
                   {l.overdue && (
                     <Badge color="red" variant="filled" size="sm">
                       Overdue

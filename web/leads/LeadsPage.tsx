@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
-import { Alert, Button, Checkbox, Group, Paper, Skeleton, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Paper, SegmentedControl, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
 import { LeadsTable } from '../components/LeadsTable';
 import { useLeads } from '../api/leads';
@@ -9,12 +9,29 @@ export default function LeadsPage() {
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search, 250);
   const [open, setOpen] = useState(true);
-  const leads = useLeads({ q, open });
+  const [view, setView] = useState<'all' | 'unassigned'>('all');
+  const unassigned = view === 'unassigned';
+  const leads = useLeads({ q, open, unassigned });
   const rows = leads.data?.pages.flatMap((p) => p.leads) ?? [];
 
   return (
     <Stack>
       <PageTitle>Leads</PageTitle>
+      <SegmentedControl
+        aria-label="Which leads"
+        value={view}
+        onChange={(v) => setView(v as 'all' | 'unassigned')}
+        data={[
+          { value: 'all', label: 'All leads' },
+          { value: 'unassigned', label: 'Unassigned' },
+        ]}
+        style={{ alignSelf: 'flex-start' }}
+      />
+      {unassigned && (
+        <Text size="sm" c="dimmed">
+          Leads that arrived while no one was eligible. They are handed out first, by the round robin, as soon as someone is on the floor or a manager assigns.
+        </Text>
+      )}
       <Group align="flex-end">
         <TextInput
           label="Search"

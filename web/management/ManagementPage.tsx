@@ -8,6 +8,7 @@ import { useSession } from '../session/SessionProvider';
 import { statusOf, visibleUsers } from '../../domain/users';
 import { useStatus, useUsers, type ManagedUser } from './api';
 import { UserDialog } from './UserDialog';
+import { Integrations } from './Integrations';
 
 const NO_PERMISSION = 'You need manager permissions to view this page.';
 
@@ -107,6 +108,7 @@ export default function ManagementPage() {
       )}
 
       <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
+      <Integrations />
     </Stack>
   );
 }
@@ -129,7 +131,7 @@ function Badges({ user }: { user: ManagedUser }) {
         </Badge>
       )}
       {s === 'active' && !user.signedInAt && (
-        <Badge color="gray.7" variant="outline">
+        <Badge color="gray" variant="outline">
           Not signed in yet
         </Badge>
       )}

@@ -1,4 +1,7 @@
-import { Alert, Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api/client';
+import { notifyFail } from '../components/notify';
 import { PageTitle } from '../components/PageTitle';
 import { RecentActions } from '../components/RecentActions';
 import { useRotation } from '../api/rotation';
@@ -18,15 +21,53 @@ function Stat({ label, value, testId }: { label: string; value: string; testId: 
   );
 }
 
+/** A salesman clocks in and out of the rotation themselves, like a showroom up-board. */
+function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
+  const qc = useQueryClient();
+  const set = useMutation({
+    mutationFn: (on: boolean) => api('/rotation/duty', { method: 'POST', body: { onDuty: on } }),
+    onError: (err) => notifyFail('Could not change your status', err),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['rotation'] }),
+  });
+  const value = set.isPending ? set.variables : onDuty;
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Group justify="space-between" wrap="wrap">
+        <Text fw={600} id="my-duty-label">
+          My status
+        </Text>
+        <SegmentedControl
+          aria-labelledby="my-duty-label"
+          value={value ? 'on' : 'off'}
+          onChange={(v) => set.mutate(v === 'on')}
+          disabled={set.isPending}
+          color={value ? 'teal' : 'gray'}
+          data={[
+            { value: 'on', label: "I'm on the floor" },
+            { value: 'off', label: 'Off duty' },
+          ]}
+        />
+      </Group>
+      {!active && (
+        <Text size="sm" c="dimmed" mt="xs">
+          You are inactive: a manager must activate you before you get leads.
+        </Text>
+      )}
+    </Paper>
+  );
+}
+
 export default function OverviewPage() {
   const { user } = useSession();
   const q = useRotation(OVERVIEW_LOG_SIZE);
   const me = q.data?.queue.find((m) => m.id === user?.uid);
+  const mine = q.data?.team.find((m) => m.id === user?.uid);
 
   return (
     <Stack>
       <PageTitle>Round Robin</PageTitle>
       {q.isError && <Alert color="red">Could not load the queue: {q.error.message}</Alert>}
+      {mine && <MyDuty onDuty={mine.onDuty} active={mine.active} />}
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
         <Stat label="Next Up" value={q.data ? (q.data.nextUp?.name ?? '—') : '…'} testId="next-up" />
         <Stat label="Queue Size" value={q.data ? String(q.data.queue.length) : '…'} testId="queue-size" />

@@ -1,0 +1,113 @@
+import { expect, test, type Page } from '@playwright/test';
+import { personPage, unique } from './support/people';
+import { mailsTo } from './support/mail';
+
+const MANAGER = 'manager@e2e.test';
+
+/** Manager walk-ins until `name` is Next Up, so the next lead is theirs whoever else is on the floor. */
+async function makeNextUp(boss: Page, name: string) {
+  for (let i = 0; i < 200; i++) {
+    const view = await (await boss.request.get('/api/rotation')).json();
+    if (view.nextUp?.name === name) return;
+    const res = await boss.request.post('/api/rotation/assign', { data: { customer: unique('Filler') } });
+    if (!res.ok()) throw new Error(`assign failed: ${res.status()} ${await res.text()}`);
+  }
+  throw new Error(`${name} never came up`);
+}
+
+test('a manager creates an API key; an ADF lead sent with it appears live for the manager and the salesman, who gets mail', async ({ browser, request }) => {
+  const repName = unique('Ivy');
+  const repEmail = `ivy.${Date.now()}@e2e.test`;
+  const rep = await personPage(browser, repEmail, repName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  const keyName = unique('Website');
+
+  await boss.goto('/dashboard/management');
+  await expect(boss.getByRole('heading', { name: 'Integrations' })).toBeVisible();
+  await boss.getByLabel('Key name').fill(keyName);
+  await boss.getByRole('button', { name: 'Create key' }).click();
+  const shown = boss.getByTestId('new-api-key');
+  await expect(shown).toHaveText(/^bdc_/);
+  const key = (await shown.textContent())!;
+  const keyRow = boss.getByTestId('api-key-row').filter({ hasText: keyName });
+  await expect(keyRow).toContainText('Active');
+  await expect(keyRow.getByTestId('key-last-used')).toHaveText('Never');
+  await expect(keyRow).not.toContainText(key);
+  await boss.getByRole('button', { name: 'Done, I saved the key' }).click();
+  await expect(shown).toHaveCount(0);
+
+  await makeNextUp(boss, repName);
+  await boss.goto('/dashboard/leads');
+  await expect(boss.getByTestId('lead-row').or(boss.getByText('No leads found.')).first()).toBeVisible();
+  await rep.goto('/dashboard/overview');
+  await expect(rep.getByTestId('your-position')).toHaveText('#1');
+
+  const customer = unique('Grace Hopper');
+  const adf = `\uFEFF<?xml version="1.0" encoding="UTF-8"?>
+<?adf version="1.0"?>
+<adf><prospect>
+  <id source="e2e-site">${customer}</id>
+  <vehicle interest="buy"><year>2024</year><make>Subaru</make><model>Outback</model></vehicle>
+  <customer><contact><name part="full">${customer}</name><email>grace@example.com</email><phone type="voice">843-555-0177</phone></contact>
+  <comments><![CDATA[Needs a roof rack & tow hitch]]></comments></customer>
+  <provider><name part="full">Subaru of America</name></provider>
+</prospect></adf>`;
+  const res = await request.post('/api/v1/leads', { headers: { 'x-api-key': key, 'content-type': 'application/x-adf+xml' }, data: adf });
+  expect(res.status()).toBe(201);
+  expect((await res.json()).leads[0]).toMatchObject({ customer, status: 'assigned', assignedTo: repName });
+
+  // Live, with no reload: the manager's leads page shows the lead with its details.
+  const row = boss.getByTestId('lead-row').filter({ hasText: customer });
+  await expect(row).toContainText(repName);
+  await expect(row.getByTestId('lead-contact')).toHaveText('843-555-0177 · grace@example.com');
+  await expect(row.getByTestId('lead-vehicle')).toHaveText('2024 Subaru Outback');
+  await expect(row.getByTestId('lead-comments')).toHaveText('Needs a roof rack & tow hitch');
+  await expect(row).toContainText('via Subaru of America');
+  // ...and the salesman's overview logs it.
+  await expect(rep.getByTestId('log-entry').filter({ hasText: customer })).toContainText(repName);
+
+  // The salesman's mail arrived at the SMTP server.
+  await expect.poll(() => mailsTo(repEmail).filter((m) => m.text.includes(customer)).length).toBe(1);
+  const mail = mailsTo(repEmail).find((m) => m.text.includes(customer))!;
+  for (const s of [`New lead: ${customer}`, '843-555-0177', 'grace@example.com', '2024 Subaru Outback', 'Follow up by:']) expect(mail.text).toContain(s);
+
+  // The same prospect again is the same lead.
+  const again = await request.post('/api/v1/leads', { headers: { 'x-api-key': key, 'content-type': 'text/xml' }, data: adf });
+  expect(again.status()).toBe(200);
+  expect((await again.json()).leads[0].status).toBe('duplicate');
+
+  // The key shows when it was used; once revoked it is refused.
+  await boss.goto('/dashboard/management');
+  await expect(keyRow.getByTestId('key-last-used')).not.toHaveText('Never');
+  await keyRow.getByRole('button', { name: `Revoke ${keyName}` }).click();
+  await boss.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+  await expect(keyRow).toContainText('Revoked');
+  const refused = await request.post('/api/v1/leads', { headers: { 'x-api-key': key }, data: { customer: 'After revoke' } });
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).error).toBe('This API key was revoked.');
+  for (const p of [rep, boss]) await p.context().close();
+});
+
+test('a salesman clocks out and back in from the overview, and the manager sees it live', async ({ browser }) => {
+  const repName = unique('Otto');
+  const rep = await personPage(browser, `otto.${Date.now()}@e2e.test`, repName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  await boss.goto('/dashboard/overview');
+  const inQueue = boss.getByTestId('queue-row').filter({ hasText: repName });
+  await expect(inQueue).toHaveCount(1);
+
+  const position = rep.getByTestId('your-position');
+  await expect(position).toHaveText(/^#\d+$/);
+  await expect(rep.getByRole('radio', { name: "I'm on the floor" })).toBeChecked();
+  await rep.locator('label', { hasText: 'Off duty' }).click();
+  await expect(position).toHaveText('Not in rotation');
+  await expect(rep.getByRole('radio', { name: 'Off duty' })).toBeChecked();
+  await expect(inQueue).toHaveCount(0);
+
+  await rep.reload();
+  await expect(rep.getByRole('radio', { name: 'Off duty' })).toBeChecked();
+  await rep.locator('label', { hasText: "I'm on the floor" }).click();
+  await expect(position).toHaveText(/^#\d+$/);
+  await expect(inQueue).toHaveCount(1);
+  for (const p of [rep, boss]) await p.context().close();
+});

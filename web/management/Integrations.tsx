@@ -1,0 +1,152 @@
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Anchor, Badge, Button, Code, CopyButton, Group, Loader, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { api } from '../api/client';
+import { notifyFail, notifyOk } from '../components/notify';
+
+interface ApiKey {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }) : 'Never');
+
+/** API keys for lead providers: created here, shown once, revoked here. */
+export function Integrations() {
+  const qc = useQueryClient();
+  const [name, setName] = useState('');
+  const [fresh, setFresh] = useState<{ name: string; key: string } | null>(null);
+  const keys = useQuery({ queryKey: ['integrations'], queryFn: () => api<{ keys: ApiKey[] }>('/integrations/keys') });
+  const refresh = () => qc.invalidateQueries({ queryKey: ['integrations'] });
+  const create = useMutation({
+    mutationFn: (n: string) => api<{ key: string; apiKey: ApiKey }>('/integrations/keys', { method: 'POST', body: { name: n } }),
+    onSuccess: (r) => {
+      setFresh({ name: r.apiKey.name, key: r.key });
+      setName('');
+      void refresh();
+    },
+    onError: (err) => notifyFail('Could not create the key', err),
+  });
+  const revoke = useMutation({
+    mutationFn: (id: number) => api(`/integrations/keys/${id}/revoke`, { method: 'POST' }),
+    onSuccess: () => {
+      notifyOk('Key revoked.');
+      void refresh();
+    },
+    onError: (err) => notifyFail('Could not revoke the key', err),
+  });
+  const confirmRevoke = (k: ApiKey) =>
+    modals.openConfirmModal({
+      title: 'Revoke key',
+      children: <Text size="sm">{`Revoke the key "${k.name}"? Leads sent with it will be refused from now on.`}</Text>,
+      labels: { confirm: 'Revoke', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => revoke.mutate(k.id),
+    });
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="integrations-title">
+      <Stack>
+        <Title order={2} size="h3" id="integrations-title">
+          Integrations
+        </Title>
+        <Text size="sm" c="dimmed">
+          Your website, marketplaces and OEM programmes send leads to <Code>POST /api/v1/leads</Code> as JSON or ADF/XML, with a key in the{' '}
+          <Code>X-API-Key</Code> header. Each lead goes to the next salesman in the round robin.{' '}
+          <Anchor href="/api/docs" target="_blank" size="sm">
+            API description (OpenAPI)
+          </Anchor>
+        </Text>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (name.trim()) create.mutate(name.trim());
+          }}
+        >
+          <Group align="flex-end">
+            <TextInput label="Key name" placeholder="e.g. Dealer website" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={60} style={{ flex: 1, minWidth: 200 }} />
+            <Button type="submit" color="blue.8" disabled={!name.trim()} loading={create.isPending}>
+              Create key
+            </Button>
+          </Group>
+        </form>
+        {fresh && (
+          <Alert color="green" title={`Key "${fresh.name}" created`} withCloseButton closeButtonLabel="Done, I saved the key" onClose={() => setFresh(null)}>
+            <Stack gap="xs">
+              <Text size="sm">Copy this key now. It is shown only once; the portal keeps only a fingerprint of it.</Text>
+              <Group gap="xs" wrap="nowrap">
+                <Code data-testid="new-api-key" style={{ overflowWrap: 'anywhere' }}>
+                  {fresh.key}
+                </Code>
+                <CopyButton value={fresh.key}>
+                  {({ copied, copy }) => (
+                    <Button size="xs" variant="light" onClick={copy}>
+                      {copied ? 'Copied' : 'Copy'}
+                    </Button>
+                  )}
+                </CopyButton>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+        {keys.isPending ? (
+          <Loader aria-label="Loading keys" />
+        ) : keys.isError ? (
+          <Alert color="red">Could not load the keys: {keys.error.message}</Alert>
+        ) : !keys.data.keys.length ? (
+          <Text c="dimmed">No API keys yet.</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={600}>
+            <Table striped aria-label="API keys">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Key</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>Last used</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Actions</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {keys.data.keys.map((k) => (
+                  <Table.Tr key={k.id} data-testid="api-key-row">
+                    <Table.Td>{k.name}</Table.Td>
+                    <Table.Td>
+                      <Code>{k.prefix}…</Code>
+                    </Table.Td>
+                    <Table.Td>{when(k.createdAt)}</Table.Td>
+                    <Table.Td data-testid="key-last-used">{when(k.lastUsedAt)}</Table.Td>
+                    <Table.Td>
+                      {k.revokedAt ? (
+                        <Badge color="gray" variant="filled">
+                          Revoked
+                        </Badge>
+                      ) : (
+                        <Badge color="teal" variant="light">
+                          Active
+                        </Badge>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      {!k.revokedAt && (
+                        <Button size="xs" variant="light" color="red" aria-label={`Revoke ${k.name}`} loading={revoke.isPending && revoke.variables === k.id} onClick={() => confirmRevoke(k)}>
+                          Revoke
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
