@@ -23,7 +23,7 @@ test('a manager requests a link, receives the real e-mail, and lands signed in',
   await expect(page.getByTestId('user-email')).toHaveText(MANAGER);
   await expect(page.getByTestId('weather')).toHaveText('72°F · Partly cloudy');
   for (const entry of ['Overview', 'Salesman', 'Stats', 'Manager', 'Routing', 'Leads', 'Settings', 'Logout']) {
-    await expect(page.getByRole('navigation').getByText(entry, { exact: true }).first()).toBeVisible();
+    await expect(page.getByRole('navigation').getByText(entry, { exact: true }).filter({ visible: true })).toBeVisible();
   }
   // Going back must not return to the spent link.
   await page.goBack();

@@ -11,8 +11,8 @@ export interface ReceivedMail {
 
 const decodeQp = (s: string) => s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
 
-/** A real SMTP server on a free local port that keeps what it receives. */
-export async function startSmtp() {
+/** A real SMTP server on a free local port that keeps what it receives (and hands each mail to onMail). */
+export async function startSmtp(onMail?: (mail: ReceivedMail) => void) {
   const inbox: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
@@ -23,7 +23,9 @@ export async function startSmtp() {
       stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
       stream.on('end', () => {
         const subject = /^Subject: (.*)$/im.exec(raw)?.[1] ?? '';
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, text: decodeQp(raw), subject });
+        const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw, text: decodeQp(raw), subject };
+        inbox.push(mail);
+        onMail?.(mail);
         waiters.splice(0).forEach((w) => w());
         done();
       });

@@ -1,24 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Button, Checkbox, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, SimpleGrid, Skeleton, Stack, Textarea, Title } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
+import { StatCard } from '../components/StatCard';
 import { LeadsTable } from '../components/LeadsTable';
 import { notifyFail, notifyOk } from '../components/notify';
 import { api } from '../api/client';
 import { useLeads } from '../api/leads';
-
-function Count({ label, value, testId }: { label: string; value?: number; testId: string }) {
-  return (
-    <Paper withBorder p="md" radius="md">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700} data-testid={testId}>
-        {value ?? '…'}
-      </Text>
-    </Paper>
-  );
-}
 
 function Notes() {
   const saved = useQuery({ queryKey: ['notes'], queryFn: () => api<{ notes: string }>('/profile/notes') });
@@ -52,8 +40,8 @@ export default function AssociatesPage() {
     <Stack>
       <PageTitle>My Stats & Notes</PageTitle>
       <SimpleGrid cols={{ base: 2 }}>
-        <Count label="Assigned Today" value={counts.data?.assignedToday} testId="assigned-today" />
-        <Count label="Total Month" value={counts.data?.assignedMonth} testId="total-month" />
+        <StatCard label="Assigned Today" value={counts.data?.assignedToday} testId="assigned-today" />
+        <StatCard label="Total Month" value={counts.data?.assignedMonth} testId="total-month" />
       </SimpleGrid>
       <Notes />
       <Paper withBorder p="md" radius="md">

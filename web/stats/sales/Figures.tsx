@@ -1,19 +1,7 @@
-import { Paper, SimpleGrid, Text } from '@mantine/core';
+import { SimpleGrid } from '@mantine/core';
+import { StatCard as Card } from '../../components/StatCard';
 import { formatCents } from '../../../domain/commission';
 import type { SalesFigures } from '../../../domain/figures';
-
-function Card({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <Paper withBorder p="sm" radius="md">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text size="lg" fw={700} data-testid={testId}>
-        {value}
-      </Text>
-    </Paper>
-  );
-}
 
 export function Figures({ f }: { f: SalesFigures }) {
   return (
