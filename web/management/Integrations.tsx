@@ -58,7 +58,7 @@ export function Integrations() {
         <Text size="sm" c="dimmed">
           Your website, marketplaces and OEM programmes send leads to <Code>POST /api/v1/leads</Code> as JSON or ADF/XML, with a key in the{' '}
           <Code>X-API-Key</Code> header. Each lead goes to the next salesman in the round robin.{' '}
-          <Anchor href="/api/docs" target="_blank" size="sm">
+          <Anchor href="/api/docs" target="_blank" size="sm" underline="always">
             API description (OpenAPI)
           </Anchor>
         </Text>
