@@ -111,3 +111,43 @@ test('a salesman clocks out and back in from the overview, and the manager sees 
   await expect(inQueue).toHaveCount(1);
   for (const p of [rep, boss]) await p.context().close();
 });
+
+test('a lead that arrives when no one is on the floor waits in Unassigned and goes to the first salesman who clocks in', async ({ browser, request }) => {
+  const repName = unique('Nia');
+  const repEmail = `nia.${Date.now()}@e2e.test`;
+  const rep = await personPage(browser, repEmail, repName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  const key = (await (await boss.request.post('/api/integrations/keys', { data: { name: unique('Night feed') } })).json()).key;
+  // Everyone off the floor for this test; those who were on go back on at the end.
+  const team: { id: string; onDuty: boolean }[] = (await (await boss.request.get('/api/rotation')).json()).team;
+  const wereOn = team.filter((m) => m.onDuty).map((m) => m.id);
+  try {
+    for (const id of wereOn) expect((await boss.request.post('/api/rotation/status', { data: { uid: id, onDuty: false } })).ok()).toBe(true);
+    await rep.goto('/dashboard/overview');
+    await expect(rep.getByRole('radio', { name: 'Off duty' })).toBeChecked();
+
+    const customer = unique('Late Night');
+    const res = await request.post('/api/v1/leads', { headers: { 'x-api-key': key }, data: { customer, phone: '843-555-0111' } });
+    expect(res.status()).toBe(201);
+    expect((await res.json()).leads[0]).toMatchObject({ status: 'unassigned', assignedTo: null });
+
+    await boss.goto('/dashboard/routing');
+    await expect(boss.getByTestId('waiting-leads')).toContainText('unassigned');
+    await boss.goto('/dashboard/leads');
+    await boss.locator('label', { hasText: 'Unassigned' }).click();
+    const row = boss.getByTestId('lead-row').filter({ hasText: customer });
+    await expect(row).toContainText('Unassigned');
+    await expect(row).toContainText('843-555-0111');
+
+    await rep.locator('label', { hasText: "I'm on the floor" }).click();
+    // Handed out at once: it leaves the Unassigned view live and the salesman gets mail.
+    await expect(row).toHaveCount(0);
+    await expect(rep.getByTestId('log-entry').filter({ hasText: customer })).toContainText(repName);
+    await expect.poll(() => mailsTo(repEmail).filter((m) => m.text.includes(customer)).length).toBe(1);
+    await boss.locator('label', { hasText: 'All leads' }).click();
+    await expect(boss.getByTestId('lead-row').filter({ hasText: customer })).toContainText(repName);
+  } finally {
+    for (const id of wereOn) await boss.request.post('/api/rotation/status', { data: { uid: id, onDuty: true } });
+  }
+  for (const p of [rep, boss]) await p.context().close();
+});

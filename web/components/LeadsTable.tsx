@@ -65,7 +65,7 @@ export function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: L
                   {l.assignedTo ? (
                     l.assignedToName
                   ) : (
-                    <Badge variant="outline" color="orange.8">
+                    <Badge variant="filled" color="red.9">
                       Unassigned
                     </Badge>
                   )}

@@ -6,6 +6,7 @@ import { RecentActions } from '../components/RecentActions';
 import { notifyFail, notifyOk } from '../components/notify';
 import { useRotation, type RotationView } from '../api/rotation';
 import { api } from '../api/client';
+import { useLeads } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
 import { ROUTING_LOG_SIZE, SNOOZE_MINUTES } from '../../domain/rotation';
 
@@ -33,6 +34,7 @@ export default function RoutingPage() {
   return (
     <Stack>
       <PageTitle>Round Robin (Manager)</PageTitle>
+      <Waiting />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <AssignForm nextUp={q.data?.nextUp?.name} />
         <SkipForm team={q.data?.team ?? []} />
@@ -40,6 +42,19 @@ export default function RoutingPage() {
       <TeamTable team={q.data?.team ?? []} />
       {q.data && <RecentActions log={q.data.log} />}
     </Stack>
+  );
+}
+
+/** Leads that came in while no one was eligible; the server hands them out before the next one. */
+function Waiting() {
+  const q = useLeads({ q: '', open: true, unassigned: true });
+  const page = q.data?.pages[0];
+  if (!page?.leads.length) return null;
+  const n = `${page.leads.length}${page.nextCursor ? '+' : ''}`;
+  return (
+    <Alert variant="default" title={`${n} unassigned ${page.leads.length === 1 && !page.nextCursor ? 'lead' : 'leads'} waiting`} data-testid="waiting-leads">
+      They arrived while no one was eligible. The next Assign, or a salesman coming on duty, hands them out first in rotation order.
+    </Alert>
   );
 }
 
