@@ -2,6 +2,17 @@ import type { Ctx } from '../context';
 
 const line = (label: string, v: string | null) => (v ? [`${label}: ${v}`] : []);
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** Building a formatter costs more than the rest of the mail; one per time zone is kept. */
+function dueFormat(tz: string) {
+  let f = formats.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+    formats.set(tz, f);
+  }
+  return f;
+}
+
 /**
  * Tells each salesman about the lead they just got. Runs after the assign committed; a mail
  * that fails is logged and never undoes or fails the assign.
@@ -15,15 +26,7 @@ export async function mailAssigned(ctx: Ctx, leadIds: number[]) {
     .select(['leads.follow_up_due', 'users.email as to', 'users.name as rep'])
     .where('leads.id', 'in', leadIds)
     .execute();
-  const due = new Intl.DateTimeFormat('en-US', {
-    timeZone: ctx.config.APP_TIMEZONE,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
+  const due = dueFormat(ctx.config.APP_TIMEZONE);
   await Promise.all(
     rows.map(async (l) => {
       const text = [
