@@ -2,13 +2,14 @@ import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { MantineProvider, createTheme } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import '@mantine/core/styles.css';
 import { SessionProvider } from './session/SessionProvider';
 import { PageLoader, RequireAuth, RequireManager } from './shell/guards';
 import SignInPage from './signin/SignInPage';
 import FinishLoginPage from './signin/FinishLoginPage';
 import NotFoundPage from './components/NotFoundPage';
+import { cssVariablesResolver, theme } from './theme';
 
 // The shell and every screen load on demand, so the sign-in page stays small.
 const DashboardShell = lazy(() => import('./shell/DashboardShell'));
@@ -68,12 +69,9 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: true, retry: 1 } },
 });
 
-// Shade 8 keeps white text on the primary colour above 4.5:1 contrast.
-const theme = createTheme({ primaryColor: 'blue', primaryShade: { light: 8, dark: 8 }, defaultRadius: 'md' });
-
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto">
+    <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
         <SessionProvider>
           <RouterProvider router={router} />

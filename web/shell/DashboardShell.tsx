@@ -1,7 +1,7 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { AppShell, Burger, Center, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useSession } from '../session/SessionProvider';
 import { useLiveEvents } from '../api/live';
 import { WeatherReadout } from './WeatherReadout';
@@ -30,6 +30,9 @@ export default function DashboardShell() {
   const onStats = location.pathname.startsWith('/dashboard/stats');
   const [statsOpen, setStatsOpen] = useState(onStats);
   const hour = useHour();
+  // Below the sm breakpoint the sidebar is a slide-over; while it is shut it is off screen, so it
+  // must also be out of the tab order and the accessibility tree.
+  const phone = useMediaQuery('(max-width: 47.99em)');
 
   useEffect(() => {
     if (onStats) setStatsOpen(true);
@@ -67,11 +70,11 @@ export default function DashboardShell() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="xs" aria-label="Main">
+      <AppShell.Navbar p="xs" aria-label="Main" inert={phone && !opened}>
         <AppShell.Section grow component={ScrollArea}>
           {link('/dashboard/overview', 'Overview')}
           {link('/dashboard/associates', 'Salesman')}
-          <NavLink label="Stats" opened={statsOpen} onChange={setStatsOpen} active={false} childrenOffset={28}>
+          <NavLink component="button" label="Stats" aria-expanded={statsOpen} opened={statsOpen} onChange={setStatsOpen} active={false} childrenOffset={28}>
             {link('/dashboard/stats/sales', 'Sales')}
             {link('/dashboard/stats/leads', 'Leads')}
           </NavLink>

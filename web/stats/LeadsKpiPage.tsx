@@ -41,7 +41,8 @@ export default function LeadsKpiPage() {
       ) : (
         <>
           <Paper withBorder p="md" radius="md">
-            <Table.ScrollContainer minWidth={480}>
+            {/* On phones the table scrolls sideways; the scroll area takes focus so the keyboard can scroll it. */}
+            <Table.ScrollContainer minWidth={480} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Leads per associate' } }}>
               <Table striped aria-label="Leads per associate">
                 <Table.Thead>
                   <Table.Tr>
@@ -82,6 +83,7 @@ export default function LeadsKpiPage() {
                     { name: 'Skips', color: 'orange.6' },
                   ]}
                   tickLine="y"
+                  accessibilityLayer={false}
                 />
               </div>
               <VisuallyHidden>The table above holds the same numbers.</VisuallyHidden>

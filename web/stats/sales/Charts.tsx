@@ -54,6 +54,7 @@ export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
             curveType="linear"
             gridAxis="x"
             yAxisProps={{ width: 70 }}
+            accessibilityLayer={false}
           />
         </div>
         <DataTable caption="Commission per day this month" head={['Day', 'Commission']} rows={daily.map((d) => [d.day, money(d.commission)])} />
@@ -74,6 +75,7 @@ export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
             valueFormatter={money}
             gridAxis="x"
             yAxisProps={{ width: 70 }}
+            accessibilityLayer={false}
           />
         </div>
         <DataTable caption="Front gross per month this year" head={['Month', 'Front gross']} rows={monthly.map((m) => [m.month, money(m.gross)])} />

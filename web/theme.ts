@@ -1,0 +1,41 @@
+import { createTheme, darken, DEFAULT_THEME, luminance, type CSSVariablesResolver } from '@mantine/core';
+
+// Shade 8 keeps white text on the primary colour above 4.5:1 contrast.
+export const theme = createTheme({ primaryColor: 'blue', primaryShade: { light: 8, dark: 8 }, defaultRadius: 'md' });
+
+const AA = 4.5;
+const contrast = (a: string, b: string) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+};
+
+/** The lightest colour from shade `from` on (darkened past shade 9 if need be) that reads at 4.5:1 on `bg`. */
+function readable(shades: readonly string[], from: number, bg: string): string {
+  for (let i = from; i < shades.length; i++) if (contrast(shades[i], bg) >= AA) return shades[i];
+  for (let k = 0.05; k < 1; k += 0.05) {
+    const c = darken(shades[9], k);
+    if (contrast(c, bg) >= AA) return c;
+  }
+  return '#000';
+}
+
+/**
+ * Mantine's defaults put some colours below WCAG AA: dimmed text (gray.6 on white, dark.2 on
+ * dark.7), white on filled orange/green/teal/cyan/lime/yellow, and the light variant's shade-9 text
+ * on shade 1 for the same colours. These variables make each of them reach 4.5:1.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = () => {
+  const light: Record<string, string> = { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' };
+  const dark: Record<string, string> = { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' };
+  for (const [name, shades] of Object.entries(DEFAULT_THEME.colors)) {
+    const filled = readable(shades, 8, '#ffffff');
+    if (filled !== shades[8]) {
+      light[`--mantine-color-${name}-filled`] = filled;
+      light[`--mantine-color-${name}-outline`] = filled;
+      dark[`--mantine-color-${name}-filled`] = filled;
+    }
+    const lightText = readable(shades, 9, shades[1]);
+    if (lightText !== shades[9]) light[`--mantine-color-${name}-light-color`] = lightText;
+  }
+  return { variables: {}, light, dark };
+};
