@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
+import net from 'node:net';
 import path from 'node:path';
 import type { DbHandle } from '../db';
 import { hashToken } from '../auth/tokens';
@@ -14,8 +15,20 @@ export interface ServerProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
+/** A port nobody listens on right now, chosen by the system. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
 /** The real portal in a process of its own (tsx server/main.ts), up when /healthz answers. */
-export async function startServerProcess(env: Record<string, string>, port = 20000 + Math.floor(Math.random() * 20000)): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, fixedPort?: number): Promise<ServerProcess> {
+  const port = fixedPort ?? (await freePort());
   let out = '';
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
