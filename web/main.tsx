@@ -59,7 +59,7 @@ const router = createBrowserRouter([
         ),
       },
       { path: 'settings', element: <SettingsPage /> },
-      { path: '*', element: <NotFoundPage /> },
+      { path: '*', element: <NotFoundPage embedded /> },
     ],
   },
   { path: '*', element: <NotFoundPage /> },

@@ -25,17 +25,17 @@ export async function openEvents(url: string, cookie: string) {
       }
     })();
   }
-  let cursor = 0;
+  const taken = new Set<number>();
   return {
     status: res.status,
     events,
-    /** The next event of this topic not yet taken by an earlier call. */
+    /** The first event of this topic not yet taken by an earlier call (events may arrive in any order). */
     async next(topic: string, timeoutMs = 3000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const i = events.findIndex((e, k) => k >= cursor && e.topic === topic);
+        const i = events.findIndex((e, k) => !taken.has(k) && e.topic === topic);
         if (i >= 0) {
-          cursor = i + 1;
+          taken.add(i);
           return events[i];
         }
         if (Date.now() > deadline) throw new Error(`no ${topic} event within ${timeoutMs} ms`);

@@ -3,23 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { notifyFail } from '../components/notify';
 import { PageTitle } from '../components/PageTitle';
+import { StatCard } from '../components/StatCard';
 import { RecentActions } from '../components/RecentActions';
 import { useRotation } from '../api/rotation';
 import { useSession } from '../session/SessionProvider';
 import { OVERVIEW_LOG_SIZE } from '../../domain/rotation';
-
-function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <Paper withBorder p="md" radius="md">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700} data-testid={testId}>
-        {value}
-      </Text>
-    </Paper>
-  );
-}
 
 /** A salesman clocks in and out of the rotation themselves, like a showroom up-board. */
 function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
@@ -69,9 +57,9 @@ export default function OverviewPage() {
       {q.isError && <Alert color="red">Could not load the queue: {q.error.message}</Alert>}
       {mine && <MyDuty onDuty={mine.onDuty} active={mine.active} />}
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
-        <Stat label="Next Up" value={q.data ? (q.data.nextUp?.name ?? '—') : '…'} testId="next-up" />
-        <Stat label="Queue Size" value={q.data ? String(q.data.queue.length) : '…'} testId="queue-size" />
-        <Stat label="Your Position" value={q.data ? (me ? `#${me.place}` : 'Not in rotation') : '…'} testId="your-position" />
+        <StatCard label="Next Up" value={q.data ? (q.data.nextUp?.name ?? '—') : '…'} testId="next-up" />
+        <StatCard label="Queue Size" value={q.data ? String(q.data.queue.length) : '…'} testId="queue-size" />
+        <StatCard label="Your Position" value={q.data ? (me ? `#${me.place}` : 'Not in rotation') : '…'} testId="your-position" />
       </SimpleGrid>
       <Paper withBorder p="md" radius="md">
         <Title order={2} size="h4" mb="sm">

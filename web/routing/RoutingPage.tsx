@@ -149,6 +149,11 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
     onError: (err) => notifyFail('Failed to update', err),
     onSettled: () => qc.invalidateQueries({ queryKey: ['rotation'] }),
   });
+  // While a change is on its way, the switch shows what was asked, whatever a refetch says meanwhile.
+  const shown = (t: RotationView['team'][number], field: 'active' | 'onDuty') => {
+    const asked = status.isPending && status.variables?.uid === t.id ? status.variables[field] : undefined;
+    return asked ?? t[field];
+  };
   const move = useMutation({
     mutationFn: (b: { uid: string; direction: 'up' | 'down' }) => api('/rotation/reorder', { method: 'POST', body: b }),
     onError: (err) => notifyFail('Failed to reorder', err),
@@ -195,10 +200,10 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
                   </Table.Td>
                   <Table.Td>{i + 1}</Table.Td>
                   <Table.Td>
-                    <Switch checked={t.active} aria-label={`Active: ${t.name}`} onChange={(e) => status.mutate({ uid: t.id, active: e.currentTarget.checked })} />
+                    <Switch checked={shown(t, 'active')} aria-label={`Active: ${t.name}`} onChange={(e) => status.mutate({ uid: t.id, active: e.currentTarget.checked })} />
                   </Table.Td>
                   <Table.Td>
-                    <Switch checked={t.onDuty} aria-label={`On duty: ${t.name}`} onChange={(e) => status.mutate({ uid: t.id, onDuty: e.currentTarget.checked })} />
+                    <Switch checked={shown(t, 'onDuty')} aria-label={`On duty: ${t.name}`} onChange={(e) => status.mutate({ uid: t.id, onDuty: e.currentTarget.checked })} />
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
