@@ -348,8 +348,11 @@ async function main() {
   }
 
   const ok = (pass: boolean) => (pass ? 'yes' : 'MISSED');
+  const share = results.assign_sqlite_rps / results.http_ceiling_rps;
   const rows: [string, string, string, string][] = [
-    ['assign, SQLite, 16 managers over HTTP', `${results.assign_sqlite_rps}/s, p50 ${results.assign_sqlite_p50_ms} ms, p99 ${results.assign_sqlite_p99_ms} ms`, '≥ 1,000/s, p99 < 50 ms, ≥ ¼ of trivial route', ok(results.assign_sqlite_rps >= 1000 && results.assign_sqlite_p99_ms < 50 && results.assign_sqlite_rps >= results.http_ceiling_rps / 4)],
+    ['assign, SQLite, 16 managers over HTTP', `${results.assign_sqlite_rps}/s`, '≥ 1,000/s', ok(results.assign_sqlite_rps >= 1000)],
+    ['  latency', `p50 ${results.assign_sqlite_p50_ms} ms, p99 ${results.assign_sqlite_p99_ms} ms`, 'p99 < 50 ms', ok(results.assign_sqlite_p99_ms < 50)],
+    ['  share of the trivial route\'s rate', `${Math.round(share * 100)}%`, '≥ 25%', ok(share >= 0.25)],
     ['  ceiling: same transaction on the database', `${results.assign_sqlite_ceiling_rps}/s`, 'baseline', ''],
     ['  ceiling: trivial route over HTTP', `${results.http_ceiling_rps}/s`, 'baseline', ''],
   ];

@@ -185,6 +185,13 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute();
       },
     },
+    '006_waiting_leads_index': {
+      // "The oldest lead still waiting" is asked before every Assign; without this index the
+      // planner walks every open lead to find none.
+      async up(db: Kysely<any>) {
+        await db.schema.createIndex('leads_waiting').on('leads').columns(['assigned_to', 'closed', 'assigned_at', 'id']).execute();
+      },
+    },
   };
 }
 
