@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Button, Checkbox, Group, Paper, SimpleGrid, Skeleton, Stack, Textarea, Title } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
 import { StatCard } from '../components/StatCard';
-import { LeadsTable } from '../components/LeadsTable';
+import { PagedLeads } from '../components/LeadsTable';
 import { notifyFail, notifyOk } from '../components/notify';
 import { api } from '../api/client';
 import { useLeads } from '../api/leads';
@@ -35,7 +35,6 @@ export default function AssociatesPage() {
   const counts = useQuery({ queryKey: ['my-stats'], queryFn: () => api<{ assignedToday: number; assignedMonth: number }>('/leads/mine/counts') });
   const [open, setOpen] = useState(true);
   const leads = useLeads({ q: '', open, mine: true });
-  const rows = leads.data?.pages.flatMap((p) => p.leads) ?? [];
   return (
     <Stack>
       <PageTitle>My Stats & Notes</PageTitle>
@@ -51,12 +50,7 @@ export default function AssociatesPage() {
           </Title>
           <Checkbox label="Only open" checked={open} onChange={(e) => setOpen(e.currentTarget.checked)} />
         </Group>
-        {leads.isPending ? <Skeleton h={80} /> : <LeadsTable leads={rows} canReopen={false} showAssignee={false} />}
-        {leads.hasNextPage && (
-          <Button mt="md" variant="light" onClick={() => leads.fetchNextPage()} loading={leads.isFetchingNextPage}>
-            Load more
-          </Button>
-        )}
+        <PagedLeads query={leads} canReopen={false} showAssignee={false} />
       </Paper>
     </Stack>
   );

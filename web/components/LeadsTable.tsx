@@ -1,6 +1,6 @@
-import { Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import type { Lead } from '../api/leads';
-import { useLeadAction } from '../api/leads';
+import { useLeadAction, useLeads } from '../api/leads';
 
 /** The contact and vehicle details an integration sent, under the customer's name. */
 function Details({ lead: l }: { lead: Lead }) {
@@ -105,5 +105,20 @@ export function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: L
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** A leads query shown a page at a time, with "Load more" while the server has more. */
+export function PagedLeads({ query, ...table }: { query: ReturnType<typeof useLeads>; canReopen: boolean; showAssignee?: boolean }) {
+  if (query.isPending) return <Skeleton h={100} />;
+  return (
+    <>
+      <LeadsTable leads={query.data?.pages.flatMap((p) => p.leads) ?? []} {...table} />
+      {query.hasNextPage && (
+        <Button mt="md" variant="light" onClick={() => query.fetchNextPage()} loading={query.isFetchingNextPage}>
+          Load more
+        </Button>
+      )}
+    </>
   );
 }

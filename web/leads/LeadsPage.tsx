@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useDebouncedValue } from '@mantine/hooks';
-import { Alert, Button, Checkbox, Group, Paper, SegmentedControl, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Checkbox, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
-import { LeadsTable } from '../components/LeadsTable';
+import { PagedLeads } from '../components/LeadsTable';
 import { useLeads } from '../api/leads';
 
 export default function LeadsPage() {
@@ -12,7 +12,6 @@ export default function LeadsPage() {
   const [view, setView] = useState<'all' | 'unassigned'>('all');
   const unassigned = view === 'unassigned';
   const leads = useLeads({ q, open, unassigned });
-  const rows = leads.data?.pages.flatMap((p) => p.leads) ?? [];
 
   return (
     <Stack>
@@ -45,12 +44,7 @@ export default function LeadsPage() {
       </Group>
       {leads.isError && <Alert color="red">Could not load the leads: {leads.error.message}</Alert>}
       <Paper withBorder p="md" radius="md">
-        {leads.isPending ? <Skeleton h={120} /> : <LeadsTable leads={rows} canReopen />}
-        {leads.hasNextPage && (
-          <Button mt="md" variant="light" onClick={() => leads.fetchNextPage()} loading={leads.isFetchingNextPage}>
-            Load more
-          </Button>
-        )}
+        <PagedLeads query={leads} canReopen />
       </Paper>
     </Stack>
   );
