@@ -1,36 +1,23 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, freshDb, MANAGER, STAFF_DOMAIN } from '../test/harness';
-import { linkIn, startSmtp } from '../test/smtp';
-import { loadConfig } from '../config';
-import { buildApp } from '../app';
+import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
+import { linkIn } from '../test/smtp';
 
 describe.each(DIALECTS)('security on %s', (dialect) => {
   let log = '';
-  let app: Awaited<ReturnType<typeof buildApp>>;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
-  let dbh: Awaited<ReturnType<typeof freshDb>>;
+  let t: TestApp;
+  let app: TestApp['app'];
+  let dbh: TestApp['dbh'];
   let cookie = '';
   let linkToken = '';
   let sessionToken = '';
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    dbh = await freshDb(dialect);
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATA_DIR: dbh.dir,
-      SMTP_URL: smtp.url,
-      MANAGER_EMAILS: MANAGER,
-      ALLOWED_EMAIL_DOMAINS: STAFF_DOMAIN,
-      PUBLIC_URL: 'https://portal.dealer.test',
-      WEATHER_URL: 'http://127.0.0.1:9',
-    });
     const stream = new Writable({ write: (chunk, _enc, done) => ((log += chunk.toString()), done()) });
-    app = await buildApp({ config, dbh, logger: { level: 'trace', stream } as any });
-    await app.ready();
+    t = await testApp(dialect, { PUBLIC_URL: 'https://portal.dealer.test' }, { level: 'trace', stream } as never);
+    ({ app, dbh } = t);
     await app.inject({ method: 'POST', url: '/api/auth/link', payload: { email: MANAGER } });
-    const link = linkIn(await smtp.mailTo(MANAGER));
+    const link = linkIn(await t.smtp.mailTo(MANAGER));
     linkToken = link.searchParams.get('t')!;
     // The browser opens the link page itself (a GET that carries the token in its address).
     await app.inject({ method: 'GET', url: `${link.pathname}${link.search}` });
@@ -41,11 +28,7 @@ describe.each(DIALECTS)('security on %s', (dialect) => {
     expect(c).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
     await app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
   });
-  afterAll(async () => {
-    await app.close();
-    await dbh.close();
-    await smtp.close();
-  });
+  afterAll(() => t.close());
 
   it('writes no token, session id or secret to the log', async () => {
     expect(log.length).toBeGreaterThan(100);

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { openDb, type DbHandle, type Dialect } from '../db';
 import { loadConfig } from '../config';
-import { buildApp } from '../app';
+import { buildApp, type AppOptions } from '../app';
 import { startSmtp, linkIn } from './smtp';
 
 export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -73,7 +73,7 @@ export const MANAGER = 'boss@dealer.test';
 export const STAFF_DOMAIN = 'dealer.test';
 
 /** The real app on a fresh database with a real SMTP server receiving its mail. */
-export async function testApp(dialect: Dialect, env: Record<string, string> = {}) {
+export async function testApp(dialect: Dialect, env: Record<string, string> = {}, logger?: AppOptions['logger']) {
   const smtp = await startSmtp();
   const dbh = await freshDb(dialect);
   const config = loadConfig({
@@ -85,7 +85,7 @@ export async function testApp(dialect: Dialect, env: Record<string, string> = {}
     WEATHER_URL: 'http://127.0.0.1:9',
     ...env,
   });
-  const app = await buildApp({ config, dbh });
+  const app = await buildApp({ config, dbh, logger });
   await app.ready();
 
   /** Signs in through the real link flow and returns the session cookie. */
