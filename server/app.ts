@@ -101,6 +101,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
   });
   await app.register(rateLimit, { global: false });
 
+  // Fastify's own 404 repeats the address in its message and its log line; a link's token is in it.
+  app.setNotFoundHandler(async (_req, reply) => reply.status(404).send({ error: 'Not found.' }));
+
   app.setErrorHandler((err: any, req, reply) => {
     if (err instanceof HttpError) return reply.status(err.status).send({ error: err.message, code: err.code });
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
