@@ -47,6 +47,8 @@ export interface AppOptions {
   logger?: Exclude<FastifyServerOptions['logger'], boolean | undefined>;
   mailer?: Mailer;
   bus?: Bus;
+  /** How often waiting leads are offered again (tests shorten it). */
+  sweepMs?: number;
 }
 
 export interface RouteInfo {
@@ -148,7 +150,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       await api.register(profileRoutes, { prefix: '/profile', ctx });
       await api.register(weatherRoutes, { prefix: '/weather', ctx });
       await api.register(eventRoutes, { prefix: '/events', ctx, streams });
-      await api.register(rotationRoutes, { prefix: '/rotation', ctx });
+      await api.register(rotationRoutes, { prefix: '/rotation', ctx, sweepMs: opts.sweepMs });
       await api.register(leadRoutes, { prefix: '/leads', ctx });
       await api.register(userRoutes, { prefix: '/users', ctx });
       await api.register(salesRoutes, { prefix: '/sales', ctx });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
+import { UNASSIGNED } from './service';
 
 describe.each(DIALECTS)('round robin on %s', (dialect) => {
   let t: TestApp;
@@ -173,4 +174,31 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
     const state = await t.db.selectFrom('rotation_state').selectAll().executeTakeFirstOrThrow();
     expect(state.pointer_pos).toBe(logs.at(-1)!.pointer_pos_after);
   }, 120_000);
+});
+
+describe.each(DIALECTS)('waiting leads on %s', (dialect) => {
+  it('go out by themselves when a snooze ends, without anyone pressing anything', async () => {
+    const t = await testApp(dialect, {}, { sweepMs: 100 });
+    try {
+      const rep = await insertUser(t.db, { email: 'sleepy@dealer.test', name: 'Sleepy' });
+      await t.db.updateTable('users').set({ snooze_until: Date.now() + 400 }).where('id', '=', rep.id).execute();
+      const now = Date.now();
+      await t.db
+        .insertInto('leads')
+        .values({
+          customer: 'Waited', assigned_to: UNASSIGNED, assigned_to_name: UNASSIGNED, assigned_by: null, assigned_by_name: 'Website',
+          assigned_at: now, status: 'handed', follow_up_due: now, closed: 0, source: 'Website', closed_at: null, closed_by_id: null, closed_by_name: null,
+        } as never)
+        .execute();
+      const lead = () => t.db.selectFrom('leads').selectAll().where('customer', '=', 'Waited').executeTakeFirstOrThrow();
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await lead()).assigned_to).toBe(UNASSIGNED);
+      const deadline = Date.now() + 5000;
+      while ((await lead()).assigned_to !== rep.id && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await lead()).toMatchObject({ assigned_to: rep.id, assigned_to_name: 'Sleepy' });
+      await t.smtp.mailTo('sleepy@dealer.test');
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -15,7 +15,10 @@ const dutySchema = z.strictObject(
 
 const viewQuery = z.object({ log: z.coerce.number().int().min(1).max(ROUTING_LOG_SIZE).default(OVERVIEW_LOG_SIZE) });
 
-export async function rotationRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
+/** How often waiting leads are offered again, for when someone becomes eligible by themselves (a snooze ends). */
+export const WAITING_SWEEP_MS = 15_000;
+
+export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { ctx: Ctx; sweepMs?: number }) {
   const { dbh, bus } = ctx;
   const changed = (leads = false) => {
     bus.publish({ topic: 'rotation' });
@@ -32,6 +35,17 @@ export async function rotationRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }
     return given;
   };
   const mail = (list: Assigned[]) => notifyAssigned(ctx, list.filter((a) => a.assignedTo).map((a) => a.leadId));
+
+  let sweeping = false;
+  const sweep = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    handOut()
+      .then(mail, (err) => ctx.log.warn({ err }, 'could not hand out waiting leads'))
+      .finally(() => (sweeping = false));
+  }, sweepMs ?? WAITING_SWEEP_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
 
   app.post('/assign', access('manager'), async (req) => {
     const { customer } = parse(assignSchema, req.body);

@@ -73,7 +73,7 @@ export const MANAGER = 'boss@dealer.test';
 export const STAFF_DOMAIN = 'dealer.test';
 
 /** The real app on a fresh database with a real SMTP server receiving its mail. */
-export async function testApp(dialect: Dialect, env: Record<string, string> = {}, logger?: AppOptions['logger']) {
+export async function testApp(dialect: Dialect, env: Record<string, string> = {}, opts: Pick<AppOptions, 'logger' | 'sweepMs'> = {}) {
   const smtp = await startSmtp();
   const dbh = await freshDb(dialect);
   const config = loadConfig({
@@ -85,7 +85,7 @@ export async function testApp(dialect: Dialect, env: Record<string, string> = {}
     WEATHER_URL: 'http://127.0.0.1:9',
     ...env,
   });
-  const app = await buildApp({ config, dbh, logger });
+  const app = await buildApp({ config, dbh, ...opts });
   await app.ready();
 
   /** Signs in through the real link flow and returns the session cookie. */
