@@ -62,7 +62,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
   const app = Fastify({
     logger: opts.logger ? { ...opts.logger, serializers: { req: safeRequest } } : false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: true,
+    // Only behind a proxy may X-Forwarded-For name the client; otherwise anyone could pick
+    // their own address and step around the per-client sign-in limit.
+    trustProxy: config.TRUST_PROXY,
   });
   const ctx: Ctx = {
     config,

@@ -34,6 +34,7 @@ describe('configuration', () => {
     ['APP_TIMEZONE', 'Mars/Olympus'],
     ['WEATHER_LATITUDE', '123'],
     ['SESSION_SECRET', 'short'],
+    ['TRUST_PROXY', 'maybe'],
   ])('stops on a bad %s and names it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

@@ -61,6 +61,7 @@ const schema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SIGNIN_LINKS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   SIGNIN_LINKS_PER_ADDRESS: z.coerce.number().int().min(1).default(5),
+  TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).default('false').transform((v) => v === 'true' || v === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 });

@@ -113,6 +113,15 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
     for (let i = 0; i <= t.config.SIGNIN_LINKS_PER_MINUTE; i++) codes.push((await requestLink(`flood${i}@elsewhere.test`, '10.9.9.9')).statusCode);
     expect(codes.slice(0, t.config.SIGNIN_LINKS_PER_MINUTE).every((c) => c === 200)).toBe(true);
     expect(codes.at(-1)).toBe(429);
+    // A made-up X-Forwarded-For does not make a new client (no proxy is trusted by default).
+    const spoofed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/link',
+      payload: { email: 'spoof@elsewhere.test' },
+      remoteAddress: '10.9.9.9',
+      headers: { 'x-forwarded-for': '203.0.113.7' },
+    });
+    expect(spoofed.statusCode).toBe(429);
   });
 
   it('ends the session on logout: the old cookie stops working', async () => {
