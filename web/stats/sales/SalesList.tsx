@@ -12,6 +12,12 @@ const asText = (cents: number) => {
 
 export function SalesList({ sales, readOnly }: { sales: Sale[]; readOnly: boolean }) {
   const [editing, setEditing] = useState<Sale | null>(null);
+  const [returnTo, setReturnTo] = useState<string | null>(null);
+  // Back to the row's Edit button, even if a live refresh drew the list anew meanwhile.
+  const closeEdit = () => {
+    if (editing) setReturnTo(`edit-sale-${editing.id}`);
+    setEditing(null);
+  };
   const del = useDeleteSale();
   const confirmDelete = (s: Sale) =>
     modals.openConfirmModal({
@@ -54,7 +60,7 @@ export function SalesList({ sales, readOnly }: { sales: Sale[]; readOnly: boolea
                 </Group>
                 {!readOnly && (
                   <Group gap={4}>
-                    <Button size="compact-sm" variant="subtle" aria-label={`Edit ${what}`} onClick={() => setEditing(s)}>
+                    <Button id={`edit-sale-${s.id}`} size="compact-sm" variant="subtle" aria-label={`Edit ${what}`} onClick={() => setEditing(s)}>
                       Edit
                     </Button>
                     <Button size="compact-sm" variant="subtle" color="red" aria-label={`Delete ${what}`} onClick={() => confirmDelete(s)}>
@@ -67,12 +73,18 @@ export function SalesList({ sales, readOnly }: { sales: Sale[]; readOnly: boolea
           })}
         </Stack>
       )}
-      <Modal opened={!!editing} onClose={() => setEditing(null)} title="Edit sale">
+      <Modal
+        opened={!!editing}
+        onClose={closeEdit}
+        onExitTransitionEnd={() => returnTo && document.getElementById(returnTo)?.focus()}
+        returnFocus={false}
+        title="Edit sale"
+      >
         {editing && (
           <SaleForm
             id={editing.id}
             initial={{ date: editing.date, vehicleType: editing.vehicleType, frontGross: asText(editing.frontGrossCents), split: editing.split }}
-            onSaved={() => setEditing(null)}
+            onSaved={closeEdit}
           />
         )}
       </Modal>
