@@ -2,23 +2,22 @@
  * npm run bench: measures the portal on this machine and prints one table; writes bench/results.json.
  * Every figure is measured in the same run as its baseline (the database ceiling, the trivial route).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import crypto from 'node:crypto';
-import pg from 'pg';
 import { openDb, type DbHandle } from '../server/db';
 import { insertUser } from '../server/users/repo';
-import { hashToken } from '../server/auth/tokens';
+import { freshDb, PG_ADMIN_URL, PG_AVAILABLE } from '../server/test/harness';
+import { managerSession, startServerProcess } from '../server/test/process';
 import { assignNext } from '../server/rotation/service';
 import { LEAD_SOURCE } from '../domain/rotation';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECRET = crypto.randomBytes(32).toString('hex');
-const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const CONCURRENCY = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const SSE_CLIENTS = 200;
@@ -37,33 +36,12 @@ const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 async function seed(dbh: DbHandle) {
   const boss = await insertUser(dbh.db, { email: 'bench.boss@bench.test', name: 'Bench Boss', role: 'manager' });
   for (let i = 0; i < 12; i++) await insertUser(dbh.db, { email: `rep${i}@bench.test`, name: `Rep ${i}` });
-  await dbh.db.insertInto('settings').values({ key: 'session_secret', value: SECRET }).onConflict((oc) => oc.column('key').doUpdateSet({ value: SECRET })).execute();
-  const token = crypto.randomBytes(32).toString('base64url');
-  const now = Date.now();
-  await dbh.db.insertInto('sessions').values({ id_hash: hashToken(SECRET, token), user_id: boss.id, created_at: now, expires_at: now + 86_400_000 }).execute();
-  return { cookie: `bdc_session=${token}`, boss };
+  return { cookie: await managerSession(dbh, SECRET, boss.id), boss };
 }
 
-async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; port: number }> {
-  const port = 31000 + Math.floor(Math.random() * 20000);
-  const proc = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: SECRET, PUBLIC_URL: `http://127.0.0.1:${port}` },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 150; i++) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (r.ok) return { proc, port };
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not start');
-}
-
-const stop = (p: ChildProcess) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM'))));
+/** The portal as it runs for a dealership: its own process, production mode. */
+const startServer = (env: Record<string, string>) =>
+  startServerProcess({ ...env, NODE_ENV: 'production', SESSION_SECRET: SECRET });
 
 const rssMb = (pid: number) => {
   const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -128,30 +106,12 @@ async function dbCeiling(dbh: DbHandle) {
 }
 
 async function assignBench(kind: 'sqlite' | 'postgres') {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-bench-'));
-  let url: string | undefined;
-  let dropPg: (() => Promise<void>) | null = null;
-  if (kind === 'postgres') {
-    const name = `bdc_bench_${crypto.randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(PG_URL);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    dropPg = async () => {
-      const a = new pg.Client({ connectionString: PG_URL });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-    };
-  }
-  const dbh = await openDb({ databaseUrl: url, dataDir: dir, onIdleError: () => undefined });
+  const dbh = await freshDb(kind);
+  const { dir, url } = dbh;
   const { cookie } = await seed(dbh);
   say(`[${kind}] database ceiling: the assign transaction directly, ${CONCURRENCY} at a time, ${SECONDS} s…`);
   const ceiling = await dbCeiling(dbh);
-  await dbh.close();
+  await dbh.release();
 
   const server = await startServer({ DATA_DIR: dir, ...(url ? { DATABASE_URL: url } : {}) });
   await new Promise((r) => setTimeout(r, 500));
@@ -164,7 +124,7 @@ async function assignBench(kind: 'sqlite' | 'postgres') {
   const assign = await load(server.port, 'POST', '/api/rotation/assign', cookie, () => JSON.stringify({ customer: `Bench ${i++}` }), () => {
     peak = Math.max(peak, rssMb(server.proc.pid!));
   });
-  const result = { kind, ceiling, trivial, assign, idle, peak, port: server.port, cookie, proc: server.proc, dir, url, dropPg };
+  const result = { kind, ceiling, trivial, assign, idle, peak, port: server.port, cookie, proc: server.proc, stop: server.stop, dir, drop: dbh.drop };
   return result;
 }
 
@@ -303,19 +263,16 @@ async function main() {
   const live = await liveBench(sqlite.port, sqlite.cookie);
   const search = await searchBench(sqlite.dir, sqlite.cookie, sqlite.port);
   const web = await webBench(sqlite.port, sqlite.cookie);
-  await stop(sqlite.proc);
-  fs.rmSync(sqlite.dir, { recursive: true, force: true });
+  await sqlite.stop();
+  await sqlite.drop();
 
   let postgres: Awaited<ReturnType<typeof assignBench>> | null = null;
-  try {
-    const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-    await c.connect();
-    await c.end();
+  if (!PG_AVAILABLE) {
+    say(`!!! PostgreSQL at ${PG_ADMIN_URL} does not answer: its rows are left out.`);
+  } else {
     postgres = await assignBench('postgres');
-    await stop(postgres.proc);
-    await postgres.dropPg?.();
-  } catch (err) {
-    say(`!!! PostgreSQL at ${PG_URL} does not answer (${(err as Error).message}): its rows are left out.`);
+    await postgres.stop();
+    await postgres.drop();
   }
 
   const results: Record<string, number> = {
