@@ -127,6 +127,44 @@ export const saleSchema = z
   )
   .transform(({ frontGross, ...rest }) => ({ ...rest, frontGrossCents: frontGross }));
 
+// ADF comments come with CRLF line ends, so a lead's text may hold \r where a note may not.
+const CONTROL_BUT_CRLF = /[^\P{Cc}\n\t\r]/u;
+
+const leadField = (label: string, max: number, multiline = false) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, { error: `${label}: ${tooLong(max)}`, abort: true })
+    .refine((s) => !(multiline ? CONTROL_BUT_CRLF : CONTROL).test(s), { error: `${label} contains invalid characters` })
+    .nullish();
+
+/** A lead sent as JSON. Only the customer's name is required. */
+export const leadSchema = z.strictObject(
+  {
+    customer: z
+      .string({ error: (iss) => (iss.input == null ? 'Customer name is required' : 'customer must be text') })
+      .trim()
+      .min(1, { error: 'Customer name is required', abort: true })
+      .max(200, { error: `customer: ${tooLong(200)}`, abort: true })
+      .refine((s) => !CONTROL.test(s), { error: 'customer contains invalid characters' }),
+    phone: leadField('phone', 40),
+    email: leadField('email', 200),
+    vehicle: leadField('vehicle', 200),
+    vin: leadField('vin', 40),
+    comments: leadField('comments', 5000, true),
+    source: leadField('source', 100),
+    externalId: leadField('externalId', 200),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Expected a JSON object with at least "customer"') },
+);
+export type LeadInput = z.output<typeof leadSchema>;
+
+/** A salesman clocking themselves in or out. */
+export const dutySchema = body({ onDuty: z.boolean({ error: 'onDuty must be true or false' }) });
+
+/** The name a manager gives an API key (Manager → Integrations). */
+export const keyNameSchema = body({ name: text(MSG.nameRequired, 60) });
+
 export function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';
 }

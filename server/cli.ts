@@ -3,8 +3,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, loadDotEnv, ConfigError } from './config';
 import { openDb, type DbHandle } from './db';
-import { findUserByEmail, insertUser } from './users/repo';
-import { normalizeEmail, normalizeRole } from '../domain/roles';
+import { findUserByEmail, isBlocked } from './users/repo';
+import { createUser, editUser, setStatus } from './users/service';
+import { HttpError } from './http/errors';
+import { firstMessage, saveUserSchema } from '../domain/schemas';
 import { seedDemo } from './seed/demo';
 
 const HELP = `Usage:
@@ -38,20 +40,28 @@ async function main() {
   }
 }
 
+/** The same rules and audit trail as a manager's Add User, with the shell as the actor. */
 async function addUser(dbh: DbHandle, args: string[]) {
   const { values, positionals } = parseArgs({ args, options: { name: { type: 'string' }, role: { type: 'string' } }, allowPositionals: true });
-  const email = normalizeEmail(positionals[0] ?? '');
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) return fail(`"${positionals[0] ?? ''}" is not an e-mail address.\n${HELP}`);
   if (values.role && !['manager', 'staff'].includes(values.role.trim().toLowerCase())) return fail('--role must be manager or staff');
-  const existing = await findUserByEmail(dbh.db, email);
-  if (existing) {
-    const patch = { name: values.name?.trim() || existing.name, role: values.role ? normalizeRole(values.role) : existing.role, disabled: 0, deleted_at: null, updated_at: Date.now() };
-    await dbh.db.updateTable('users').set(patch).where('id', '=', existing.id).execute();
-    console.log(`Updated ${email}: ${patch.name}, ${patch.role}. They can sign in with their e-mail address.`);
-    return;
+  const input = saveUserSchema.safeParse({ email: positionals[0] ?? '', name: values.name, role: values.role });
+  if (!input.success) return fail(`${firstMessage(input.error)}\n${HELP}`);
+  const { email, name, role } = input.data;
+  const by = { id: null, name: 'command line' };
+  try {
+    const existing = await findUserByEmail(dbh.db, email);
+    if (existing) {
+      const row = await editUser(dbh, existing.id, { email, name: values.name ? name : undefined, role: values.role ? role : undefined }, by);
+      if (isBlocked(row)) await setStatus(dbh, row.id, 'restore', by);
+      console.log(`Updated ${email}: ${row.name}, ${row.role}. They can sign in with their e-mail address.`);
+      return;
+    }
+    const u = await createUser(dbh, { email, name, role }, by);
+    console.log(`Added ${email}: ${u.name}, ${u.role}. They can sign in with their e-mail address.`);
+  } catch (err) {
+    if (err instanceof HttpError) return fail(err.message);
+    throw err;
   }
-  const u = await insertUser(dbh.db, { email, name: values.name, role: values.role });
-  console.log(`Added ${email}: ${u.name}, ${u.role}. They can sign in with their e-mail address.`);
 }
 
 async function listUsers(dbh: DbHandle) {

@@ -151,6 +151,10 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
     const ok = await patch({ name: '  Rita Rep ', greeting: ' Howdy ' });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().user).toMatchObject({ name: 'Rita Rep', profile: { greeting: 'Howdy' } });
+    const trail = await t.db.selectFrom('audit_log').selectAll().where('user_id', '=', ok.json().user.uid).execute();
+    expect(trail.map((a) => [a.action, a.actor_name, JSON.parse(a.changes)])).toEqual([
+      ['update', 'User', { name: { from: 'User', to: 'Rita Rep' }, greeting: { from: null, to: 'Howdy' } }],
+    ]);
     expect((await t.app.inject({ method: 'PATCH', url: '/api/profile', payload: { name: 'X' } })).statusCode).toBe(401);
   });
 });

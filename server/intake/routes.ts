@@ -5,13 +5,12 @@ import { access } from '../http/access';
 import { HttpError, badRequest, parse } from '../http/errors';
 import { parseAdf } from './adf';
 import { openapi } from './openapi';
+import { keyNameSchema, leadSchema } from '../../domain/schemas';
 import {
   authenticate,
   claimIdempotency,
   createKey,
   intake,
-  keyNameSchema,
-  leadSchema,
   listKeys,
   prospectsToLeads,
   releaseIdempotency,

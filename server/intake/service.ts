@@ -1,47 +1,15 @@
 import crypto from 'node:crypto';
-import { z } from 'zod';
 import type { Ctx } from '../context';
 import type { Db } from '../db';
 import { HttpError, badRequest, notFound, parse } from '../http/errors';
 import { assignNext, handOutWaiting, type Actor, type Assigned, type NewLead } from '../rotation/service';
 import { notifyAssigned } from '../leads/notify';
 import type { Prospect } from './adf';
+import { leadSchema, type LeadInput } from '../../domain/schemas';
 
 export const INTAKE_BODY_LIMIT = 1024 * 1024;
 export const INTAKE_PER_MINUTE = 60;
 
-const CONTROL = /\p{Cc}/u;
-const CONTROL_BUT_LINES = /[^\P{Cc}\n\t\r]/u;
-const tooLong = (max: number) => `Too long (max ${max} characters)`;
-
-const field = (label: string, max: number, multiline = false) =>
-  z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, { error: `${label}: ${tooLong(max)}`, abort: true })
-    .refine((s) => !(multiline ? CONTROL_BUT_LINES : CONTROL).test(s), { error: `${label} contains invalid characters` })
-    .nullish();
-
-/** A lead sent as JSON. Only the customer's name is required. */
-export const leadSchema = z.strictObject(
-  {
-    customer: z
-      .string({ error: (iss) => (iss.input == null ? 'Customer name is required' : 'customer must be text') })
-      .trim()
-      .min(1, { error: 'Customer name is required', abort: true })
-      .max(200, { error: `customer: ${tooLong(200)}`, abort: true })
-      .refine((s) => !CONTROL.test(s), { error: 'customer contains invalid characters' }),
-    phone: field('phone', 40),
-    email: field('email', 200),
-    vehicle: field('vehicle', 200),
-    vin: field('vin', 40),
-    comments: field('comments', 5000, true),
-    source: field('source', 100),
-    externalId: field('externalId', 200),
-  },
-  { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Expected a JSON object with at least "customer"') },
-);
-export type LeadInput = z.output<typeof leadSchema>;
 
 export interface ApiKey {
   id: number;
@@ -118,18 +86,6 @@ export async function intake(ctx: Ctx, leads: NewLead[], key: ApiKey) {
 
 // API keys: high-entropy random strings, so a plain SHA-256 is enough to store them safely.
 export const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
-
-export const keyNameSchema = z.strictObject(
-  {
-    name: z
-      .string({ error: (iss) => (iss.input == null ? 'Name is required' : 'Name must be text') })
-      .trim()
-      .min(1, { error: 'Name is required', abort: true })
-      .max(60, { error: tooLong(60), abort: true })
-      .refine((s) => !CONTROL.test(s), { error: 'Name contains invalid characters' }),
-  },
-  { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
-);
 
 const toKey = (k: { id: number; name: string; prefix: string; created_at: number; last_used_at: number | null; revoked_at: number | null }) => ({
   id: Number(k.id),

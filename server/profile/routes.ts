@@ -4,6 +4,8 @@ import { access } from '../http/access';
 import { parse } from '../http/errors';
 import { notesSchema, profileSchema } from '../../domain/schemas';
 import { findUser } from '../users/repo';
+import { writeAudit } from '../users/audit';
+import { diff } from '../../domain/users';
 import { sessionUser } from '../auth/routes';
 
 /** The signed-in user's own name and greeting. */
@@ -11,11 +13,11 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
   app.patch('/', access('user'), async (req) => {
     const { name, greeting } = parse(profileSchema, req.body);
     const me = req.user!;
-    await ctx.dbh.db
-      .updateTable('users')
-      .set({ name, greeting: greeting ?? null, updated_at: Date.now() })
-      .where('id', '=', me.id)
-      .execute();
+    const changes = diff({ name: me.name, greeting: me.greeting }, { name, greeting: greeting ?? null });
+    await ctx.dbh.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ name, greeting: greeting ?? null, updated_at: Date.now() }).where('id', '=', me.id).execute();
+      if (Object.keys(changes).length) await writeAudit(trx, me.id, me, [{ action: 'update', changes }]);
+    });
     ctx.bus.publish({ topic: 'users' });
     ctx.bus.publish({ topic: 'profile', userId: me.id });
     return { user: sessionUser(ctx, (await findUser(ctx.dbh.db, me.id))!) };

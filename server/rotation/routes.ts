@@ -3,15 +3,10 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { HttpError, parse } from '../http/errors';
-import { assignSchema, reorderSchema, skipSchema, toggleSchema } from '../../domain/schemas';
+import { assignSchema, dutySchema, reorderSchema, skipSchema, toggleSchema } from '../../domain/schemas';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
 import { assignNext, handOutWaiting, reorder, rotationView, setStatus, skip, type Assigned } from './service';
 import { notifyAssigned } from '../leads/notify';
-
-const dutySchema = z.strictObject(
-  { onDuty: z.boolean({ error: 'onDuty must be true or false' }) },
-  { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
-);
 
 const viewQuery = z.object({ log: z.coerce.number().int().min(1).max(ROUTING_LOG_SIZE).default(OVERVIEW_LOG_SIZE) });
 

@@ -1,5 +1,6 @@
 import type { DbHandle, Db } from '../db';
 import { withRotationLock } from '../db';
+import { writeAudit, type AuditEntry } from '../users/audit';
 import { HttpError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import { eligibleQueue, followUpDue, LEAD_SOURCE, pickNext, pointerAfterSkip, servingOrder, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
@@ -241,25 +242,22 @@ export async function reorder(h: DbHandle, id: string, dir: 'up' | 'down') {
 /** Sets a salesman's active / on-duty flags; each real change goes to the audit log with who made it. */
 export function setStatus(h: DbHandle, id: string, patch: { active?: boolean; onDuty?: boolean }, by: Actor) {
   return withRotationLock(h, async (db) => {
-  const before = await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', 'staff').where('deleted_at', 'is', null).executeTakeFirst();
-  if (!before) throw notFound('User not found');
-  const at = Date.now();
-  const set: { active?: number; on_duty?: number; updated_at: number } = { updated_at: at };
-  const entries: { action: string; changes: object }[] = [];
-  if (patch.active !== undefined && Number(patch.active) !== before.active) {
-    set.active = Number(patch.active);
-    entries.push({ action: patch.active ? 'activated' : 'deactivated', changes: { active: { from: !patch.active, to: patch.active } } });
-  }
-  if (patch.onDuty !== undefined && Number(patch.onDuty) !== before.on_duty) {
-    set.on_duty = Number(patch.onDuty);
-    entries.push({ action: patch.onDuty ? 'on duty' : 'off duty', changes: { onDuty: { from: !patch.onDuty, to: patch.onDuty } } });
-  }
-  if (!entries.length) return;
-  await db.updateTable('users').set(set).where('id', '=', id).execute();
-  await db
-    .insertInto('audit_log')
-    .values(entries.map((e) => ({ user_id: id, actor_id: by.id, actor_name: by.name, action: e.action, changes: JSON.stringify(e.changes), at })))
-    .execute();
+    const before = await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', 'staff').where('deleted_at', 'is', null).executeTakeFirst();
+    if (!before) throw notFound('User not found');
+    const at = Date.now();
+    const set: { active?: number; on_duty?: number; updated_at: number } = { updated_at: at };
+    const entries: AuditEntry[] = [];
+    if (patch.active !== undefined && Number(patch.active) !== before.active) {
+      set.active = Number(patch.active);
+      entries.push({ action: patch.active ? 'activated' : 'deactivated', changes: { active: { from: !patch.active, to: patch.active } } });
+    }
+    if (patch.onDuty !== undefined && Number(patch.onDuty) !== before.on_duty) {
+      set.on_duty = Number(patch.onDuty);
+      entries.push({ action: patch.onDuty ? 'on duty' : 'off duty', changes: { onDuty: { from: !patch.onDuty, to: patch.onDuty } } });
+    }
+    if (!entries.length) return;
+    await db.updateTable('users').set(set).where('id', '=', id).execute();
+    await writeAudit(db, id, by, entries);
   });
 }
 

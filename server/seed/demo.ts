@@ -1,6 +1,6 @@
 import type { DbHandle } from '../db';
 import { insertUser } from '../users/repo';
-import { commissionFor } from '../../domain/commission';
+import { saleColumns } from '../sales/service';
 import { dayKey } from '../../domain/time';
 import { FOLLOW_UP_HOURS, LEAD_SOURCE } from '../../domain/rotation';
 
@@ -93,19 +93,15 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
   for (const rep of staff) {
     for (let d = days; d >= 0; d -= 1 + Math.floor(random() * 6)) {
       const gross = Math.round((300 + random() * 4200) * 100);
-      const split = random() < 0.2 ? 'half' : 'full';
-      const { commissionCents, plan } = commissionFor(gross, split);
       sales.push({
+        ...saleColumns({
+          date: dayKey(new Date(now - d * DAY), tz),
+          vehicleType: random() < 0.55 ? 'new' : 'used',
+          frontGrossCents: gross,
+          split: random() < 0.2 ? 'half' : 'full',
+        }),
         user_id: rep.id,
         rep_name: rep.name,
-        date: dayKey(new Date(now - d * DAY), tz),
-        vehicle_type: random() < 0.55 ? ('new' as const) : ('used' as const),
-        front_gross_cents: gross,
-        plan_type: plan.type,
-        plan_percent: plan.percent,
-        plan_flat: plan.flat,
-        plan_split: plan.split,
-        commission_cents: commissionCents,
         created_at: now,
         created_by: rep.id,
       });

@@ -1,12 +1,13 @@
 import type { Db, DbHandle } from '../db';
 import { withRotationLock } from '../db';
 import { HttpError, notFound } from '../http/errors';
+import { writeAudit } from './audit';
 import { findUser, findUserByEmail, insertUser, isBlocked, nextPosition, toUser, type UserRow } from './repo';
 import { diff, leavesNoManager, USER_MSG, type AuditAction, type Person } from '../../domain/users';
 import type { Role } from '../../domain/roles';
 
 export interface Actor {
-  id: string;
+  id: string | null;
   name: string;
 }
 
@@ -29,10 +30,7 @@ async function audit(db: Db, userId: string, by: Actor, action: AuditAction, bef
   // A new record's status is the default; its entry records what the manager chose.
   const changes = before ? diff(audited(before), audited(after)) : diff(null, { email: after.email, name: after.name, role: after.role });
   if (action === 'update' && !Object.keys(changes).length) return;
-  await db
-    .insertInto('audit_log')
-    .values({ user_id: userId, actor_id: by.id, actor_name: by.name, action, changes: JSON.stringify(changes), at: Date.now() })
-    .execute();
+  await writeAudit(db, userId, by, [{ action, changes }]);
 }
 
 async function emailFree(db: Db, email: string, selfId: string | null) {
