@@ -6,6 +6,8 @@ export const OVERVIEW_LOG_SIZE = 10;
 export const ROUTING_LOG_SIZE = 12;
 export const LEADS_PAGE_SIZE = 100;
 export const LEAD_SOURCE = 'BDC Portal';
+/** Skip names someone in the queue: not a manager, not someone off duty or already snoozed. */
+export const SKIP_WHOM = 'Select a user to skip';
 
 export type Member = {
   id: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MSG } from './auth-messages';
 import { parseMoneyToCents } from './commission';
 import { normalizeName, normalizeRole } from './roles';
-import { SNOOZE_MINUTES } from './rotation';
+import { SKIP_WHOM, SNOOZE_MINUTES } from './rotation';
 import { isValidDayKey } from './time';
 
 export const MAX_TEXT = 200;
@@ -67,10 +67,17 @@ export const profileSchema = body({
     .transform((g) => (g === '' ? null : g)),
 });
 
-export const assignSchema = body({ customer: text('Customer is required') });
+/** Made by the form when it is filled; a request repeated with it is answered once (see rotation service). */
+const actionId = z
+  .string({ error: 'actionId must be text' })
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'actionId must be 8 to 64 letters, digits, - or _' })
+  .optional();
+
+export const assignSchema = body({ customer: text('Customer is required'), actionId });
 
 export const skipSchema = body({
-  targetUid: text('Select a user to skip'),
+  actionId,
+  targetUid: text(SKIP_WHOM),
   reason: text('Reason required'),
   minutes: z
     .number({ error: BAD_MINUTES })

@@ -5,7 +5,23 @@ export const USER_MSG = {
   duplicateDeleted: 'Another person already has this e-mail address. They are soft-deleted: tick "Show deleted" and restore them.',
   lastManager: 'You are the last manager; make someone else a manager first.',
   notFound: 'User not found',
+  selfDisable: 'You cannot disable your own account: you would lock yourself out. Ask another manager.',
+  selfDelete: 'You cannot delete your own account: you would lock yourself out. Ask another manager.',
+  selfDemote: 'You cannot take away your own manager role: you would lock yourself out. Ask another manager.',
+  configured: 'This manager is set by configuration (MANAGER_EMAILS): remove the address from that setting before disabling, deleting or demoting them.',
 };
+
+export type Lockout = 'disable' | 'delete' | 'demote';
+
+/**
+ * Why a manager may not make this change, or null. Nobody locks himself out, and an address in
+ * MANAGER_EMAILS stays a live manager whatever the portal says.
+ */
+export function lockoutRefusal(target: { id: string; email: string }, change: Lockout, actorId: string | null, managerEmails: readonly string[]): string | null {
+  if (managerEmails.includes(target.email)) return USER_MSG.configured;
+  if (target.id !== actorId) return null;
+  return change === 'disable' ? USER_MSG.selfDisable : change === 'delete' ? USER_MSG.selfDelete : USER_MSG.selfDemote;
+}
 
 export interface Person {
   id: string;

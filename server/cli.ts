@@ -27,7 +27,7 @@ async function main() {
   }
   const dbh = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
-    if (cmd === 'user' && sub === 'add') await addUser(dbh, rest);
+    if (cmd === 'user' && sub === 'add') await addUser(dbh, rest, config.MANAGER_EMAILS);
     else if (cmd === 'user' && sub === 'list') await listUsers(dbh);
     else if (cmd === 'seed-demo') await seedDemo(dbh, config.APP_TIMEZONE, (line) => console.log(line));
     else if (cmd === 'backup') await backup(dbh, sub, config.DATA_DIR);
@@ -41,7 +41,7 @@ async function main() {
 }
 
 /** The same rules and audit trail as a manager's Add User, with the shell as the actor. */
-async function addUser(dbh: DbHandle, args: string[]) {
+async function addUser(dbh: DbHandle, args: string[], managerEmails: string[]) {
   const { values, positionals } = parseArgs({ args, options: { name: { type: 'string' }, role: { type: 'string' } }, allowPositionals: true });
   if (values.role && !['manager', 'staff'].includes(values.role.trim().toLowerCase())) return fail('--role must be manager or staff');
   const input = saveUserSchema.safeParse({ email: positionals[0] ?? '', name: values.name, role: values.role });
@@ -51,7 +51,7 @@ async function addUser(dbh: DbHandle, args: string[]) {
   try {
     const existing = await findUserByEmail(dbh.db, email);
     if (existing) {
-      const row = await editUser(dbh, existing.id, { email, name: values.name ? name : undefined, role: values.role ? role : undefined }, by);
+      const row = await editUser(dbh, existing.id, { email, name: values.name ? name : undefined, role: values.role ? role : undefined }, by, managerEmails);
       if (isBlocked(row)) await setStatus(dbh, row.id, 'restore', by);
       console.log(`Updated ${email}: ${row.name}, ${row.role}. They can sign in with their e-mail address.`);
       return;

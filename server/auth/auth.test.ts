@@ -98,7 +98,8 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
     const cookie = await t.signIn('new.rep@dealer.test');
     const user = (await me(cookie)).json().user;
     expect(user).toMatchObject({ name: 'User', role: 'staff', isManager: false, claimRole: null });
-    expect(user.profile).toMatchObject({ active: true, onDuty: true });
+    // In the list and active, but off duty: he joins the queue when he clocks in.
+    expect(user.profile).toMatchObject({ active: true, onDuty: false });
   });
 
   it('limits links per address without telling the requester', async () => {

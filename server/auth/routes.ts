@@ -7,6 +7,7 @@ import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_TTL_MS } f
 import { signInVerdict } from './policy';
 import { findUserByEmail, insertUser, toUser } from '../users/repo';
 import { effectiveRole } from '../../domain/roles';
+import { withRotationLock } from '../db';
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { db } = ctx.dbh;
@@ -89,7 +90,9 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       throw new HttpError(400, 'This link was already used or expired.', 'invalid-action-code');
     }
     if (!user) {
-      user = await insertUser(db, { email, role: verdict.role, signedIn: true });
+      // The place in line is taken under the rotation lock, so simultaneous first sign-ins get
+      // distinct places; the same address twice at once finds the first one's row.
+      user = await withRotationLock(ctx.dbh, async (trx) => (await findUserByEmail(trx, email)) ?? insertUser(trx, { email, role: verdict.role, signedIn: true }));
       ctx.bus.publish({ topic: 'users' });
       ctx.bus.publish({ topic: 'rotation' });
     } else {

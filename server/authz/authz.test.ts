@@ -29,7 +29,7 @@ describe.each(DIALECTS)('authorisation of every API route on %s', (dialect) => {
     const r = await t.app.inject({ method: 'POST', url: `/api/users/${del.id}/delete`, headers: { cookie: who.manager } });
     expect(r.statusCode).toBe(200);
     // Routes with an :id act on someone who is none of the callers above.
-    targetId = (await insertUser(t.db, { email: 'target@dealer.test', name: 'Target' })).id;
+    targetId = (await insertUser(t.db, { email: 'target@dealer.test', name: 'Target', onDuty: true })).id;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });

@@ -106,6 +106,15 @@ export interface IdempotencyKeysTable {
   body: string | null;
 }
 
+/** A manager's assign or skip, kept by the action id the form made, so a repeat replays it. */
+export interface RotationActionsTable {
+  id: string;
+  /** What was asked, so the same id with another request is refused. */
+  request: string;
+  result: string;
+  created_at: number;
+}
+
 export interface SalesTable {
   id: Generated<number>;
   user_id: string;
@@ -144,4 +153,5 @@ export interface Database {
   audit_log: AuditLogTable;
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
+  rotation_actions: RotationActionsTable;
 }

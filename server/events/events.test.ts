@@ -15,7 +15,7 @@ describe.each(DIALECTS)('live events on %s', (dialect) => {
     const addr = t.app.server.address() as { port: number };
     base = `http://127.0.0.1:${addr.port}`;
     boss = await t.signIn(MANAGER);
-    await insertUser(t.db, { email: 'live.rep@dealer.test', name: 'Live Rep' });
+    await insertUser(t.db, { email: 'live.rep@dealer.test', name: 'Live Rep', onDuty: true });
   });
   afterAll(() => t.close());
 
@@ -43,7 +43,7 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database', () =>
   it('an assign on one server reaches an event stream on the other', async () => {
     const smtp = await startSmtp();
     const dbh = await freshDb('postgres');
-    await insertUser(dbh.db, { email: 'floor.rep@dealer.test', name: 'Floor Rep' });
+    await insertUser(dbh.db, { email: 'floor.rep@dealer.test', name: 'Floor Rep', onDuty: true });
     const env = { DATABASE_URL: dbh.url!, SMTP_URL: smtp.url, MANAGER_EMAILS: MANAGER, PUBLIC_URL: 'http://localhost:3000', DATA_DIR: dbh.dir };
     const a = await startServerProcess(env);
     const b = await startServerProcess(env);

@@ -34,7 +34,7 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
     reps = [];
     for (const name of ['Ann', 'Ben', 'Cat']) {
       const email = `rep.${name.toLowerCase()}@dealer.test`;
-      const u = await insertUser(t.db, { email, name });
+      const u = await insertUser(t.db, { email, name, onDuty: true });
       reps.push({ id: u.id, name, email });
     }
   });

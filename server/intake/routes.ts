@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
+import { pathId } from '../http/params';
 import { HttpError, badRequest, parse } from '../http/errors';
 import { parseAdf } from './adf';
 import { openapi } from './openapi';
@@ -87,7 +88,6 @@ export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) 
   );
 }
 
-const idParam = z.strictObject({ id: z.coerce.number({ error: 'API key not found' }).int().positive('API key not found') });
 
 /** Managers create, list and revoke integration keys; anyone may read the API's description. */
 export async function integrationRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
@@ -103,7 +103,7 @@ export async function integrationRoutes(app: FastifyInstance, { ctx }: { ctx: Ct
   });
 
   app.post('/integrations/keys/:id/revoke', access('manager'), async (req) => {
-    const { id } = parse(idParam, req.params);
+    const id = pathId(req.params, 'API key not found');
     const apiKey = await revokeKey(db, id);
     return { apiKey };
   });

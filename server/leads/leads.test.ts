@@ -38,8 +38,8 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
   beforeAll(async () => {
     t = await testApp(dialect);
     boss = await t.signIn(MANAGER);
-    const a = await insertUser(t.db, { email: 'ann.lead@dealer.test', name: 'Ann Archer' });
-    const b = await insertUser(t.db, { email: 'ben.lead@dealer.test', name: 'Ben Booker' });
+    const a = await insertUser(t.db, { email: 'ann.lead@dealer.test', name: 'Ann Archer', onDuty: true });
+    const b = await insertUser(t.db, { email: 'ben.lead@dealer.test', name: 'Ben Booker', onDuty: true });
     ann = { id: a.id, cookie: await t.signIn('ann.lead@dealer.test') };
     ben = { id: b.id, cookie: await t.signIn('ben.lead@dealer.test') };
     const now = Date.now();
@@ -113,13 +113,31 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
     expect((await t.db.selectFrom('leads').select('closed').where('id', '=', mine).executeTakeFirstOrThrow()).closed).toBe(0);
     const own = await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/close`, headers: { cookie: ann.cookie } });
     expect(own.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/reopen`, headers: { cookie: ann.cookie } })).statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: `/api/leads/abc/close`, headers: { cookie: boss } })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: `/api/leads/999999/close`, headers: { cookie: boss } })).statusCode).toBe(404);
+    // She may take back her own close (the Undo), but not reopen one a manager closed.
+    expect((await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/reopen`, headers: { cookie: ann.cookie } })).statusCode).toBe(200);
+    await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/close`, headers: { cookie: boss } });
+    const notHers = await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/reopen`, headers: { cookie: ann.cookie } });
+    expect(notHers.statusCode).toBe(403);
+    expect(notHers.json().error).toBe('Only a manager can reopen a lead someone else closed.');
+    for (const id of ['abc', '0x10', '1e1', '+1', '01', '%201', '999999']) {
+      const r = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/close`, headers: { cookie: boss } });
+      expect(r.statusCode, id).toBe(404);
+      expect(r.json().error).toBe('Lead not found');
+    }
+  });
+
+  it('closing a closed lead keeps the first closer and time', async () => {
+    const id = await addLead('Twice Closed', ann, 'Ann Archer', Date.now());
+    const first = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/close`, headers: { cookie: ann.cookie } });
+    const again = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/close`, headers: { cookie: boss } });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().lead).toMatchObject({ closed: true, closedByName: first.json().lead.closedByName, closedAt: first.json().lead.closedAt });
+    const row = await t.db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.closed_by_id).toBe(ann.id);
   });
 
   it('counts Assigned Today and Total Month in the dealership time zone, across midnight and month end', async () => {
-    const u = await insertUser(t.db, { email: 'tz.rep@dealer.test', name: 'Tz Rep' });
+    const u = await insertUser(t.db, { email: 'tz.rep@dealer.test', name: 'Tz Rep', onDuty: true });
     const tz = 'America/New_York';
     // 2026-03-01 00:30 in New York is 05:30 UTC; 2026-02-28 23:30 New York is 04:30 UTC on Mar 1.
     const now = new Date('2026-03-01T15:00:00Z');

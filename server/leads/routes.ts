@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { forbidden, notFound, parse } from '../http/errors';
+import { pathId } from '../http/params';
 import { findLead, listLeads, myCounts, setClosed, toLead } from './service';
 import { leadKpis, skipReasons } from '../../domain/kpis';
 import { LEADS_PAGE_SIZE } from '../../domain/rotation';
@@ -15,7 +16,6 @@ const listQuery = z.strictObject({
   cursor: z.string().max(60).optional(),
   limit: z.coerce.number().int().min(1).max(LEADS_PAGE_SIZE).optional(),
 });
-const idParam = z.strictObject({ id: z.coerce.number({ error: 'Lead not found' }).int().positive('Lead not found') });
 const yes = (v?: string) => v === 'true' || v === '1';
 const KPI_DAYS = 30;
 
@@ -33,19 +33,18 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   app.get('/mine/counts', access('user'), async (req) => myCounts(dbh.db, req.user!.id, ctx.config.APP_TIMEZONE));
 
   const change = (closed: boolean) => async (req: any) => {
-    const { id } = parse(idParam, req.params);
+    const id = pathId(req.params, 'Lead not found');
     const me = req.user!;
     const lead = await findLead(dbh.db, id);
     if (!lead) throw notFound('Lead not found');
-    // Salesmen may close their own leads; everything else is a manager's.
-    const mayChange = me.role === 'manager' || (closed && lead.assigned_to === me.id);
-    if (!mayChange) throw forbidden(closed ? 'You can only close your own leads.' : 'Only a manager can reopen a lead.');
-    await setClosed(dbh.db, id, closed, { id: me.id, name: me.name });
-    bus.publish({ topic: 'leads' });
+    // Salesmen may close their own leads and reopen one they closed; everything else is a manager's.
+    const mine = lead.assigned_to === me.id && (closed || lead.closed_by_id === me.id);
+    if (me.role !== 'manager' && !mine) throw forbidden(closed ? 'You can only close your own leads.' : 'Only a manager can reopen a lead someone else closed.');
+    if (await setClosed(dbh.db, id, closed, { id: me.id, name: me.name })) bus.publish({ topic: 'leads' });
     return { lead: toLead((await findLead(dbh.db, id))!) };
   };
   app.post('/:id/close', access('user'), change(true));
-  app.post('/:id/reopen', access('manager'), change(false));
+  app.post('/:id/reopen', access('user'), change(false));
 
   /** The four planned KPIs over the last 30 days: received, closed, close % and skips. */
   app.get('/kpis', access('user'), async (req) => {

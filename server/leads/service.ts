@@ -77,9 +77,10 @@ export async function listLeads(h: DbHandle, query: LeadQuery) {
 
 export const findLead = (db: Db, id: number) => db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** Closes or reopens; a lead already so is left as it is (the first closer and time stay). True when it changed. */
 export async function setClosed(db: Db, id: number, closed: boolean, by: { id: string; name: string }) {
   const now = Date.now();
-  await db
+  const r = await db
     .updateTable('leads')
     .set(
       closed
@@ -93,7 +94,9 @@ export async function setClosed(db: Db, id: number, closed: boolean, by: { id: s
           },
     )
     .where('id', '=', id)
-    .execute();
+    .where('closed', '=', closed ? 0 : 1)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** Assigned Today and Total Month, counted from the real leads in the dealership's time zone. */

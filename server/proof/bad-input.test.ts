@@ -40,7 +40,7 @@ describe.each(DIALECTS)('bad input on every JSON route on %s', (dialect) => {
   beforeAll(async () => {
     t = await testApp(dialect, { SIGNIN_LINKS_PER_MINUTE: '100000' });
     cookie = await t.signIn(MANAGER);
-    targetId = (await insertUser(t.db, { email: 'bad.input@dealer.test', name: 'Bad Input' })).id;
+    targetId = (await insertUser(t.db, { email: 'bad.input@dealer.test', name: 'Bad Input', onDuty: true })).id;
   });
   afterAll(() => t.close());
 
@@ -95,6 +95,9 @@ describe.each(DIALECTS)('bad input on every JSON route on %s', (dialect) => {
 
   it('keeps SQL and HTML in a customer name as plain text', async () => {
     const customer = `<b>Bob</b> '); DROP TABLE leads; --`;
+    // The sweep above may have deleted and restored our salesman, who comes back off duty.
+    await send('POST', '/api/users/:id/restore', '{}');
+    await send('POST', '/api/rotation/status', JSON.stringify({ uid: targetId, onDuty: true, active: true }));
     const res = await send('POST', '/api/rotation/assign', JSON.stringify({ customer }));
     expect(res.statusCode).toBe(200);
     const lead = await t.db.selectFrom('leads').selectAll().where('id', '=', res.json().leadId).executeTakeFirstOrThrow();

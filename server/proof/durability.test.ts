@@ -13,8 +13,8 @@ import { openDb } from '../db';
 describe.each(DIALECTS)('durability on %s', (dialect) => {
   it('keeps every acknowledged assign exactly once across a SIGKILL', async () => {
     const dbh = await freshDb(dialect);
-    const boss = await insertUser(dbh.db, { email: 'crash.boss@dealer.test', name: 'Crash Boss', role: 'manager' });
-    for (let i = 0; i < 8; i++) await insertUser(dbh.db, { email: `crash${i}@dealer.test`, name: `Crash ${i}` });
+    const boss = await insertUser(dbh.db, { email: 'crash.boss@dealer.test', name: 'Crash Boss', role: 'manager', onDuty: true });
+    for (let i = 0; i < 8; i++) await insertUser(dbh.db, { email: `crash${i}@dealer.test`, name: `Crash ${i}`, onDuty: true });
     const cookie = await managerSession(dbh, crypto.randomBytes(32).toString('hex'), boss.id);
     const env = { DATA_DIR: dbh.dir, ...(dbh.url ? { DATABASE_URL: dbh.url } : {}) };
     await dbh.release();

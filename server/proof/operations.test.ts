@@ -14,8 +14,8 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 async function portal() {
   const dbh = await freshDb('sqlite');
-  const boss = await insertUser(dbh.db, { email: 'ops.boss@dealer.test', name: 'Ops Boss', role: 'manager' });
-  for (let i = 0; i < 4; i++) await insertUser(dbh.db, { email: `ops${i}@dealer.test`, name: `Ops ${i}` });
+  const boss = await insertUser(dbh.db, { email: 'ops.boss@dealer.test', name: 'Ops Boss', role: 'manager', onDuty: true });
+  for (let i = 0; i < 4; i++) await insertUser(dbh.db, { email: `ops${i}@dealer.test`, name: `Ops ${i}`, onDuty: true });
   const cookie = await managerSession(dbh, crypto.randomBytes(32).toString('hex'), boss.id);
   await dbh.release();
   const server = await startServerProcess({ DATA_DIR: dbh.dir });

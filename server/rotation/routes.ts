@@ -5,7 +5,7 @@ import { access } from '../http/access';
 import { HttpError, parse } from '../http/errors';
 import { assignSchema, dutySchema, reorderSchema, skipSchema, toggleSchema } from '../../domain/schemas';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
-import { assignNext, handOutWaiting, reorder, rotationView, setStatus, skip, type Assigned } from './service';
+import { assignNext, handOutWaiting, pruneActions, reorder, rotationView, setStatus, skip, type Assigned } from './service';
 import { notifyAssigned } from '../leads/notify';
 
 const viewQuery = z.object({ log: z.coerce.number().int().min(1).max(ROUTING_LOG_SIZE).default(OVERVIEW_LOG_SIZE) });
@@ -36,31 +36,36 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
     if (sweeping) return;
     sweeping = true;
     handOut()
-      .then(mail, (err) => ctx.log.warn({ err }, 'could not hand out waiting leads'))
+      .then(mail)
+      .then(() => pruneActions(dbh.db))
+      .catch((err) => ctx.log.warn({ err }, 'could not hand out waiting leads'))
       .finally(() => (sweeping = false));
   }, sweepMs ?? WAITING_SWEEP_MS);
   sweep.unref();
   app.addHook('onClose', async () => clearInterval(sweep));
 
   app.post('/assign', access('manager'), async (req) => {
-    const { customer } = parse(assignSchema, req.body);
+    const { customer, actionId } = parse(assignSchema, req.body);
     const waiting = await handOut();
-    let result: Assigned;
+    let result: Assigned & { replayed?: true };
     try {
-      result = await assignNext(dbh, customer, actor(req.user!));
+      result = await assignNext(dbh, customer, actor(req.user!), { actionId });
     } finally {
       mail(waiting);
     }
-    changed(true);
-    mail([result]);
-    return result;
+    const { replayed, ...answer } = result;
+    if (!replayed) {
+      changed(true);
+      mail([answer]);
+    }
+    return answer;
   });
 
   app.post('/skip', access('manager'), async (req) => {
-    const { targetUid, reason, minutes } = parse(skipSchema, req.body);
-    const result = await skip(dbh, targetUid, reason, minutes, actor(req.user!));
-    changed();
-    return result;
+    const { targetUid, reason, minutes, actionId } = parse(skipSchema, req.body);
+    const { replayed, ...answer } = await skip(dbh, targetUid, reason, minutes, actor(req.user!), { actionId });
+    if (!replayed) changed();
+    return answer;
   });
 
   app.post('/reorder', access('manager'), async (req) => {

@@ -1,9 +1,9 @@
 import type { DbHandle, Db } from '../db';
 import { withRotationLock } from '../db';
 import { writeAudit, type AuditEntry } from '../users/audit';
-import { HttpError, notFound } from '../http/errors';
+import { badRequest, HttpError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
-import { eligibleQueue, followUpDue, LEAD_SOURCE, pickNext, pointerAfterSkip, servingOrder, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
+import { eligibleQueue, followUpDue, LEAD_SOURCE, pickNext, pointerAfterSkip, servingOrder, SKIP_WHOM, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
 
 export const toMember = (u: UserRow): Member => ({
   id: u.id,
@@ -73,6 +73,27 @@ export interface Assigned {
   duplicate: boolean;
 }
 
+/**
+ * A manager's assign or skip runs once per action id (made when the form was filled): a repeat
+ * (double-click, a retry after a dropped connection, two tabs) gets the first answer and changes
+ * nothing. Call inside the rotation transaction, which makes the check and the write one step.
+ */
+async function once<T extends object>(trx: Db, actionId: string | undefined, request: object, run: () => Promise<T>): Promise<T & { replayed?: true }> {
+  if (!actionId) return run() as Promise<T & { replayed?: true }>;
+  const asked = JSON.stringify(request);
+  const seen = await trx.selectFrom('rotation_actions').selectAll().where('id', '=', actionId).executeTakeFirst();
+  if (seen) {
+    if (seen.request !== asked) throw new HttpError(422, 'This action id was already used for a different request.');
+    return { ...(JSON.parse(seen.result) as T), replayed: true };
+  }
+  const result = await run();
+  await trx.insertInto('rotation_actions').values({ id: actionId, request: asked, result: JSON.stringify(result), created_at: Date.now() }).execute();
+  return result as T & { replayed?: true };
+}
+
+/** Action ids are kept a day: long past any retry. */
+export const pruneActions = (db: Db, now = Date.now()) => db.deleteFrom('rotation_actions').where('created_at', '<', now - 86_400_000).execute();
+
 /** Logs the assign and moves the pointer to the salesman who got the lead. */
 async function logAssign(trx: Db, leadId: number, customer: string, next: Member, by: Actor, at: number) {
   await trx
@@ -106,11 +127,16 @@ const nextUp = async (trx: Db, now: Date) => {
  * One transaction: read the pointer and the eligible, create the lead, log it, move the pointer.
  * With `keep`, a lead no one can take is stored unassigned instead of refused.
  */
-export async function assignNext(h: DbHandle, lead: string | NewLead, by: Actor, opts: { now?: Date; keep?: boolean } = {}): Promise<Assigned> {
+export async function assignNext(
+  h: DbHandle,
+  lead: string | NewLead,
+  by: Actor,
+  opts: { now?: Date; keep?: boolean; actionId?: string } = {},
+): Promise<Assigned & { replayed?: true }> {
   const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
   const now = opts.now ?? new Date();
   const ext = !!(l.externalSource && l.externalId);
-  return withRotationLock(h, async (trx) => {
+  return withRotationLock(h, (trx) => once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
     if (ext) {
       const seen = await trx
         .selectFrom('leads')
@@ -156,7 +182,7 @@ export async function assignNext(h: DbHandle, lead: string | NewLead, by: Actor,
     if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: state.pointer_pos, duplicate: false };
     await logAssign(trx, leadId, l.customer, next, by, at);
     return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
-  });
+  }));
 }
 
 /** assigned_to of a lead that is waiting for someone eligible. */
@@ -194,15 +220,15 @@ export async function handOutWaiting(h: DbHandle, now = new Date()): Promise<Ass
   }
 }
 
-/** One transaction: snooze the salesman, log the reason, move the pointer past them. */
-export async function skip(h: DbHandle, targetId: string, reason: string, minutes: number, by: Actor, now = new Date()) {
-  return withRotationLock(h, async (trx) => {
-    const target = await trx.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirst();
-    if (!target || target.deleted_at !== null) throw notFound('User not found');
+/** One transaction: snooze the salesman, log the reason, move the pointer past them. Only someone in the queue can be skipped. */
+export async function skip(h: DbHandle, targetId: string, reason: string, minutes: number, by: Actor, opts: { now?: Date; actionId?: string } = {}) {
+  const now = opts.now ?? new Date();
+  return withRotationLock(h, (trx) => once(trx, opts.actionId, { skip: { targetId, reason, minutes } }, async () => {
     const state = await readState(trx);
     const before = eligibleQueue((await candidates(trx)).map(toMember), now);
-    const skipped = before.find((m) => m.id === targetId);
-    const pointer = skipped ? pointerAfterSkip(before, skipped, state.pointer_pos) : state.pointer_pos;
+    const target = before.find((m) => m.id === targetId);
+    if (!target) throw badRequest(SKIP_WHOM);
+    const pointer = pointerAfterSkip(before, target, state.pointer_pos);
     const until = snoozeEnd(now, minutes).getTime();
     await trx.updateTable('users').set({ snooze_until: until, updated_at: now.getTime() }).where('id', '=', targetId).execute();
     await trx
@@ -222,7 +248,7 @@ export async function skip(h: DbHandle, targetId: string, reason: string, minute
       .execute();
     await trx.updateTable('rotation_state').set({ pointer_pos: pointer, updated_by: by.id }).where('id', '=', 1).execute();
     return { snoozeUntil: new Date(until).toISOString(), pointerPos: pointer };
-  });
+  }));
 }
 
 /** Swaps a salesman with the neighbour above or below in the rotation order. */
@@ -234,8 +260,10 @@ export async function reorder(h: DbHandle, id: string, dir: 'up' | 'down') {
     if (!other) throw new HttpError(409, dir === 'up' ? 'Already first in the rotation.' : 'Already last in the rotation.');
     const me = team.find((m) => m.id === id)!;
     const now = Date.now();
-    await trx.updateTable('users').set({ position: other.position, updated_at: now }).where('id', '=', me.id).execute();
+    // Places are unique: park one of the two on a free place while the other moves.
+    await trx.updateTable('users').set({ position: -1 }).where('id', '=', me.id).execute();
     await trx.updateTable('users').set({ position: me.position, updated_at: now }).where('id', '=', other.id).execute();
+    await trx.updateTable('users').set({ position: other.position, updated_at: now }).where('id', '=', me.id).execute();
   });
 }
 
@@ -271,18 +299,21 @@ export async function rotationView(db: Db, logSize: number, now = new Date()) {
   const members = team.map(toMember);
   const queue = servingOrder(eligibleQueue(members, now), state.pointer_pos);
   const snoozes = members.map((m) => m.snoozeUntil?.getTime() ?? 0).filter((t) => t > now.getTime());
+  // One reading of a place in line everywhere: counted from Next Up (#1), as the overview shows it.
+  const place = new Map(queue.map((m, i) => [m.id, i + 1]));
   return {
     pointerPos: state.pointer_pos,
     nextUp: queue[0] ? { id: queue[0].id, name: queue[0].name } : null,
-    queue: queue.map((m, i) => ({ id: m.id, name: m.name, place: i + 1, position: m.position, active: m.active, onDuty: m.onDuty })),
+    queue: queue.map((m, i) => ({ id: m.id, name: m.name, place: i + 1, active: m.active, onDuty: m.onDuty })),
+    /** Everyone on the team in the stored order (reorder acts on it); place is null when not eligible. */
     team: members.map((m) => ({
       id: m.id,
       name: m.name,
-      position: m.position,
       active: m.active,
       onDuty: m.onDuty,
       snoozeUntil: m.snoozeUntil && m.snoozeUntil > now ? m.snoozeUntil.toISOString() : null,
-      eligible: queue.some((q) => q.id === m.id),
+      eligible: place.has(m.id),
+      place: place.get(m.id) ?? null,
     })),
     log: log.map((e) => ({
       id: Number(e.id),

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
+import { pathId } from '../http/params';
 import { badRequest, forbidden, HttpError, notFound, parse } from '../http/errors';
 import { findUser, type UserRow } from '../users/repo';
 import { saleSchema } from '../../domain/schemas';
@@ -10,7 +11,6 @@ import { salesCsv } from '../../domain/csv';
 import { listSales, saleAsInput, saleColumns, toSale, tracker } from './service';
 
 const whoQuery = z.object({ user: z.string().trim().max(100, 'No such user').optional() });
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -31,9 +31,8 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   /** The sale, if it is the caller's own; nobody changes another's sale, managers included. */
   async function ownSale(req: FastifyRequest) {
-    const p = idParam.safeParse(req.params);
-    if (!p.success) throw notFound('Sale not found');
-    const row = await db.selectFrom('sales').selectAll().where('id', '=', p.data.id).executeTakeFirst();
+    const id = pathId(req.params, 'Sale not found');
+    const row = await db.selectFrom('sales').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Sale not found');
     if (row.user_id !== req.user!.id) throw forbidden('You can only change your own sales.');
     return row;

@@ -1,5 +1,6 @@
 import type { DbHandle } from '../db';
-import { insertUser } from '../users/repo';
+import { withRotationLock } from '../db';
+import { insertUser, type UserRow } from '../users/repo';
 import { saleColumns } from '../sales/service';
 import { dayKey } from '../../domain/time';
 import { FOLLOW_UP_HOURS, LEAD_SOURCE } from '../../domain/rotation';
@@ -33,10 +34,15 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
   const pick = <T,>(xs: T[]) => xs[Math.floor(random() * xs.length)];
   const slug = (n: string) => n.toLowerCase().replace(/[^a-z]+/g, '.');
 
-  const managers = [];
-  for (const name of MANAGERS) managers.push(await insertUser(db, { email: `${slug(name)}@demo-dealer.com`, name, role: 'manager' }));
-  const staff = [];
-  for (const name of SALESMEN) staff.push(await insertUser(db, { email: `${slug(name)}@demo-dealer.com`, name, role: 'staff' }));
+  // The demo's salesmen are on the floor already, so the queue is full from the start.
+  const [managers, staff] = await withRotationLock(dbh, async (trx) => {
+    const add = async (names: string[], role: string, onDuty: boolean) => {
+      const out: UserRow[] = [];
+      for (const name of names) out.push(await insertUser(trx, { email: `${slug(name)}@demo-dealer.com`, name, role, onDuty }));
+      return out;
+    };
+    return [await add(MANAGERS, 'manager', false), await add(SALESMEN, 'staff', true)];
+  });
   say(`Added ${managers.length} managers and ${staff.length} salesmen (e-mails @demo-dealer.com).`);
 
   const now = Date.now();

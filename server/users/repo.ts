@@ -15,7 +15,6 @@ export function toUser(u: UserRow) {
     role: normalizeRole(u.role),
     active: !!u.active,
     onDuty: !!u.on_duty,
-    position: u.position,
     snoozeUntil: u.snooze_until ? new Date(u.snooze_until).toISOString() : null,
     disabled: !!u.disabled,
     deletedAt: u.deleted_at ? new Date(u.deleted_at).toISOString() : null,
@@ -32,15 +31,19 @@ export const findUserByEmail = (db: Db, email: string) =>
 
 export const findUser = (db: Db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
-/** A new staff member joins the rotation at the end. */
+/**
+ * A newcomer's place: after everyone. Read and written inside the rotation transaction (places
+ * are unique, so a caller outside it fails rather than sharing a place).
+ */
 export async function nextPosition(db: Db): Promise<number> {
   const r = await db.selectFrom('users').select((eb) => eb.fn.max('position').as('max')).executeTakeFirst();
   return Number(r?.max ?? 0) + 1;
 }
 
+/** Adds a person at the end of the order, off duty until he clocks in. Call inside the rotation transaction. */
 export async function insertUser(
   db: Db,
-  v: { email: string; name?: string | null; role?: string | null; signedIn?: boolean },
+  v: { email: string; name?: string | null; role?: string | null; signedIn?: boolean; onDuty?: boolean },
 ): Promise<UserRow> {
   const now = Date.now();
   const row: UserRow = {
@@ -49,7 +52,7 @@ export async function insertUser(
     name: v.name?.trim() || DEFAULT_NAME,
     role: normalizeRole(v.role ?? 'staff'),
     active: 1,
-    on_duty: 1,
+    on_duty: v.onDuty ? 1 : 0,
     position: await nextPosition(db),
     snooze_until: null,
     disabled: 0,

@@ -4,7 +4,7 @@ import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { parse } from '../http/errors';
 import { saveUserSchema } from '../../domain/schemas';
-import { toUser } from './repo';
+import { toUser, type UserRow } from './repo';
 import { auditOf, createUser, editUser, listUsers, setStatus, type StatusAction } from './service';
 
 const listQuery = z.object({ deleted: z.enum(['0', '1', 'true', 'false']).optional() });
@@ -13,6 +13,9 @@ const idParams = z.object({ id: z.string().min(1).max(100) });
 /** Managers keep the team list: add, edit, disable, soft-delete and restore people. */
 export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { dbh, bus } = ctx;
+  const configured = ctx.config.MANAGER_EMAILS;
+  /** The user as a manager sees him; `configured`: a manager by MANAGER_EMAILS, not by the portal. */
+  const present = (row: UserRow) => ({ ...toUser(row), configured: configured.includes(row.email) });
   const actor = (req: FastifyRequest) => ({ id: req.user!.id, name: req.user!.name });
   const changed = () => {
     bus.publish({ topic: 'users' });
@@ -21,14 +24,14 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   app.get('/', access('manager'), async (req) => {
     const { deleted } = parse(listQuery, req.query);
-    return { users: await listUsers(dbh.db, deleted === '1' || deleted === 'true') };
+    return { users: (await listUsers(dbh.db, deleted === '1' || deleted === 'true')).map(present) };
   });
 
   app.post('/', access('manager'), async (req) => {
     const { email, name, role } = parse(saveUserSchema, req.body);
     const row = await createUser(dbh, { email, name, role }, actor(req));
     changed();
-    return { user: toUser(row) };
+    return { user: present(row) };
   });
 
   app.patch('/:id', access('manager'), async (req) => {
@@ -36,18 +39,18 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const v = parse(saveUserSchema, req.body);
     // Fields left out keep their value; the schema's defaults are for new people.
     const given = req.body as Record<string, unknown>;
-    const row = await editUser(dbh, id, { email: v.email, name: 'name' in given ? v.name : undefined, role: 'role' in given ? v.role : undefined }, actor(req));
+    const row = await editUser(dbh, id, { email: v.email, name: 'name' in given ? v.name : undefined, role: 'role' in given ? v.role : undefined }, actor(req), configured);
     changed();
-    return { user: toUser(row) };
+    return { user: present(row) };
   });
 
   for (const action of ['disable', 'enable', 'delete', 'restore'] as StatusAction[]) {
     app.post(`/:id/${action}`, access('manager'), async (req) => {
       const { id } = parse(idParams, req.params);
-      const { row, revoked } = await setStatus(dbh, id, action, actor(req));
+      const { row, revoked } = await setStatus(dbh, id, action, actor(req), configured);
       changed();
       if (revoked) bus.publish({ topic: 'session-revoked', userId: id });
-      return { user: toUser(row) };
+      return { user: present(row) };
     });
   }
 

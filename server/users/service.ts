@@ -3,7 +3,7 @@ import { withRotationLock } from '../db';
 import { HttpError, notFound } from '../http/errors';
 import { writeAudit } from './audit';
 import { findUser, findUserByEmail, insertUser, isBlocked, nextPosition, toUser, type UserRow } from './repo';
-import { diff, leavesNoManager, USER_MSG, type AuditAction, type Person } from '../../domain/users';
+import { diff, leavesNoManager, lockoutRefusal, USER_MSG, type AuditAction, type Lockout, type Person } from '../../domain/users';
 import type { Role } from '../../domain/roles';
 
 export interface Actor {
@@ -62,7 +62,7 @@ async function locked<T>(h: DbHandle, fn: (db: Db) => Promise<T>): Promise<T> {
 export async function listUsers(db: Db, withDeleted: boolean) {
   let q = db.selectFrom('users').selectAll();
   if (!withDeleted) q = q.where('deleted_at', 'is', null);
-  return (await q.orderBy('name').orderBy('email').execute()).map(toUser);
+  return q.orderBy('name').orderBy('email').execute();
 }
 
 export function createUser(h: DbHandle, v: { email: string; name: string; role: Role }, by: Actor) {
@@ -80,15 +80,24 @@ async function load(db: Db, id: string) {
   return row;
 }
 
-export function editUser(h: DbHandle, id: string, v: { email: string; name?: string; role?: Role }, by: Actor) {
+/** Refuses a change that would lock the actor out, or touch a manager set by configuration. */
+function guardLockout(before: UserRow, change: Lockout, by: Actor, managerEmails: readonly string[]) {
+  const why = lockoutRefusal(before, change, by.id, managerEmails);
+  if (why) throw new HttpError(409, why);
+}
+
+/** A newcomer, a restored person or a new salesman joins at the end of the order, off duty. */
+const joining = async (db: Db) => ({ position: await nextPosition(db), on_duty: 0 });
+
+export function editUser(h: DbHandle, id: string, v: { email: string; name?: string; role?: Role }, by: Actor, managerEmails: readonly string[] = []) {
   return locked(h, async (db) => {
     const before = await load(db, id);
     const next = { email: v.email, name: v.name ?? before.name, role: v.role ?? before.role };
     if (next.email !== before.email) await emailFree(db, next.email, id);
+    if (before.role === 'manager' && next.role !== 'manager') guardLockout(before, 'demote', by, managerEmails);
     await guardManagers(db, before, { ...before, role: next.role });
     const patch: Partial<UserRow> = { ...next, updated_at: Date.now() };
-    // Someone who becomes staff joins the rotation at the end, like a new salesman.
-    if (next.role === 'staff' && before.role !== 'staff') patch.position = await nextPosition(db);
+    if (next.role === 'staff' && before.role !== 'staff') Object.assign(patch, await joining(db));
     await db.updateTable('users').set(patch).where('id', '=', id).execute();
     const after = { ...before, ...patch };
     await audit(db, id, by, 'update', before, after);
@@ -105,15 +114,19 @@ const STATUS = {
 export type StatusAction = keyof typeof STATUS;
 
 /** Disable, soft-delete, enable or restore; blocking also ends every session of the person. */
-export function setStatus(h: DbHandle, id: string, action: StatusAction, by: Actor) {
+export function setStatus(h: DbHandle, id: string, action: StatusAction, by: Actor, managerEmails: readonly string[] = []) {
   return locked(h, async (db) => {
     const before = await load(db, id);
     const flags = STATUS[action](before);
     const after: UserRow = { ...before, ...flags };
     if (after.disabled === before.disabled && after.deleted_at === before.deleted_at) return { row: before, revoked: false };
+    if (action === 'disable' || action === 'delete') guardLockout(before, action, by, managerEmails);
     await guardManagers(db, before, after);
-    after.updated_at = Date.now();
-    await db.updateTable('users').set({ ...flags, updated_at: after.updated_at }).where('id', '=', id).execute();
+    const set: Partial<UserRow> = { ...flags, updated_at: Date.now() };
+    // Back from disabled or deleted: at the end of the order and off duty, like a newcomer.
+    if (isBlocked(before) && !isBlocked(after)) Object.assign(set, await joining(db));
+    Object.assign(after, set);
+    await db.updateTable('users').set(set).where('id', '=', id).execute();
     const revoked = isBlocked(after);
     if (revoked) await db.deleteFrom('sessions').where('user_id', '=', id).execute();
     await audit(db, id, by, action, before, after);

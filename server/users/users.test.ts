@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import type { PortalEvent } from '../events/bus';
+import { editUser, setStatus } from './service';
 
 describe.each(DIALECTS)('user management on %s', (dialect) => {
   let t: TestApp;
@@ -41,13 +42,14 @@ describe.each(DIALECTS)('user management on %s', (dialect) => {
     expect((await list()).map((x) => x.email)).toEqual(expect.arrayContaining(['new.hire@example.com', d.email, bare.email]));
   });
 
-  it('new staff join the rotation at the end', async () => {
-    const a = await add({ email: unique('rot'), name: 'Rota One' });
-    const b = await add({ email: unique('rot'), name: 'Rota Two' });
-    expect(b.position).toBeGreaterThan(a.position);
+  it('new staff join the rotation at the end, off duty until they clock in', async () => {
+    await add({ email: unique('rot'), name: 'Rota One' });
+    await add({ email: unique('rot'), name: 'Rota Two' });
     const view = (await t.app.inject({ method: 'GET', url: '/api/rotation', headers: { cookie: boss } })).json();
     const names = view.team.map((m: any) => m.name);
-    expect(names.indexOf('Rota Two')).toBe(names.length - 1);
+    expect(names.slice(-2)).toEqual(['Rota One', 'Rota Two']);
+    expect(view.team.at(-1)).toMatchObject({ active: true, onDuty: false, eligible: false, place: null });
+    expect(view.queue.map((m: any) => m.name)).not.toContain('Rota Two');
   });
 
   it('refuses a missing or blank e-mail with the specification message and stores nothing', async () => {
@@ -178,36 +180,46 @@ describe.each(DIALECTS)('user management on %s', (dialect) => {
     expect((await history(id)).map((e) => e.action).slice(0, 2)).toEqual(['restore', 'delete']);
   });
 
-  it('the last manager cannot disable, delete or demote themselves; with a second manager they can', async () => {
-    // Start from the boss being the only live manager.
-    await t.db.updateTable('users').set({ role: 'staff' }).where('id', '!=', bossId).where('role', '=', 'manager').execute();
-    for (const [method, url, body] of [
-      ['POST', `/${bossId}/disable`, undefined],
-      ['POST', `/${bossId}/delete`, undefined],
-      ['PATCH', `/${bossId}`, { email: MANAGER, role: 'staff' }],
-    ] as const) {
-      const r = await call(method, url, body);
-      expect(r.statusCode).toBe(409);
-      expect(r.json().error).toBe('You are the last manager; make someone else a manager first.');
-    }
-    expect(await row(bossId)).toMatchObject({ role: 'manager', disabled: 0, deleted_at: null });
-    expect((await me(boss)).statusCode).toBe(200);
-
-    // A disabled manager does not count.
-    const off = await add({ email: unique('off'), role: 'manager' });
-    await call('POST', `/${off.id}/disable`);
-    expect((await call('PATCH', `/${bossId}`, { email: MANAGER, role: 'staff' })).statusCode).toBe(409);
-
+  it('nobody locks himself out, and a MANAGER_EMAILS manager cannot be disabled, deleted or demoted', async () => {
     const deputy = await add({ email: unique('deputy'), name: 'Deputy', role: 'manager' });
     const deputyCookie = await t.signIn(deputy.email);
-    // Now the boss may step down; then the deputy is the last one.
-    expect((await call('PATCH', `/${bossId}`, { email: MANAGER, role: 'staff' })).json().user.role).toBe('staff');
-    expect((await call('GET', '')).statusCode).toBe(403);
-    const self = await call('POST', `/${deputy.id}/disable`, undefined, deputyCookie);
-    expect(self.statusCode).toBe(409);
-    expect(self.json().error).toBe('You are the last manager; make someone else a manager first.');
-    expect((await call('PATCH', `/${bossId}`, { email: MANAGER, role: 'manager' }, deputyCookie)).statusCode).toBe(200);
-    expect((await call('GET', '')).statusCode).toBe(200);
+    const attempts = (id: string, email: string) =>
+      [
+        ['POST', `/${id}/disable`, undefined],
+        ['POST', `/${id}/delete`, undefined],
+        ['PATCH', `/${id}`, { email, role: 'staff' }],
+      ] as const;
+    const own = ['You cannot disable your own account', 'You cannot delete your own account', 'You cannot take away your own manager role'];
+    for (const [i, [method, url, body]] of attempts(deputy.id, deputy.email).entries()) {
+      const r = await call(method, url, body, deputyCookie);
+      expect(r.statusCode).toBe(409);
+      expect(r.json().error).toBe(`${own[i]}: you would lock yourself out. Ask another manager.`);
+    }
+    for (const [method, url, body] of [...attempts(bossId, MANAGER)]) {
+      for (const cookie of [boss, deputyCookie]) {
+        const r = await call(method, url, body, cookie);
+        expect(r.statusCode).toBe(409);
+        expect(r.json().error).toContain('MANAGER_EMAILS');
+      }
+    }
+    expect(await row(bossId)).toMatchObject({ role: 'manager', disabled: 0, deleted_at: null });
+    expect(await row(deputy.id)).toMatchObject({ role: 'manager', disabled: 0, deleted_at: null });
+    expect((await me(deputyCookie)).statusCode).toBe(200);
+    const listed = await list();
+    expect(listed.find((u) => u.id === bossId).configured).toBe(true);
+    expect(listed.find((u) => u.id === deputy.id).configured).toBe(false);
+    // Another manager may step the deputy down.
+    expect((await call('PATCH', `/${deputy.id}`, { email: deputy.email, role: 'staff' })).json().user.role).toBe('staff');
+  });
+
+  it('the command line cannot remove the last manager either', async () => {
+    const last = await add({ email: unique('last'), role: 'manager' });
+    await t.db.updateTable('users').set({ role: 'staff' }).where('id', '!=', last.id).where('role', '=', 'manager').execute();
+    const shell = { id: null, name: 'command line' };
+    await expect(editUser(t.dbh, last.id, { email: last.email, role: 'staff' }, shell)).rejects.toThrow('You are the last manager; make someone else a manager first.');
+    await expect(setStatus(t.dbh, last.id, 'disable', shell)).rejects.toThrow('You are the last manager');
+    expect(await row(last.id)).toMatchObject({ role: 'manager', disabled: 0 });
+    await t.db.updateTable('users').set({ role: 'manager' }).where('id', '=', bossId).execute();
   });
 
   it('staff and signed-out callers are refused; unknown ids are 404', async () => {

@@ -16,8 +16,8 @@ export interface LogEntry {
 export interface RotationView {
   pointerPos: number;
   nextUp: { id: string; name: string } | null;
-  queue: { id: string; name: string; place: number; position: number; active: boolean; onDuty: boolean }[];
-  team: { id: string; name: string; position: number; active: boolean; onDuty: boolean; snoozeUntil: string | null; eligible: boolean }[];
+  queue: { id: string; name: string; place: number; active: boolean; onDuty: boolean }[];
+  team: { id: string; name: string; active: boolean; onDuty: boolean; snoozeUntil: string | null; eligible: boolean; place: number | null }[];
   log: LogEntry[];
   nextChangeAt: string | null;
 }

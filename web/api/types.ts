@@ -7,7 +7,6 @@ export interface Profile {
   role: Role;
   active: boolean;
   onDuty: boolean;
-  position: number;
   snoozeUntil: string | null;
   disabled: boolean;
   deletedAt: string | null;
