@@ -5,6 +5,7 @@ export const MSG = {
   notSignedIn: 'Not signed in',
   nameRequired: 'Name is required',
   sendFailed: 'Something went wrong sending the link. Please try again.',
+  accessOff: 'Your access was turned off. Ask a manager if this is a mistake.',
 } as const;
 
 export function finishLoginMessage(message: string | null | undefined): string {

@@ -102,7 +102,7 @@ test('a manager assigns and skips with the keyboard alone', async ({ browser }) 
   await expectVisibleFocus(skip);
   await boss.keyboard.press('Enter');
   await expect(boss.getByTestId('log-entry').first()).toHaveText(new RegExp(`${name} \\(Test drive\\)`));
-  await expect(boss.getByTestId('team-row').filter({ hasText: name })).toContainText('snoozed until');
+  await expect(boss.getByTestId('team-row').filter({ hasText: name })).toContainText('Snoozed until');
 
   await rep.context().close();
   await boss.context().close();

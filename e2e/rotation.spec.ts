@@ -54,7 +54,7 @@ test('a skip with a reason shows "(reason)" and the salesman leaves the queue', 
   await boss.getByLabel('Reason').fill('At lunch');
   await boss.getByRole('button', { name: 'Skip' }).click();
   await expect(boss.getByTestId('log-entry').first()).toHaveText(new RegExp(`${name} \\(At lunch\\)`));
-  await expect(boss.getByTestId('team-row').filter({ hasText: name })).toContainText('snoozed until');
+  await expect(boss.getByTestId('team-row').filter({ hasText: name })).toContainText('Snoozed until');
 
   await rep.goto('/dashboard/overview');
   await expect(rep.getByTestId('your-position')).toHaveText('Not in rotation');
@@ -79,7 +79,7 @@ test('reorder moves a row; toggling on duty takes a salesman out and back in', a
   const onDuty = boss.getByRole('switch', { name: `On duty: ${a}` });
   await onDuty.click();
   await expect(onDuty).not.toBeChecked();
-  await expect(rows.filter({ hasText: a })).toContainText('off duty');
+  await expect(rows.filter({ hasText: a })).toContainText('Off duty');
   await repA.goto('/dashboard/overview');
   await expect(repA.getByTestId('your-position')).toHaveText('Not in rotation');
   await onDuty.click();

@@ -124,10 +124,18 @@ test("disable keeps the row with a Disabled badge and sends the person's open sc
 
   const r = row(page, email);
   await r.getByRole('button', { name: `Disable ${email}` }).click();
+  // Disable asks first, as Soft Delete does; Cancel changes nothing.
+  const ask = page.getByRole('dialog', { name: 'Disable' });
+  await expect(ask).toContainText(`Disable ${email}?`);
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(r.getByText('Disabled', { exact: true })).toHaveCount(0);
+  await r.getByRole('button', { name: `Disable ${email}` }).click();
+  await ask.getByRole('button', { name: 'Disable' }).click();
   await note(page, 'User disabled.');
   await expect(r.getByText('Disabled', { exact: true })).toBeVisible();
   await expect(them).toHaveURL(/\/$/);
   await expect(them.getByLabel('Work Email')).toBeVisible();
+  await expect(them.getByTestId('signed-out-why')).toHaveText('Your access was turned off. Ask a manager if this is a mistake.');
 
   await r.getByRole('button', { name: `Enable ${email}` }).click();
   await note(page, 'User enabled.');

@@ -1,12 +1,20 @@
 import type { Browser, Page } from '@playwright/test';
 import { signIn } from './session';
 
-/** A person signed in on a page of their own, with a unique display name. */
-export async function personPage(browser: Browser, email: string, name: string): Promise<Page> {
+/**
+ * A person signed in on a page of their own, with a unique display name. Newcomers start off
+ * duty; a salesman clocks in ("I'm on the floor") unless `onFloor` is false.
+ */
+export async function personPage(browser: Browser, email: string, name: string, { onFloor = true } = {}): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await signIn(page, email);
   const res = await page.request.patch('/api/profile', { data: { name } });
   if (!res.ok()) throw new Error(`could not name ${email}: ${res.status()}`);
+  const me = (await (await page.request.get('/api/auth/me')).json()).user;
+  if (onFloor && me.role === 'staff') {
+    const duty = await page.request.post('/api/rotation/duty', { data: { onDuty: true } });
+    if (!duty.ok()) throw new Error(`could not clock ${email} in: ${duty.status()}`);
+  }
   await page.reload();
   return page;
 }

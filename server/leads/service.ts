@@ -19,6 +19,7 @@ export const toLead = (l: Selectable<LeadsTable>, now = Date.now()) => ({
   closed: !!l.closed,
   source: l.source,
   closedAt: l.closed_at ? new Date(l.closed_at).toISOString() : null,
+  closedById: l.closed_by_id,
   closedByName: l.closed_by_name,
   phone: l.phone,
   email: l.email,

@@ -42,3 +42,9 @@ export async function api<T>(path: string, opts: { method?: Method; body?: unkno
   }
   return data as T;
 }
+
+/**
+ * A fresh id for one action (an Assign or a Skip), made when its form is filled: the server
+ * answers a repeat of it once. getRandomValues works on plain http too, unlike randomUUID.
+ */
+export const newActionId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');

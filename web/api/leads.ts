@@ -16,6 +16,7 @@ export interface Lead {
   closed: boolean;
   source: string;
   closedAt: string | null;
+  closedById: string | null;
   closedByName: string | null;
   phone: string | null;
   email: string | null;
@@ -45,9 +46,12 @@ export function useLeads(filter: { q: string; open: boolean; mine?: boolean; una
   });
 }
 
-export function useLeadAction() {
+export function useLeadAction(onClosed?: (lead: Lead) => void) {
   return useMutation({
-    mutationFn: ({ id, close }: { id: number; close: boolean }) => api(`/leads/${id}/${close ? 'close' : 'reopen'}`, { method: 'POST' }),
+    mutationFn: ({ id, close }: { id: number; close: boolean }) => api<{ lead: Lead }>(`/leads/${id}/${close ? 'close' : 'reopen'}`, { method: 'POST' }),
+    onSuccess: ({ lead }, { close }) => {
+      if (close) onClosed?.(lead);
+    },
     onError: (err) => notifyFail('Failed to update', err),
   });
 }

@@ -1,6 +1,8 @@
 import { Badge, Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import type { Lead } from '../api/leads';
+import { notifications } from '@mantine/notifications';
 import { useLeadAction, useLeads } from '../api/leads';
+import { useSession } from '../session/SessionProvider';
 
 /** The contact and vehicle details an integration sent, under the customer's name. */
 function Details({ lead: l }: { lead: Lead }) {
@@ -37,9 +39,38 @@ function Details({ lead: l }: { lead: Lead }) {
 
 const when = (iso: string) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
-/** The leads table of the specification; `canReopen` is false on a salesman's own list. */
+/** Every close says so, with an Undo that reopens it (a salesman may undo his own close). */
+function useCloseWithUndo() {
+  const undo = useLeadAction();
+  return useLeadAction((lead) => {
+    const id = `closed-${lead.id}`;
+    notifications.show({
+      id,
+      color: 'green',
+      message: (
+        <Group justify="space-between" wrap="nowrap" gap="sm">
+          <Text size="sm">{`${lead.customer} closed.`}</Text>
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            onClick={() => {
+              notifications.hide(id);
+              undo.mutate({ id: lead.id, close: false });
+            }}
+          >
+            Undo
+          </Button>
+        </Group>
+      ),
+      autoClose: 8000,
+    });
+  });
+}
+
+/** The leads table of the specification; `canReopen` is false on a salesman's own list, where he may reopen only what he closed. */
 export function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; canReopen: boolean; showAssignee?: boolean }) {
-  const action = useLeadAction();
+  const action = useCloseWithUndo();
+  const { user } = useSession();
   if (!leads.length) return <Text c="dimmed">No leads found.</Text>;
   return (
     <Table.ScrollContainer minWidth={720}>
@@ -93,7 +124,7 @@ export function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: L
                     <Button size="xs" variant="light" loading={action.isPending && action.variables?.id === l.id} onClick={() => action.mutate({ id: l.id, close: true })}>
                       Mark Closed
                     </Button>
-                  ) : canReopen ? (
+                  ) : canReopen || l.closedById === user?.uid ? (
                     <Button size="xs" variant="subtle" loading={action.isPending && action.variables?.id === l.id} onClick={() => action.mutate({ id: l.id, close: false })}>
                       Reopen
                     </Button>

@@ -13,7 +13,7 @@ import { Integrations } from './Integrations';
 const NO_PERMISSION = 'You need manager permissions to view this page.';
 
 export default function ManagementPage() {
-  const { isManager } = useSession();
+  const { isManager, user: me } = useSession();
   const [showDeleted, setShowDeleted] = useState(false);
   const [dialog, setDialog] = useState<{ user: ManagedUser | null } | null>(null);
   const phone = useMediaQuery('(max-width: 48em)');
@@ -38,12 +38,21 @@ export default function ManagementPage() {
       confirmProps: { color: 'red' },
       onConfirm: () => status.mutate({ id: u.id, action: 'delete' }),
     });
+  const disable = (u: ManagedUser) =>
+    modals.openConfirmModal({
+      title: 'Disable',
+      children: <Text size="sm">{`Disable ${u.email}? They are signed out at once and cannot sign in until enabled.`}</Text>,
+      labels: { confirm: 'Disable', cancel: 'Cancel' },
+      confirmProps: { color: 'orange' },
+      onConfirm: () => status.mutate({ id: u.id, action: 'disable' }),
+    });
   const actions = (u: ManagedUser) => (
     <Actions
       user={u}
+      locked={u.configured || u.id === me?.uid}
       busy={status.isPending && status.variables?.id === u.id}
       onEdit={() => setDialog({ user: u })}
-      onStatus={(action) => status.mutate({ id: u.id, action })}
+      onStatus={(action) => (action === 'disable' ? disable(u) : status.mutate({ id: u.id, action }))}
       onDelete={() => softDelete(u)}
     />
   );
@@ -107,7 +116,7 @@ export default function ManagementPage() {
         </Table.ScrollContainer>
       )}
 
-      <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
+      <UserDialog opened={!!dialog} user={dialog?.user ?? null} self={dialog?.user?.id === me?.uid} onClose={() => setDialog(null)} />
       <Integrations />
     </Stack>
   );
@@ -130,6 +139,11 @@ function Badges({ user }: { user: ManagedUser }) {
           Deleted
         </Badge>
       )}
+      {user.configured && (
+        <Badge color="grape" variant="outline">
+          Set by configuration
+        </Badge>
+      )}
       {s === 'active' && !user.signedInAt && (
         <Badge color="gray" variant="outline">
           Not signed in yet
@@ -141,6 +155,8 @@ function Badges({ user }: { user: ManagedUser }) {
 
 function Actions(p: {
   user: ManagedUser;
+  /** The manager's own row, or one set by configuration: no Disable or Delete (the server refuses them too). */
+  locked: boolean;
   busy: boolean;
   onEdit: () => void;
   onStatus: (a: 'disable' | 'enable' | 'restore') => void;
@@ -171,13 +187,17 @@ function Actions(p: {
           Enable
         </Button>
       ) : (
-        <Button size="xs" variant="default" loading={p.busy} aria-label={`Disable ${email}`} onClick={() => p.onStatus('disable')}>
-          Disable
+        !p.locked && (
+          <Button size="xs" variant="default" loading={p.busy} aria-label={`Disable ${email}`} onClick={() => p.onStatus('disable')}>
+            Disable
+          </Button>
+        )
+      )}
+      {!p.locked && (
+        <Button size="xs" variant="light" color="red" aria-label={`Soft Delete ${email}`} onClick={p.onDelete}>
+          Soft Delete
         </Button>
       )}
-      <Button size="xs" variant="light" color="red" aria-label={`Soft Delete ${email}`} onClick={p.onDelete}>
-        Soft Delete
-      </Button>
     </Group>
   );
 }

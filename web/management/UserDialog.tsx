@@ -7,16 +7,20 @@ import { useAudit, useSaveUser, type ManagedUser } from './api';
 const when = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
 
 /** "Add User" (no user) or "Edit User" with the record's recent history. */
-export function UserDialog({ user, opened, onClose }: { user: ManagedUser | null; opened: boolean; onClose: () => void }) {
+export function UserDialog({ user, self, opened, onClose }: { user: ManagedUser | null; self: boolean; opened: boolean; onClose: () => void }) {
   return (
     <Modal opened={opened} onClose={onClose} title={user ? 'Edit User' : 'Add User'} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
       {/* Keyed so each opening starts from the record's current values. */}
-      {opened && <UserForm key={user?.id ?? 'new'} user={user} onClose={onClose} />}
+      {opened && <UserForm key={user?.id ?? 'new'} user={user} fixedRole={fixedRoleWhy(user, self)} onClose={onClose} />}
     </Modal>
   );
 }
 
-function UserForm({ user, onClose }: { user: ManagedUser | null; onClose: () => void }) {
+/** Why the role cannot be changed here: his own manager role, or one set by configuration. */
+const fixedRoleWhy = (user: ManagedUser | null, self: boolean) =>
+  user?.configured ? 'Set by configuration (MANAGER_EMAILS).' : self && user?.role === 'manager' ? 'Your own role: another manager can change it.' : null;
+
+function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixedRole: string | null; onClose: () => void }) {
   const [email, setEmail] = useState(user?.email ?? '');
   const [name, setName] = useState(!user || user.name === 'User' ? '' : user.name);
   const [role, setRole] = useState<Role>(user?.role ?? 'staff');
@@ -50,11 +54,18 @@ function UserForm({ user, onClose }: { user: ManagedUser | null; onClose: () => 
             label="Role"
             value={role}
             onChange={(e) => setRole(e.currentTarget.value as Role)}
+            disabled={!!fixedRole}
+            description={fixedRole}
             data={[
               { value: 'manager', label: 'Manager' },
               { value: 'staff', label: 'Staff' },
             ]}
           />
+          {!user && (
+            <Text size="sm" c="dimmed">
+              New people start off duty: they join the queue when they clock in or a manager turns On Duty on.
+            </Text>
+          )}
           <Group justify="flex-end" mt="xs">
             <Button variant="default" onClick={onClose}>
               Cancel

@@ -4,7 +4,8 @@ import { api } from '../api/client';
 import type { Profile, Role } from '../api/types';
 import type { Changes } from '../../domain/users';
 
-export type ManagedUser = Profile;
+/** configured: a manager by MANAGER_EMAILS, whom the portal cannot disable, delete or demote. */
+export type ManagedUser = Profile & { configured: boolean };
 
 export interface AuditEntry {
   id: number;

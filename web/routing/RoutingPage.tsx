@@ -5,10 +5,10 @@ import { PageTitle } from '../components/PageTitle';
 import { RecentActions } from '../components/RecentActions';
 import { notifyFail, notifyOk } from '../components/notify';
 import { useRotation, type RotationView } from '../api/rotation';
-import { api } from '../api/client';
+import { api, newActionId } from '../api/client';
 import { useLeads } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
-import { ROUTING_LOG_SIZE, SNOOZE_MINUTES } from '../../domain/rotation';
+import { ROUTING_LOG_SIZE, SKIP_WHOM, SNOOZE_MINUTES } from '../../domain/rotation';
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
 
@@ -58,19 +58,30 @@ function Waiting() {
   );
 }
 
+/**
+ * One action id per filled form: a double-click or a retry of the same Assign is answered once
+ * by the server; the next customer gets a new id.
+ */
+function useActionId() {
+  const [id, setId] = useState(newActionId);
+  return [id, () => setId(newActionId())] as const;
+}
+
 function AssignForm({ nextUp }: { nextUp?: string }) {
   const [customer, setCustomer] = useState('');
+  const [actionId, renew] = useActionId();
   const m = useMutation({
-    mutationFn: (c: string) => api<{ assignedTo: { name: string } }>('/rotation/assign', { method: 'POST', body: { customer: c } }),
+    mutationFn: (c: string) => api<{ assignedTo: { name: string } }>('/rotation/assign', { method: 'POST', body: { customer: c, actionId } }),
     onSuccess: (r, c) => {
       notifyOk(`${c} assigned to ${r.assignedTo.name}.`);
       setCustomer('');
+      renew();
     },
     onError: (err) => notifyFail('Failed to assign', err),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (customer.trim()) m.mutate(customer.trim());
+    if (customer.trim() && !m.isPending) m.mutate(customer.trim());
   };
   return (
     <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} aria-label="Assign next">
@@ -81,8 +92,16 @@ function AssignForm({ nextUp }: { nextUp?: string }) {
         <Text size="sm" c="dimmed">
           Next up: {nextUp ?? 'no one eligible'}
         </Text>
-        <TextInput label="Customer name" value={customer} onChange={(e) => setCustomer(e.currentTarget.value)} maxLength={200} />
-        <Button type="submit" disabled={!customer.trim()} loading={m.isPending} style={{ alignSelf: 'flex-start' }}>
+        <TextInput
+          label="Customer name"
+          value={customer}
+          onChange={(e) => {
+            setCustomer(e.currentTarget.value);
+            renew();
+          }}
+          maxLength={200}
+        />
+        <Button type="submit" disabled={!customer.trim() || m.isPending} loading={m.isPending} style={{ alignSelf: 'flex-start' }}>
           Assign next
         </Button>
       </Stack>
@@ -94,18 +113,23 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
   const [uid, setUid] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<{ uid?: string; reason?: string }>({});
+  const [actionId, renew] = useActionId();
+  // Only someone in the queue can be skipped: the server refuses anyone else.
+  const queue = team.filter((t) => t.eligible).sort((a, b) => a.place! - b.place!);
   const m = useMutation({
-    mutationFn: () => api('/rotation/skip', { method: 'POST', body: { targetUid: uid, reason: reason.trim(), minutes: SNOOZE_MINUTES } }),
+    mutationFn: () => api('/rotation/skip', { method: 'POST', body: { targetUid: uid, reason: reason.trim(), minutes: SNOOZE_MINUTES, actionId } }),
     onSuccess: () => {
       notifyOk(`${team.find((t) => t.id === uid)?.name ?? 'Salesman'} skipped for ${SNOOZE_MINUTES} minutes.`);
       setUid(null);
       setReason('');
+      renew();
     },
     onError: (err) => notifyFail('Failed to skip', err),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const errs = { uid: uid ? undefined : 'Select a user to skip', reason: reason.trim() ? undefined : 'Reason required' };
+    if (m.isPending) return;
+    const errs = { uid: uid && queue.some((t) => t.id === uid) ? undefined : SKIP_WHOM, reason: reason.trim() ? undefined : 'Reason required' };
     setError(errs);
     if (!errs.uid && !errs.reason) m.mutate();
   };
@@ -118,15 +142,27 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
         <Select
           label="Salesman to skip"
           placeholder="Select a salesman"
-          data={team.map((t) => ({ value: t.id, label: t.name }))}
+          data={queue.map((t) => ({ value: t.id, label: t.name }))}
           value={uid}
-          onChange={setUid}
+          onChange={(v) => {
+            setUid(v);
+            renew();
+          }}
           error={error.uid}
           searchable
         />
-        <TextInput label="Reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={error.reason} maxLength={200} />
+        <TextInput
+          label="Reason"
+          value={reason}
+          onChange={(e) => {
+            setReason(e.currentTarget.value);
+            renew();
+          }}
+          error={error.reason}
+          maxLength={200}
+        />
         <NumberInput label="Snooze (minutes)" value={SNOOZE_MINUTES} readOnly />
-        <Button type="submit" color="orange" loading={m.isPending} style={{ alignSelf: 'flex-start' }}>
+        <Button type="submit" color="orange" loading={m.isPending} disabled={m.isPending} style={{ alignSelf: 'flex-start' }}>
           Skip
         </Button>
       </Stack>
@@ -171,7 +207,7 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
-                <Table.Th>Position</Table.Th>
+                <Table.Th>In line</Table.Th>
                 <Table.Th>Active</Table.Th>
                 <Table.Th>On Duty</Table.Th>
                 <Table.Th>Reorder</Table.Th>
@@ -179,26 +215,22 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
             </Table.Thead>
             <Table.Tbody>
               {team.map((t, i) => (
-                <Table.Tr key={t.id} data-testid="team-row">
+                <Table.Tr key={t.id} data-testid="team-row" aria-current={t.place === 1 ? 'true' : undefined}>
                   <Table.Td>
                     <Group gap={6}>
-                      <Text size="sm">{t.name}</Text>
-                      {t.snoozeUntil ? (
-                        <Badge color="orange" variant="light">
-                          snoozed until {clock(t.snoozeUntil)}
+                      <Text size="sm" fw={t.place === 1 ? 700 : undefined}>
+                        {t.name}
+                      </Text>
+                      {t.place === 1 && (
+                        <Badge color="teal" variant="filled">
+                          Next Up
                         </Badge>
-                      ) : !t.active ? (
-                        <Badge color="gray" variant="light">
-                          inactive
-                        </Badge>
-                      ) : !t.onDuty ? (
-                        <Badge color="gray" variant="light">
-                          off duty
-                        </Badge>
-                      ) : null}
+                      )}
                     </Group>
                   </Table.Td>
-                  <Table.Td>{i + 1}</Table.Td>
+                  <Table.Td data-testid="place">
+                    <Place member={t} />
+                  </Table.Td>
                   <Table.Td>
                     <Switch checked={shown(t, 'active')} aria-label={`Active: ${t.name}`} onChange={(e) => status.mutate({ uid: t.id, active: e.currentTarget.checked })} />
                   </Table.Td>
@@ -227,5 +259,16 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
         </Table.ScrollContainer>
       )}
     </Paper>
+  );
+}
+
+/** A place in line counted from Next Up (#1, as the salesman's overview shows it), or why he is not in line. */
+function Place({ member: t }: { member: RotationView['team'][number] }) {
+  if (t.place) return <Text size="sm">#{t.place}</Text>;
+  const [label, color] = t.snoozeUntil ? [`Snoozed until ${clock(t.snoozeUntil)}`, 'orange'] : !t.active ? ['Inactive', 'gray'] : ['Off duty', 'gray'];
+  return (
+    <Badge color={color} variant="light">
+      {label}
+    </Badge>
   );
 }

@@ -6,6 +6,8 @@ import { MSG } from '../../domain/auth-messages';
 import { effectiveRole, normalizeEmail } from '../../domain/roles';
 
 export const EMAIL_KEY = 'emailForSignIn';
+/** Session storage key: why an open dashboard sent its user to sign in ("access-off"), shown once there. */
+export const SIGNED_OUT_WHY = 'signedOutWhy';
 
 export interface Session {
   user: SessionUser | null;

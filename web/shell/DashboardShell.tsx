@@ -2,7 +2,7 @@ import { Suspense, useCallback, useEffect, useState } from 'react';
 import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { AppShell, Burger, Center, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useSession } from '../session/SessionProvider';
+import { SIGNED_OUT_WHY, useSession } from '../session/SessionProvider';
 import { useLiveEvents } from '../api/live';
 import { WeatherReadout } from './WeatherReadout';
 import { greetingFor } from '../../domain/greeting';
@@ -40,6 +40,8 @@ export default function DashboardShell() {
   useEffect(close, [location.pathname, close]);
 
   const onRevoked = useCallback(() => {
+    // The sign-in page tells him why (his own session knew who he was, so no stranger learns it).
+    sessionStorage.setItem(SIGNED_OUT_WHY, 'access-off');
     qc.setQueryData(['me'], null);
     navigate('/', { replace: true });
   }, [qc, navigate]);

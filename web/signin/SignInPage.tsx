@@ -1,18 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { Alert, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useSession } from '../session/SessionProvider';
+import { SIGNED_OUT_WHY, useSession } from '../session/SessionProvider';
 import { APP_NAME } from '../api/meta';
 import { ApiError } from '../api/client';
 import { MSG } from '../../domain/auth-messages';
 
 type State = { step: 'empty' } | { step: 'sent'; email: string } | { step: 'error'; message: string };
 
+/** Shown once: the reason is cleared as soon as it has been read. */
+function useSignedOutWhy() {
+  const [why] = useState(() => sessionStorage.getItem(SIGNED_OUT_WHY));
+  useEffect(() => sessionStorage.removeItem(SIGNED_OUT_WHY), []);
+  return why === 'access-off' ? MSG.accessOff : null;
+}
+
 export default function SignInPage() {
   const { user, sendMagicLink } = useSession();
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [state, setState] = useState<State>({ step: 'empty' });
+  const why = useSignedOutWhy();
 
   if (user) return <Navigate to="/dashboard/overview" replace />;
 
@@ -61,6 +69,11 @@ export default function SignInPage() {
           ) : (
             <form onSubmit={submit} noValidate={false}>
               <Stack>
+                {why && state.step === 'empty' && (
+                  <Alert color="orange" role="alert" data-testid="signed-out-why">
+                    {why}
+                  </Alert>
+                )}
                 <TextInput
                   label="Work Email"
                   type="email"
