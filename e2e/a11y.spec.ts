@@ -135,7 +135,9 @@ test('manager and staff screens pass axe in both modes and at both widths', asyn
     expect(res.ok(), await res.text()).toBeTruthy();
     return (await res.json()).user.id as string;
   };
-  await addUser('newbie');
+  // A newcomer starts off duty; put him on so the queue is not empty while the other is snoozed.
+  const newbie = await addUser('newbie');
+  expect((await boss.request.post('/api/rotation/status', { data: { uid: newbie, onDuty: true } })).ok()).toBeTruthy();
   expect((await boss.request.post(`/api/users/${await addUser('off')}/disable`)).ok()).toBeTruthy();
   expect((await boss.request.post(`/api/users/${await addUser('gone')}/delete`)).ok()).toBeTruthy();
   const staffId = (await (await staff.request.get('/api/auth/me')).json()).user.uid as string;
