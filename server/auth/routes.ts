@@ -35,15 +35,14 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       const now = Date.now();
       const token = randomToken();
       const link = `${config.PUBLIC_URL}/finish-login?e=${encodeURIComponent(email)}&t=${token}`;
-      // Everyone gets the same answer after the same work (one transaction writing the outbox),
-      // so neither the answer nor its time tells which addresses exist.
+      // Everyone gets the same answer after the same writes, so neither the answer nor its time
+      // tells which addresses exist: a refused request stores a token already spent and a mail
+      // row marked dropped.
       await db.transaction().execute(async (trx) => {
-        if (!why) {
-          await trx
-            .insertInto('login_tokens')
-            .values({ token_hash: hashToken(ctx.secret, token), email, expires_at: now + LINK_TTL_MS, used_at: null, created_at: now })
-            .execute();
-        }
+        await trx
+          .insertInto('login_tokens')
+          .values({ token_hash: hashToken(ctx.secret, token), email, expires_at: now + LINK_TTL_MS, used_at: why ? now : null, created_at: now })
+          .execute();
         await ctx.outbox.enqueue(trx, [{ kind: 'signin', mail: linkMail(config, email, link), logLine: `Sign-in link for ${email} (expires in 15 minutes): ${link}`, expiresAt: now + LINK_TTL_MS, dropped: why ?? undefined }]);
       });
       if (why) req.log.info({ email }, `sign-in link not sent: ${why}`);
