@@ -14,6 +14,7 @@ import { createBus, type Bus } from './events/bus';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createOutbox, OUTBOX_TIMING, type OutboxTiming } from './mail/outbox';
 import { dbStore } from './http/limits';
+import { PRUNE_EVERY_MS, schedulePrune } from './db/prune';
 import { HttpError } from './http/errors';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
@@ -53,6 +54,8 @@ export interface AppOptions {
   sweepMs?: number;
   /** The mail sender's poll, retry and lease times (tests shorten them). */
   outboxTiming?: Partial<OutboxTiming>;
+  /** How often expired rows are deleted (tests shorten it). */
+  pruneMs?: number;
 }
 
 export interface RouteInfo {
@@ -189,11 +192,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     );
   }
 
-  app.addHook('onReady', async () => ctx.outbox.start());
+  let stopPruning = async () => {};
+  app.addHook('onReady', async () => {
+    ctx.outbox.start();
+    stopPruning = schedulePrune(dbh.db, app.log, opts.pruneMs ?? PRUNE_EVERY_MS);
+  });
   app.addHook('onClose', async () => {
     ready = false;
     for (const end of [...streams]) end();
     await ctx.outbox.stop();
+    await stopPruning();
     await ctx.bus.close();
   });
   app.addHook('preClose', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { linkIn } from '../test/smtp';
 import { insertUser } from '../users/repo';
+import { SESSION_IDLE_MS, SESSION_MAX_MS } from './tokens';
 
 describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
   let t: TestApp;
@@ -151,6 +152,36 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
     expect((await me(cookie)).statusCode).toBe(200);
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
     expect(out.statusCode).toBe(200);
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('renews a session on use at most once an hour, up to 30 days after sign-in; unused for 14 days it ends', async () => {
+    const cookie = await t.signIn('regular@dealer.test');
+    const hash = (await t.db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select('id_hash').where('users.email', '=', 'regular@dealer.test').executeTakeFirstOrThrow()).id_hash;
+    const session = () => t.db.selectFrom('sessions').selectAll().where('id_hash', '=', hash).executeTakeFirstOrThrow();
+    const renewal = (res: Awaited<ReturnType<typeof me>>) => res.cookies.find((c) => c.name === 'bdc_session');
+    const first = await session();
+    expect(first.expires_at - first.created_at).toBe(SESSION_IDLE_MS);
+    // Used again at once: no write, no new cookie.
+    expect(renewal(await me(cookie))).toBeUndefined();
+    expect((await session()).expires_at).toBe(first.expires_at);
+
+    // Last renewed two hours ago: used now, it runs 14 days from now, and the cookie says so.
+    await t.db.updateTable('sessions').set({ expires_at: Date.now() + SESSION_IDLE_MS - 2 * 3600_000 }).where('id_hash', '=', hash).execute();
+    const before = Date.now();
+    const renewed = renewal(await me(cookie));
+    expect(renewed?.maxAge).toBeGreaterThan(SESSION_IDLE_MS / 1000 - 60);
+    expect(renewed).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect((await session()).expires_at).toBeGreaterThanOrEqual(before + SESSION_IDLE_MS);
+
+    // Signed in 29 days ago: renewal stops at 30 days after sign-in.
+    const created = Date.now() - 29 * 86_400_000;
+    await t.db.updateTable('sessions').set({ created_at: created, expires_at: Date.now() + 60_000 }).where('id_hash', '=', hash).execute();
+    expect(renewal(await me(cookie))?.maxAge).toBeLessThanOrEqual(86_400);
+    expect((await session()).expires_at).toBe(created + SESSION_MAX_MS);
+
+    // Not used before it ran out: signed out.
+    await t.db.updateTable('sessions').set({ expires_at: Date.now() - 1 }).where('id_hash', '=', hash).execute();
     expect((await me(cookie)).statusCode).toBe(401);
   });
 

@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { HttpError, parse } from '../http/errors';
 import { hit } from '../http/limits';
 import { completeLinkSchema, sendLinkSchema } from '../../domain/schemas';
-import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_TTL_MS } from './tokens';
+import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_IDLE_MS } from './tokens';
+import { setSessionCookie } from './session';
 import { signInVerdict } from './policy';
 import { findUserByEmail, insertUser, toUser } from '../users/repo';
 import { effectiveRole } from '../../domain/roles';
@@ -91,9 +92,9 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const sessionToken = randomToken();
     await db
       .insertInto('sessions')
-      .values({ id_hash: hashToken(ctx.secret, sessionToken), user_id: user.id, created_at: now, expires_at: now + SESSION_TTL_MS })
+      .values({ id_hash: hashToken(ctx.secret, sessionToken), user_id: user.id, created_at: now, expires_at: now + SESSION_IDLE_MS })
       .execute();
-    setSessionCookie(reply, sessionToken, ctx.config.secureCookies);
+    setSessionCookie(reply, sessionToken, SESSION_IDLE_MS, ctx.config.secureCookies);
     return { user: sessionUser(ctx, user) };
   });
 
@@ -112,16 +113,6 @@ export function sessionUser(ctx: Ctx, u: Parameters<typeof toUser>[0]) {
   const claimRole = ctx.config.MANAGER_EMAILS.includes(u.email) ? 'manager' : null;
   const role = effectiveRole(profile.role, null, claimRole);
   return { uid: u.id, email: u.email, name: u.name, claimRole, profileRole: profile.role, role, isManager: role === 'manager', profile };
-}
-
-function setSessionCookie(reply: FastifyReply, token: string, secure: boolean) {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    maxAge: SESSION_TTL_MS / 1000,
-  });
 }
 
 function linkMail(config: Ctx['config'], to: string, link: string) {
