@@ -9,8 +9,10 @@ export const STREAMS_PER_SESSION = 10;
 
 interface Stream {
   session: string;
+  userId: string;
   role: string;
   end: () => void;
+  revoke: () => void;
 }
 
 /** Server-Sent Events: each open screen learns which topics changed and refetches them. */
@@ -18,24 +20,35 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
   const open = new Set<Stream>();
 
   /**
-   * Ends every stream whose session is gone (logout, disable, delete, expiry) and every stream
-   * whose user's role changed: the browser reconnects by itself and gets a stream with the new
-   * rights. One query for all streams of this server.
+   * Ends every stream whose session is gone (logout, expiry) or whose person was disabled or
+   * deleted (saying session-revoked, as the event from the change does), and every stream whose
+   * user's role changed: the browser reconnects by itself and gets a stream with the new rights.
+   * Two queries for all streams of this server.
    */
   async function check() {
     if (!open.size) return;
-    const hashes = [...new Set([...open].map((s) => s.session))];
-    const live = await ctx.dbh.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.id_hash', 'users.role'])
-      .where('sessions.id_hash', 'in', hashes)
-      .where('sessions.expires_at', '>', Date.now())
-      .where('users.disabled', '=', 0)
-      .where('users.deleted_at', 'is', null)
-      .execute();
-    const roles = new Map(live.map((r) => [r.id_hash, r.role]));
-    for (const s of [...open]) if (roles.get(s.session) !== s.role) s.end();
+    const { db } = ctx.dbh;
+    const list = [...open];
+    const [sessions, users] = await Promise.all([
+      db
+        .selectFrom('sessions')
+        .select('id_hash')
+        .where('id_hash', 'in', [...new Set(list.map((s) => s.session))])
+        .where('expires_at', '>', Date.now())
+        .execute(),
+      db
+        .selectFrom('users')
+        .select(['id', 'role', 'disabled', 'deleted_at'])
+        .where('id', 'in', [...new Set(list.map((s) => s.userId))])
+        .execute(),
+    ]);
+    const live = new Set(sessions.map((r) => r.id_hash));
+    const byId = new Map(users.map((u) => [u.id, u]));
+    for (const s of list) {
+      const u = byId.get(s.userId);
+      if (!u || u.disabled || u.deleted_at !== null) s.revoke();
+      else if (!live.has(s.session) || u.role !== s.role) s.end();
+    }
   }
   let checking = false;
   const runCheck = () => {
@@ -73,19 +86,21 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
     res.write(`retry: 1000\n\n`);
     const send = (data: object) => res.write(`data: ${JSON.stringify(data)}\n\n`);
     send({ topic: 'hello', at: Date.now() });
+    const stream: Stream = { session, userId: me.id, role: me.role, end: () => end(), revoke: () => revoke() };
+    const revoke = (at = Date.now()) => {
+      if (!open.has(stream)) return;
+      send({ topic: 'session-revoked', userId: me.id, at });
+      end();
+    };
     const unsubscribe = ctx.bus.subscribe((e) => {
       if (e.topic === 'session-revoked') {
-        if (e.userId === me.id) {
-          send(e);
-          end();
-        }
+        if (e.userId === me.id) revoke(e.at);
         return;
       }
       if (e.topic === 'profile' && e.userId !== me.id) return;
       send(e);
     });
     const beat = setInterval(() => res.write(`: keep-alive\n\n`), HEARTBEAT_MS);
-    const stream: Stream = { session, role: me.role, end: () => end() };
     const end = () => {
       if (!open.has(stream)) return;
       clearInterval(beat);
