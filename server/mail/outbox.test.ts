@@ -97,4 +97,20 @@ describe.each(DIALECTS)('the mail outbox on %s', (dialect) => {
       await smtp.close();
     }
   });
+
+  it('prints the link to the log through the same outbox when no SMTP server is set', async () => {
+    const lines: string[] = [];
+    t = await testApp(dialect, { SMTP_URL: '' }, { logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } } });
+    expect(t.app.ctx.mailer.describe).toBe('the server log (SMTP_URL is not set)');
+    await ask(t.app, 'nobody.logged@elsewhere.test');
+    await ask(t.app, MANAGER);
+    await t.drained();
+    const logged = lines.map((l) => JSON.parse(l).msg as string).filter((m) => m.startsWith('Sign-in link for'));
+    expect(logged).toHaveLength(1);
+    const link = new URL(/(http\S+)$/.exec(logged[0])![1]);
+    expect(link.searchParams.get('e')).toBe(MANAGER);
+    const done = await t.app.inject({ method: 'POST', url: '/api/auth/complete', payload: { email: MANAGER, token: link.searchParams.get('t') } });
+    expect(done.statusCode).toBe(200);
+    expect(await row(MANAGER)).toMatchObject({ state: 'sent', body: '' });
+  });
 });
