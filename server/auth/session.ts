@@ -44,6 +44,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
       setSessionCookie(reply, token, renewed - now, ctx.config.secureCookies);
     }
   });
+
   app.addHook('preHandler', async (req) => {
     // Pages and assets are public; the data behind them is the API's.
     if (!req.routeOptions.url?.startsWith('/api')) return;

@@ -8,7 +8,7 @@ export const PRUNE_EVERY_MS = 10 * 60 * 1000;
  * older than a day, mail sent (or given up) more than a day ago, and ended rate-limit windows.
  * Idempotent, so every app server may run it.
  */
-export async function prune(db: Db, now = Date.now()) {
+async function prune(db: Db, now = Date.now()) {
   const counts = await Promise.all([
     db.deleteFrom('login_tokens').where('expires_at', '<', now).executeTakeFirst(),
     db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst(),

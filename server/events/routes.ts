@@ -5,7 +5,7 @@ import { access } from '../http/access';
 const HEARTBEAT_MS = 25_000;
 /** How often open streams are checked against their sessions (a session may end on another server). */
 const CHECK_MS = 2000;
-export const STREAMS_PER_SESSION = 10;
+const STREAMS_PER_SESSION = 10;
 
 interface Stream {
   session: string;
