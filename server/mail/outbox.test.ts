@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { linkIn, startSmtp } from '../test/smtp';
+import { insertUser } from '../users/repo';
 
 /** Short retries so an outage of a moment is over within the test. */
 const timing = { pollMs: 100, backoffMs: 100, maxBackoffMs: 400 };
@@ -112,5 +113,26 @@ describe.each(DIALECTS)('the mail outbox on %s', (dialect) => {
     const done = await t.app.inject({ method: 'POST', url: '/api/auth/complete', payload: { email: MANAGER, token: link.searchParams.get('t') } });
     expect(done.statusCode).toBe(200);
     expect(await row(MANAGER)).toMatchObject({ state: 'sent', body: '' });
+  });
+
+  it("queues the salesman's new-lead mail: an assign while SMTP is down succeeds and the mail follows", async () => {
+    t = await testApp(dialect, {}, { outboxTiming: timing });
+    const boss = await t.signIn(MANAGER);
+    await insertUser(t.db, { email: 'lead.rep@dealer.test', name: 'Lead Rep' });
+    const port = t.smtp.port;
+    await t.smtp.close();
+    const r = await t.app.inject({ method: 'POST', url: '/api/rotation/assign', headers: { cookie: boss }, payload: { customer: 'Outage Customer' } });
+    expect(r.statusCode).toBe(200);
+    // The mail is queued just after the answer.
+    const queued = () => t!.db.selectFrom('outbox').selectAll().where('recipient', '=', 'lead.rep@dealer.test').executeTakeFirst();
+    await until(async () => ((await queued())?.attempts ?? 0) >= 1, 'a failed attempt');
+    expect(await queued()).toMatchObject({ kind: 'lead', state: 'waiting' });
+    const back = await startSmtp(undefined, port);
+    try {
+      const mail = await back.mailTo('lead.rep@dealer.test', 10_000);
+      expect(mail.subject).toBe('New lead: Outage Customer');
+    } finally {
+      await back.close();
+    }
   });
 });
