@@ -36,7 +36,10 @@ const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 async function seed(dbh: DbHandle) {
   const boss = await insertUser(dbh.db, { email: 'bench.boss@bench.test', name: 'Bench Boss', role: 'manager' });
   for (let i = 0; i < 12; i++) await insertUser(dbh.db, { email: `rep${i}@bench.test`, name: `Rep ${i}` });
-  return { cookie: await managerSession(dbh, SECRET, boss.id), boss };
+  // One sign-in holds at most 10 event streams: each streaming screen has a session of its own.
+  const viewers: string[] = [];
+  for (let i = 0; i < SSE_CLIENTS; i++) viewers.push(await managerSession(dbh, SECRET, boss.id));
+  return { cookie: await managerSession(dbh, SECRET, boss.id), boss, viewers };
 }
 
 /** The portal as it runs for a dealership: its own process, production mode. */
@@ -108,7 +111,7 @@ async function dbCeiling(dbh: DbHandle) {
 async function assignBench(kind: 'sqlite' | 'postgres') {
   const dbh = await freshDb(kind);
   const { dir, url } = dbh;
-  const { cookie } = await seed(dbh);
+  const { cookie, viewers } = await seed(dbh);
   say(`[${kind}] database ceiling: the assign transaction directly, ${CONCURRENCY} at a time, ${SECONDS} s…`);
   const ceiling = await dbCeiling(dbh);
   await dbh.release();
@@ -124,13 +127,13 @@ async function assignBench(kind: 'sqlite' | 'postgres') {
   const assign = await load(server.port, 'POST', '/api/rotation/assign', cookie, () => JSON.stringify({ customer: `Bench ${i++}` }), () => {
     peak = Math.max(peak, rssMb(server.proc.pid!));
   });
-  const result = { kind, ceiling, trivial, assign, idle, peak, port: server.port, cookie, proc: server.proc, stop: server.stop, dir, drop: dbh.drop };
+  const result = { kind, ceiling, trivial, assign, idle, peak, port: server.port, cookie, viewers, proc: server.proc, stop: server.stop, dir, drop: dbh.drop };
   return result;
 }
 
 // ---------- live updates ----------
 
-async function liveBench(port: number, cookie: string) {
+async function liveBench(port: number, cookie: string, viewers: string[]) {
   say(`[live] ${SSE_CLIENTS} event streams, 40 assigns one after another…`);
   const arrivals: number[] = [];
   const reqs: http.ClientRequest[] = [];
@@ -138,7 +141,7 @@ async function liveBench(port: number, cookie: string) {
   const sseAgent = new http.Agent({ keepAlive: false, maxSockets: SSE_CLIENTS + 10 });
   await new Promise<void>((resolve) => {
     for (let c = 0; c < SSE_CLIENTS; c++) {
-      const req = http.get({ host: '127.0.0.1', port, path: '/api/events', agent: sseAgent, headers: { cookie, accept: 'text/event-stream' } }, (res) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/api/events', agent: sseAgent, headers: { cookie: viewers[c], accept: 'text/event-stream' } }, (res) => {
         let buf = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
@@ -260,7 +263,7 @@ async function main() {
     await new Promise<void>((r, j) => spawn('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' }).on('exit', (c) => (c ? j(new Error('build failed')) : r())));
   }
   const sqlite = await assignBench('sqlite');
-  const live = await liveBench(sqlite.port, sqlite.cookie);
+  const live = await liveBench(sqlite.port, sqlite.cookie, sqlite.viewers);
   const search = await searchBench(sqlite.dir, sqlite.cookie, sqlite.port);
   const web = await webBench(sqlite.port, sqlite.cookie);
   await sqlite.stop();

@@ -12,6 +12,9 @@ import { ping } from './db';
 import type { Ctx } from './context';
 import { createBus, type Bus } from './events/bus';
 import { createMailer, type Mailer } from './mail/mailer';
+import { createOutbox, OUTBOX_TIMING, type OutboxTiming } from './mail/outbox';
+import { dbStore } from './http/limits';
+import { PRUNE_EVERY_MS, schedulePrune } from './db/prune';
 import { HttpError } from './http/errors';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
@@ -49,6 +52,10 @@ export interface AppOptions {
   bus?: Bus;
   /** How often waiting leads are offered again (tests shorten it). */
   sweepMs?: number;
+  /** The mail sender's poll, retry and lease times (tests shorten them). */
+  outboxTiming?: Partial<OutboxTiming>;
+  /** How often expired rows are deleted (tests shorten it). */
+  pruneMs?: number;
 }
 
 export interface RouteInfo {
@@ -66,13 +73,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     // their own address and step around the per-client sign-in limit.
     trustProxy: config.TRUST_PROXY,
   });
+  const secret = await sessionSecret(config, dbh);
+  const mailer = opts.mailer ?? createMailer(config, app.log);
   const ctx: Ctx = {
     config,
     dbh,
     log: app.log,
     bus: opts.bus ?? (await createBus(dbh.pool, app.log)),
-    mailer: opts.mailer ?? createMailer(config, app.log),
-    secret: await sessionSecret(config, dbh),
+    mailer,
+    outbox: createOutbox(dbh, mailer, secret, app.log, { ...OUTBOX_TIMING, ...opts.outboxTiming }),
+    secret,
   };
   app.decorate('ctx', ctx);
   // Every route with its declared access, for the authorisation test.
@@ -103,7 +113,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     },
     strictTransportSecurity: config.secureCookies,
   });
-  await app.register(rateLimit, { global: false });
+  // Counted in the database, so the limits hold across every app server on it.
+  await app.register(rateLimit, { global: false, store: dbStore(dbh.db) });
 
   // Fastify's own 404 repeats the address in its message and its log line; a link's token is in it.
   app.setNotFoundHandler(async (_req, reply) => reply.status(404).send({ error: 'Not found.' }));
@@ -138,7 +149,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
   app.get('/healthz', { config: { access: 'public' } }, async (_req, reply) => {
     try {
       await ping(dbh.db);
-      return { ok: true, database: dbh.dialect };
+      return { ok: true, database: dbh.dialect, outbox: await ctx.outbox.backlog() };
     } catch {
       return reply.status(503).send({ ok: false, error: 'Database unreachable' });
     }
@@ -181,9 +192,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     );
   }
 
+  let stopPruning = async () => {};
+  app.addHook('onReady', async () => {
+    ctx.outbox.start();
+    stopPruning = schedulePrune(dbh.db, app.log, opts.pruneMs ?? PRUNE_EVERY_MS);
+  });
   app.addHook('onClose', async () => {
     ready = false;
     for (const end of [...streams]) end();
+    await ctx.outbox.stop();
+    await stopPruning();
     await ctx.bus.close();
   });
   app.addHook('preClose', async () => {

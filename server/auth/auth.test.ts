@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { linkIn } from '../test/smtp';
 import { insertUser } from '../users/repo';
+import { SESSION_IDLE_MS, SESSION_MAX_MS } from './tokens';
 
 describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
   let t: TestApp;
@@ -15,8 +16,7 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
   const complete = (email: string | null, token: string | null) =>
     t.app.inject({ method: 'POST', url: '/api/auth/complete', payload: { email, token } });
   const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
-  const mailsTo = (email: string) => t.smtp.inbox.filter((m) => m.to.includes(email)).length;
-  const settle = () => new Promise((r) => setTimeout(r, 300));
+  const mailsTo = (email: string) => t.smtp.count(email);
 
   it('mails a link to the portal that works once and signs the manager in', async () => {
     const res = await requestLink('  Boss@Dealer.Test ');
@@ -44,12 +44,15 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
     expect(who.json().user.email).toBe(MANAGER);
   });
 
-  it('stores only a hash of the link token', async () => {
+  it('stores only a hash of the link token, and the queued mail only sealed', async () => {
     await requestLink('hash@dealer.test');
     const token = linkIn(await t.smtp.mailTo('hash@dealer.test')).searchParams.get('t')!;
     const rows = await t.db.selectFrom('login_tokens').selectAll().where('email', '=', 'hash@dealer.test').execute();
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(token);
+    await t.drained();
+    const queued = await t.db.selectFrom('outbox').selectAll().where('recipient', '=', 'hash@dealer.test').execute();
+    expect(queued).toMatchObject([{ kind: 'signin', state: 'sent', body: '' }]);
   });
 
   it('refuses an expired link and a link used with another address', async () => {
@@ -83,7 +86,12 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ ok: true });
     }
-    await settle();
+    // A link asked for afterwards arrives, and nothing else is left to send.
+    await requestLink('after.strangers@dealer.test');
+    await t.smtp.mailTo('after.strangers@dealer.test');
+    await t.drained();
+    const rows = await t.db.selectFrom('outbox').select(['recipient', 'state']).where('recipient', 'in', ['stranger@elsewhere.test', 'gone@elsewhere.test']).execute();
+    expect(rows.map((r) => r.state)).toEqual(['dropped', 'dropped']);
     expect(mailsTo('stranger@elsewhere.test')).toBe(0);
     expect(mailsTo('gone@elsewhere.test')).toBe(0);
   });
@@ -102,11 +110,26 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
     expect(user.profile).toMatchObject({ active: true, onDuty: false });
   });
 
-  it('limits links per address without telling the requester', async () => {
+  it('limits links per client and address without telling the requester', async () => {
     const email = 'eager@dealer.test';
-    for (let i = 0; i < t.config.SIGNIN_LINKS_PER_ADDRESS + 2; i++) expect((await requestLink(email, `10.1.0.${i}`)).statusCode).toBe(200);
-    await settle();
+    for (let i = 0; i < t.config.SIGNIN_LINKS_PER_ADDRESS + 2; i++) {
+      const res = await requestLink(email, '10.1.0.1');
+      expect([res.statusCode, res.json()]).toEqual([200, { ok: true }]);
+    }
+    await t.drained();
     expect(mailsTo(email)).toBe(t.config.SIGNIN_LINKS_PER_ADDRESS);
+  });
+
+  it('a stranger who uses up the links for an address does not keep its owner out', async () => {
+    const email = 'salesman@dealer.test';
+    for (let i = 0; i < t.config.SIGNIN_LINKS_PER_ADDRESS + 3; i++) await requestLink(email, '198.51.100.66');
+    await t.drained();
+    const seen = mailsTo(email);
+    expect(seen).toBe(t.config.SIGNIN_LINKS_PER_ADDRESS);
+    // The salesman asks from his own machine and gets a link that signs him in.
+    expect((await requestLink(email, '10.2.0.7')).statusCode).toBe(200);
+    const link = linkIn(await t.smtp.mailTo(email, 5000, seen));
+    expect((await complete(email, link.searchParams.get('t'))).statusCode).toBe(200);
   });
 
   it('limits link requests per client', async () => {
@@ -130,6 +153,36 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
     expect((await me(cookie)).statusCode).toBe(200);
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
     expect(out.statusCode).toBe(200);
+    expect((await me(cookie)).statusCode).toBe(401);
+  });
+
+  it('renews a session on use at most once an hour, up to 30 days after sign-in; unused for 14 days it ends', async () => {
+    const cookie = await t.signIn('regular@dealer.test');
+    const hash = (await t.db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select('id_hash').where('users.email', '=', 'regular@dealer.test').executeTakeFirstOrThrow()).id_hash;
+    const session = () => t.db.selectFrom('sessions').selectAll().where('id_hash', '=', hash).executeTakeFirstOrThrow();
+    const renewal = (res: Awaited<ReturnType<typeof me>>) => res.cookies.find((c) => c.name === 'bdc_session');
+    const first = await session();
+    expect(first.expires_at - first.created_at).toBe(SESSION_IDLE_MS);
+    // Used again at once: no write, no new cookie.
+    expect(renewal(await me(cookie))).toBeUndefined();
+    expect((await session()).expires_at).toBe(first.expires_at);
+
+    // Last renewed two hours ago: used now, it runs 14 days from now, and the cookie says so.
+    await t.db.updateTable('sessions').set({ expires_at: Date.now() + SESSION_IDLE_MS - 2 * 3600_000 }).where('id_hash', '=', hash).execute();
+    const before = Date.now();
+    const renewed = renewal(await me(cookie));
+    expect(renewed?.maxAge).toBeGreaterThan(SESSION_IDLE_MS / 1000 - 60);
+    expect(renewed).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect((await session()).expires_at).toBeGreaterThanOrEqual(before + SESSION_IDLE_MS);
+
+    // Signed in 29 days ago: renewal stops at 30 days after sign-in.
+    const created = Date.now() - 29 * 86_400_000;
+    await t.db.updateTable('sessions').set({ created_at: created, expires_at: Date.now() + 60_000 }).where('id_hash', '=', hash).execute();
+    expect(renewal(await me(cookie))?.maxAge).toBeLessThanOrEqual(86_400);
+    expect((await session()).expires_at).toBe(created + SESSION_MAX_MS);
+
+    // Not used before it ran out: signed out.
+    await t.db.updateTable('sessions').set({ expires_at: Date.now() - 1 }).where('id_hash', '=', hash).execute();
     expect((await me(cookie)).statusCode).toBe(401);
   });
 

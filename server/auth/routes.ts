@@ -1,9 +1,11 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { HttpError, parse } from '../http/errors';
+import { hit } from '../http/limits';
 import { completeLinkSchema, sendLinkSchema } from '../../domain/schemas';
-import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_TTL_MS } from './tokens';
+import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_IDLE_MS } from './tokens';
+import { setSessionCookie } from './session';
 import { signInVerdict } from './policy';
 import { findUserByEmail, insertUser, toUser } from '../users/repo';
 import { effectiveRole } from '../../domain/roles';
@@ -23,46 +25,30 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     },
     async (req) => {
       const { email } = parse(sendLinkSchema, req.body);
+      // Counted per client and address: a stranger's requests cannot use up someone's own links.
+      const { hits } = await hit(db, `link:${req.ip}:${email}`, LINK_TTL_MS);
       const existing = await findUserByEmail(db, email);
       const verdict = signInVerdict(config, email, existing);
-      // Everyone gets the same answer, so no one learns which addresses exist.
-      if (!verdict.allowed) {
-        req.log.info({ email }, `sign-in link not sent: ${verdict.why}`);
-        return { ok: true };
-      }
+      const why = !verdict.allowed
+        ? verdict.why
+        : hits > config.SIGNIN_LINKS_PER_ADDRESS
+          ? `more than ${config.SIGNIN_LINKS_PER_ADDRESS} requested from this client in 15 minutes`
+          : null;
       const now = Date.now();
-      const recent = await db
-        .selectFrom('login_tokens')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('email', '=', email)
-        .where('created_at', '>', now - LINK_TTL_MS)
-        .executeTakeFirst();
-      // Beyond the limit the answer is the same, but nothing is sent.
-      if (Number(recent?.n ?? 0) >= config.SIGNIN_LINKS_PER_ADDRESS) {
-        req.log.warn({ email }, `sign-in link not sent: more than ${config.SIGNIN_LINKS_PER_ADDRESS} requested in 15 minutes`);
-        return { ok: true };
-      }
       const token = randomToken();
-      await db
-        .insertInto('login_tokens')
-        .values({ token_hash: hashToken(ctx.secret, token), email, expires_at: now + LINK_TTL_MS, used_at: null, created_at: now })
-        .execute();
       const link = `${config.PUBLIC_URL}/finish-login?e=${encodeURIComponent(email)}&t=${token}`;
-      const portal = config.DEALERSHIP_NAME ? `${config.DEALERSHIP_NAME} ${config.APP_NAME}` : config.APP_NAME;
-      try {
-        await ctx.mailer.send(
-          {
-            to: email,
-            subject: `Your sign-in link for ${portal}`,
-            text: `Hello,\n\nUse this link to sign in to ${portal}:\n\n${link}\n\nThe link works once and expires in 15 minutes. If you did not ask for it, ignore this e-mail.\n`,
-            html: `<p>Hello,</p><p>Use this link to sign in to <b>${escapeHtml(portal)}</b>:</p><p><a href="${link}">Sign in to ${escapeHtml(portal)}</a></p><p>The link works once and expires in 15 minutes. If you did not ask for it, ignore this e-mail.</p>`,
-          },
-          `Sign-in link for ${email} (expires in 15 minutes): ${link}`,
-        );
-      } catch (err) {
-        req.log.error({ err, email }, 'could not send the sign-in e-mail');
-        throw new HttpError(502, 'Something went wrong sending the link. Please try again.');
-      }
+      // Everyone gets the same answer after the same writes, so neither the answer nor its time
+      // tells which addresses exist: a refused request stores a token already spent and a mail
+      // row marked dropped.
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('login_tokens')
+          .values({ token_hash: hashToken(ctx.secret, token), email, expires_at: now + LINK_TTL_MS, used_at: why ? now : null, created_at: now })
+          .execute();
+        await ctx.outbox.enqueue(trx, [{ kind: 'signin', mail: linkMail(config, email, link), logLine: `Sign-in link for ${email} (expires in 15 minutes): ${link}`, expiresAt: now + LINK_TTL_MS, dropped: why ?? undefined }]);
+      });
+      if (why) req.log.info({ email }, `sign-in link not sent: ${why}`);
+      else ctx.outbox.wake();
       return { ok: true };
     },
   );
@@ -109,9 +95,9 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const sessionToken = randomToken();
     await db
       .insertInto('sessions')
-      .values({ id_hash: hashToken(ctx.secret, sessionToken), user_id: user.id, created_at: now, expires_at: now + SESSION_TTL_MS })
+      .values({ id_hash: hashToken(ctx.secret, sessionToken), user_id: user.id, created_at: now, expires_at: now + SESSION_IDLE_MS })
       .execute();
-    setSessionCookie(reply, sessionToken, ctx.config.secureCookies);
+    setSessionCookie(reply, sessionToken, SESSION_IDLE_MS, ctx.config.secureCookies);
     return { user: sessionUser(ctx, user) };
   });
 
@@ -132,14 +118,14 @@ export function sessionUser(ctx: Ctx, u: Parameters<typeof toUser>[0]) {
   return { uid: u.id, email: u.email, name: u.name, claimRole, profileRole: profile.role, role, isManager: role === 'manager', profile };
 }
 
-function setSessionCookie(reply: FastifyReply, token: string, secure: boolean) {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    maxAge: SESSION_TTL_MS / 1000,
-  });
+function linkMail(config: Ctx['config'], to: string, link: string) {
+  const portal = config.DEALERSHIP_NAME ? `${config.DEALERSHIP_NAME} ${config.APP_NAME}` : config.APP_NAME;
+  return {
+    to,
+    subject: `Your sign-in link for ${portal}`,
+    text: `Hello,\n\nUse this link to sign in to ${portal}:\n\n${link}\n\nThe link works once and expires in 15 minutes. If you did not ask for it, ignore this e-mail.\n`,
+    html: `<p>Hello,</p><p>Use this link to sign in to <b>${escapeHtml(portal)}</b>:</p><p><a href="${link}">Sign in to ${escapeHtml(portal)}</a></p><p>The link works once and expires in 15 minutes. If you did not ask for it, ignore this e-mail.</p>`,
+  };
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Ctx } from '../context';
-import { hashToken, SESSION_COOKIE } from './tokens';
+import { hashToken, SESSION_COOKIE, SESSION_IDLE_MS, SESSION_MAX_MS, SESSION_RENEW_MS } from './tokens';
 import { forbidden, HttpError, unauthorized } from '../http/errors';
 import type { UserRow } from '../users/repo';
 
@@ -17,23 +17,31 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
 
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const token = req.cookies[SESSION_COOKIE];
     if (!token) return;
     const hash = hashToken(ctx.secret, token);
+    const now = Date.now();
     // Disabled or deleted users match nothing here, so their sessions stop at once.
     const row = await ctx.dbh.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .selectAll('users')
+      .select(['sessions.created_at as session_created_at', 'sessions.expires_at as session_expires_at'])
       .where('sessions.id_hash', '=', hash)
-      .where('sessions.expires_at', '>', Date.now())
+      .where('sessions.expires_at', '>', now)
       .where('users.disabled', '=', 0)
       .where('users.deleted_at', 'is', null)
       .executeTakeFirst();
-    if (row) {
-      req.user = row;
-      req.sessionHash = hash;
+    if (!row) return;
+    const { session_created_at: created, session_expires_at: expires, ...user } = row;
+    req.user = user;
+    req.sessionHash = hash;
+    // Used: the idle limit starts again, never beyond the absolute limit.
+    const renewed = Math.min(now + SESSION_IDLE_MS, Number(created) + SESSION_MAX_MS);
+    if (renewed - Number(expires) >= SESSION_RENEW_MS) {
+      await ctx.dbh.db.updateTable('sessions').set({ expires_at: renewed }).where('id_hash', '=', hash).execute();
+      setSessionCookie(reply, token, renewed - now, ctx.config.secureCookies);
     }
   });
 
@@ -52,3 +60,13 @@ export const currentUser = (req: FastifyRequest): UserRow => {
   if (!req.user) throw unauthorized();
   return req.user;
 };
+
+export function setSessionCookie(reply: FastifyReply, token: string, ttlMs: number, secure: boolean) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    maxAge: Math.floor(ttlMs / 1000),
+  });
+}

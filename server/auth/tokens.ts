@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 
 export const LINK_TTL_MS = 15 * 60 * 1000;
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A session ends after 14 days unused, and 30 days after sign-in at the latest. */
+export const SESSION_IDLE_MS = 14 * DAY_MS;
+export const SESSION_MAX_MS = 30 * DAY_MS;
+/** Renewing on use writes at most once an hour per session, not once a request. */
+export const SESSION_RENEW_MS = 60 * 60 * 1000;
 export const SESSION_COOKIE = 'bdc_session';
 
 export const randomToken = () => crypto.randomBytes(32).toString('base64url');

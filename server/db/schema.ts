@@ -141,6 +141,30 @@ export interface AuditLogTable {
   at: number;
 }
 
+/** Mail on its way: waiting until sent, failed (gave up) or dropped (a link request that sends nothing). */
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: 'signin' | 'lead';
+  recipient: string;
+  /** The sealed mail; emptied once the row is done. */
+  body: string;
+  state: 'waiting' | 'sent' | 'failed' | 'dropped';
+  attempts: number;
+  next_at: number;
+  lease_until: number | null;
+  expires_at: number;
+  last_error: string | null;
+  created_at: number;
+  done_at: number | null;
+}
+
+/** A rate-limit counter shared by every app server: hits in the window ending at reset_at. */
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  reset_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   login_tokens: LoginTokensTable;
@@ -154,4 +178,6 @@ export interface Database {
   api_keys: ApiKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   rotation_actions: RotationActionsTable;
+  outbox: OutboxTable;
+  rate_limits: RateLimitsTable;
 }

@@ -37,6 +37,79 @@ describe.each(DIALECTS)('live events on %s', (dialect) => {
     await s.next('leads', 1000);
     s.close();
   });
+
+  const post = (url: string, cookie: string, body?: object) =>
+    fetch(`${base}${url}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+  const uid = async (cookie: string) => (await (await fetch(`${base}/api/auth/me`, { headers: { cookie } })).json()).user.uid as string;
+  const assign = (customer: string) => post('/api/rotation/assign', boss, { customer });
+
+  it('ends a stream within 5 s when its session logs out; another session of the same person stays open', async () => {
+    const phone = await t.signIn('two.devices@dealer.test');
+    const laptop = await t.signIn('two.devices@dealer.test');
+    const a = await openEvents(`${base}/api/events`, phone);
+    const b = await openEvents(`${base}/api/events`, laptop);
+    await Promise.all([a.next('hello'), b.next('hello')]);
+    expect((await post('/api/auth/logout', phone)).status).toBe(200);
+    await a.ended(5000);
+    expect((await assign('After Logout')).status).toBe(200);
+    await b.next('rotation');
+    expect(a.events.map((e) => e.topic)).not.toContain('rotation');
+    b.close();
+  });
+
+  it('ends a stream with session-revoked when the person is disabled or deleted', async () => {
+    for (const action of ['disable', 'delete']) {
+      const cookie = await t.signIn(`revoked.${action}@dealer.test`);
+      const id = await uid(cookie);
+      const s = await openEvents(`${base}/api/events`, cookie);
+      await s.next('hello');
+      expect((await post(`/api/users/${id}/${action}`, boss)).status).toBe(200);
+      expect(await s.next('session-revoked')).toMatchObject({ userId: id });
+      await s.ended(5000);
+      expect((await openEvents(`${base}/api/events`, cookie)).status).toBe(401);
+    }
+  });
+
+  it('ends a stream within 5 s when its session expires', async () => {
+    const cookie = await t.signIn('expiring@dealer.test');
+    const s = await openEvents(`${base}/api/events`, cookie);
+    await s.next('hello');
+    await t.db.updateTable('sessions').set({ expires_at: Date.now() - 1 }).where('user_id', '=', await uid(cookie)).execute();
+    await s.ended(5000);
+    expect((await openEvents(`${base}/api/events`, cookie)).status).toBe(401);
+  });
+
+  it('restarts a stream with the new rights after a role change', async () => {
+    const cookie = await t.signIn('promoted@dealer.test');
+    const id = await uid(cookie);
+    const s = await openEvents(`${base}/api/events`, cookie);
+    await s.next('hello');
+    const r = await fetch(`${base}/api/users/${id}`, {
+      method: 'PATCH',
+      headers: { cookie: boss, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'promoted@dealer.test', role: 'manager' }),
+    });
+    expect(r.status).toBe(200);
+    await s.ended(5000);
+    const again = await openEvents(`${base}/api/events`, cookie);
+    expect(again.status).toBe(200);
+    await again.next('hello');
+    expect((await (await fetch(`${base}/api/auth/me`, { headers: { cookie } })).json()).user.isManager).toBe(true);
+    again.close();
+  });
+
+  it('opens at most 10 streams per session; the 11th is refused with 429', async () => {
+    const cookie = await t.signIn('many.tabs@dealer.test');
+    const tabs = await Promise.all(Array.from({ length: 10 }, () => openEvents(`${base}/api/events`, cookie)));
+    expect(tabs.map((x) => x.status)).toEqual(tabs.map(() => 200));
+    const eleventh = await fetch(`${base}/api/events`, { headers: { cookie } });
+    expect(eleventh.status).toBe(429);
+    expect((await eleventh.json()).error).toMatch(/at most 10/);
+    // Another sign-in of the same person has streams of its own.
+    const other = await openEvents(`${base}/api/events`, await t.signIn('many.tabs@dealer.test'));
+    expect(other.status).toBe(200);
+    for (const x of [...tabs, other]) x.close();
+  });
 });
 
 describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database', () => {

@@ -3,11 +3,78 @@ import type { Ctx } from '../context';
 import { access } from '../http/access';
 
 const HEARTBEAT_MS = 25_000;
+/** How often open streams are checked against their sessions (a session may end on another server). */
+const CHECK_MS = 2000;
+const STREAMS_PER_SESSION = 10;
+
+interface Stream {
+  session: string;
+  userId: string;
+  role: string;
+  end: () => void;
+  revoke: () => void;
+}
 
 /** Server-Sent Events: each open screen learns which topics changed and refetches them. */
 export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx: Ctx; streams: Set<() => void> }) {
+  const open = new Set<Stream>();
+
+  /**
+   * Ends every stream whose session is gone (logout, expiry) or whose person was disabled or
+   * deleted (saying session-revoked, as the event from the change does), and every stream whose
+   * user's role changed: the browser reconnects by itself and gets a stream with the new rights.
+   * Two queries for all streams of this server.
+   */
+  async function check() {
+    if (!open.size) return;
+    const { db } = ctx.dbh;
+    const list = [...open];
+    const [sessions, users] = await Promise.all([
+      db
+        .selectFrom('sessions')
+        .select('id_hash')
+        .where('id_hash', 'in', [...new Set(list.map((s) => s.session))])
+        .where('expires_at', '>', Date.now())
+        .execute(),
+      db
+        .selectFrom('users')
+        .select(['id', 'role', 'disabled', 'deleted_at'])
+        .where('id', 'in', [...new Set(list.map((s) => s.userId))])
+        .execute(),
+    ]);
+    const live = new Set(sessions.map((r) => r.id_hash));
+    const byId = new Map(users.map((u) => [u.id, u]));
+    for (const s of list) {
+      const u = byId.get(s.userId);
+      if (!u || u.disabled || u.deleted_at !== null) s.revoke();
+      else if (!live.has(s.session) || u.role !== s.role) s.end();
+    }
+  }
+  let checking = false;
+  const runCheck = () => {
+    if (checking) return;
+    checking = true;
+    check()
+      .catch((err) => ctx.log.warn({ err }, 'could not check the sessions of open event streams'))
+      .finally(() => (checking = false));
+  };
+  const timer = setInterval(runCheck, CHECK_MS);
+  timer.unref();
+  // A change to the team may have changed someone's role or access: look at once.
+  const unwatch = ctx.bus.subscribe((e) => {
+    if (e.topic === 'users') setImmediate(runCheck);
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    unwatch();
+  });
+
   app.get('/', access('user'), (req, reply) => {
     const me = req.user!;
+    const session = req.sessionHash!;
+    if ([...open].filter((s) => s.session === session).length >= STREAMS_PER_SESSION) {
+      return reply.status(429).send({ error: `Too many live update streams for this sign-in (at most ${STREAMS_PER_SESSION}). Close some tabs of the portal and reload.` });
+    }
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -19,12 +86,15 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
     res.write(`retry: 1000\n\n`);
     const send = (data: object) => res.write(`data: ${JSON.stringify(data)}\n\n`);
     send({ topic: 'hello', at: Date.now() });
+    const stream: Stream = { session, userId: me.id, role: me.role, end: () => end(), revoke: () => revoke() };
+    const revoke = (at = Date.now()) => {
+      if (!open.has(stream)) return;
+      send({ topic: 'session-revoked', userId: me.id, at });
+      end();
+    };
     const unsubscribe = ctx.bus.subscribe((e) => {
       if (e.topic === 'session-revoked') {
-        if (e.userId === me.id) {
-          send(e);
-          end();
-        }
+        if (e.userId === me.id) revoke(e.at);
         return;
       }
       if (e.topic === 'profile' && e.userId !== me.id) return;
@@ -32,11 +102,14 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
     });
     const beat = setInterval(() => res.write(`: keep-alive\n\n`), HEARTBEAT_MS);
     const end = () => {
+      if (!open.has(stream)) return;
       clearInterval(beat);
       unsubscribe();
+      open.delete(stream);
       streams.delete(end);
       res.end();
     };
+    open.add(stream);
     streams.add(end);
     req.raw.on('close', end);
   });

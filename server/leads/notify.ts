@@ -13,9 +13,12 @@ function dueFormat(tz: string) {
   return f;
 }
 
+/** A salesman hears of a new lead for a day; after that the mail is given up. */
+const LEAD_MAIL_TTL_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Tells each salesman about the lead they just got. Runs after the assign committed; a mail
- * that fails is logged and never undoes or fails the assign.
+ * Tells each salesman about the lead they just got, through the outbox. Runs after the assign
+ * committed; a mail that cannot be queued is logged and never undoes or fails the assign.
  */
 export async function mailAssigned(ctx: Ctx, leadIds: number[]) {
   if (!leadIds.length) return;
@@ -27,32 +30,29 @@ export async function mailAssigned(ctx: Ctx, leadIds: number[]) {
     .where('leads.id', 'in', leadIds)
     .execute();
   const due = dueFormat(ctx.config.APP_TIMEZONE);
-  await Promise.all(
-    rows.map(async (l) => {
-      const text = [
-        `Hi ${l.rep},`,
-        '',
-        `A new lead is yours: ${l.customer}`,
-        '',
-        ...line('Phone', l.phone),
-        ...line('E-mail', l.email),
-        ...line('Vehicle', [l.vehicle, l.vin && `VIN ${l.vin}`].filter(Boolean).join(', ')),
-        ...line('Source', l.source),
-        ...line('Comments', l.comments),
-        `Follow up by: ${due.format(new Date(Number(l.follow_up_due)))}`,
-        '',
-        `Your leads: ${ctx.config.PUBLIC_URL}/dashboard/associates`,
-      ].join('\n');
-      try {
-        await ctx.mailer.send({ to: l.to, subject: `New lead: ${l.customer}`, text }, `lead ${l.id} (${l.customer}) assigned to ${l.to}`);
-      } catch (err) {
-        ctx.log.error({ err, lead: Number(l.id) }, 'could not mail the salesman about a new lead');
-      }
-    }),
-  );
+  const expiresAt = Date.now() + LEAD_MAIL_TTL_MS;
+  const mails = rows.map((l) => {
+    const text = [
+      `Hi ${l.rep},`,
+      '',
+      `A new lead is yours: ${l.customer}`,
+      '',
+      ...line('Phone', l.phone),
+      ...line('E-mail', l.email),
+      ...line('Vehicle', [l.vehicle, l.vin && `VIN ${l.vin}`].filter(Boolean).join(', ')),
+      ...line('Source', l.source),
+      ...line('Comments', l.comments),
+      `Follow up by: ${due.format(new Date(Number(l.follow_up_due)))}`,
+      '',
+      `Your leads: ${ctx.config.PUBLIC_URL}/dashboard/associates`,
+    ].join('\n');
+    return { kind: 'lead' as const, mail: { to: l.to, subject: `New lead: ${l.customer}`, text }, logLine: `lead ${l.id} (${l.customer}) assigned to ${l.to}`, expiresAt };
+  });
+  await ctx.outbox.enqueue(ctx.dbh.db, mails);
+  ctx.outbox.wake();
 }
 
 /** Fire and forget: the answer to the request does not wait for the mail. */
 export const notifyAssigned = (ctx: Ctx, leadIds: number[]) => {
-  mailAssigned(ctx, leadIds).catch((err) => ctx.log.error({ err }, 'could not mail about new leads'));
+  mailAssigned(ctx, leadIds).catch((err) => ctx.log.error({ err }, 'could not queue mail about new leads'));
 };

@@ -15,7 +15,10 @@ export interface Mailer {
   describe: string;
 }
 
-/** Real SMTP where SMTP_URL is set; otherwise the line is printed to the log so sign-in works out of the box. */
+/**
+ * Real SMTP where SMTP_URL is set; otherwise the line is printed to the log so sign-in works out
+ * of the box. Only the outbox's sender calls it.
+ */
 export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   if (!config.SMTP_URL) {
     return {
@@ -25,7 +28,8 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
       },
     };
   }
-  const transport = nodemailer.createTransport(config.SMTP_URL);
+  // Bounded waits, so a send always ends well inside the outbox lease.
+  const transport = nodemailer.createTransport({ url: config.SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
   const u = new URL(config.SMTP_URL);
   return {
     describe: `SMTP at ${u.hostname}:${u.port || (u.protocol === 'smtps:' ? 465 : 587)}`,

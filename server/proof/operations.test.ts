@@ -28,7 +28,7 @@ describe('operations', () => {
   it('answers health and readiness, and on SIGTERM finishes requests in flight, closes event streams and exits', async () => {
     const { dbh, server, cookie, assign } = await portal();
     try {
-      expect(await (await fetch(`${server.base}/healthz`)).json()).toEqual({ ok: true, database: 'sqlite' });
+      expect(await (await fetch(`${server.base}/healthz`)).json()).toEqual({ ok: true, database: 'sqlite', outbox: { waiting: 0, oldestWaitingMs: 0 } });
       expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
       const stream = await openEvents(`${server.base}/api/events`, cookie);
       await stream.next('hello');

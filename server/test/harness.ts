@@ -73,7 +73,7 @@ export const MANAGER = 'boss@dealer.test';
 export const STAFF_DOMAIN = 'dealer.test';
 
 /** The real app on a fresh database with a real SMTP server receiving its mail. */
-export async function testApp(dialect: Dialect, env: Record<string, string> = {}, opts: Pick<AppOptions, 'logger' | 'sweepMs'> = {}) {
+export async function testApp(dialect: Dialect, env: Record<string, string> = {}, opts: Pick<AppOptions, 'logger' | 'sweepMs' | 'outboxTiming' | 'pruneMs'> = {}) {
   const smtp = await startSmtp();
   const dbh = await freshDb(dialect);
   const config = loadConfig({
@@ -90,12 +90,10 @@ export async function testApp(dialect: Dialect, env: Record<string, string> = {}
 
   /** Signs in through the real link flow and returns the session cookie. */
   async function signIn(email: string): Promise<string> {
-    const before = smtp.inbox.length;
+    const seen = smtp.count(email);
     const sent = await app.inject({ method: 'POST', url: '/api/auth/link', payload: { email } });
     if (sent.statusCode !== 200) throw new Error(`link: ${sent.statusCode} ${sent.body}`);
-    const mail = await smtp.mailTo(email);
-    if (smtp.inbox.length === before) throw new Error(`no new mail for ${email}`);
-    const link = linkIn(mail);
+    const link = linkIn(await smtp.mailTo(email, 5000, seen));
     const done = await app.inject({
       method: 'POST',
       url: '/api/auth/complete',
@@ -107,6 +105,15 @@ export async function testApp(dialect: Dialect, env: Record<string, string> = {}
     return `bdc_session=${cookie.value}`;
   }
 
+  /** Waits until the outbox has nothing left waiting: every queued mail was sent or given up. */
+  async function drained(timeoutMs = 10_000) {
+    const deadline = Date.now() + timeoutMs;
+    while ((await app.ctx.outbox.backlog()).waiting > 0) {
+      if (Date.now() > deadline) throw new Error('the outbox did not drain');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
   return {
     app,
     dbh,
@@ -114,6 +121,7 @@ export async function testApp(dialect: Dialect, env: Record<string, string> = {}
     smtp,
     config,
     signIn,
+    drained,
     async close() {
       await app.close();
       await dbh.close();

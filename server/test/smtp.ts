@@ -11,8 +11,11 @@ export interface ReceivedMail {
 
 const decodeQp = (s: string) => s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
 
-/** A real SMTP server on a free local port that keeps what it receives (and hands each mail to onMail). */
-export async function startSmtp(onMail?: (mail: ReceivedMail) => void) {
+/**
+ * A real SMTP server on a free local port (or the given one, to stand in again after a stop)
+ * that keeps what it receives (and hands each mail to onMail).
+ */
+export async function startSmtp(onMail?: (mail: ReceivedMail) => void, port = 0) {
   const inbox: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
@@ -31,17 +34,24 @@ export async function startSmtp(onMail?: (mail: ReceivedMail) => void) {
       });
     },
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.server.address() as AddressInfo).port;
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  const bound = (server.server.address() as AddressInfo).port;
+  const to = (address: string) => inbox.filter((m) => m.to.includes(address));
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://127.0.0.1:${bound}`,
+    port: bound,
     inbox,
-    /** The newest mail to this address, waiting up to timeoutMs for it to arrive. */
-    async mailTo(address: string, timeoutMs = 5000): Promise<ReceivedMail> {
+    /** How many mails this address has received. */
+    count: (address: string) => to(address).length,
+    /**
+     * The newest mail to this address once it has more than `seen` mails, waiting up to
+     * timeoutMs (mail goes out from the outbox shortly after the request that queued it).
+     */
+    async mailTo(address: string, timeoutMs = 5000, seen = 0): Promise<ReceivedMail> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const found = [...inbox].reverse().find((m) => m.to.includes(address));
-        if (found) return found;
+        const mails = to(address);
+        if (mails.length > seen) return mails[mails.length - 1];
         if (Date.now() > deadline) throw new Error(`no mail to ${address}`);
         await new Promise<void>((r) => {
           waiters.push(r);

@@ -4,8 +4,9 @@ export async function openEvents(url: string, cookie: string) {
   const res = await fetch(url, { headers: { cookie, accept: 'text/event-stream' }, signal: ac.signal });
   const events: { topic: string; at: number }[] = [];
   const waiters: (() => void)[] = [];
+  let closed = !res.ok;
   if (res.ok && res.body) {
-    (async () => {
+    void (async () => {
       const decoder = new TextDecoder();
       let buf = '';
       try {
@@ -23,6 +24,8 @@ export async function openEvents(url: string, cookie: string) {
       } catch {
         /* aborted */
       }
+      closed = true;
+      waiters.splice(0).forEach((w) => w());
     })();
   }
   const taken = new Set<number>();
@@ -39,6 +42,17 @@ export async function openEvents(url: string, cookie: string) {
           return events[i];
         }
         if (Date.now() > deadline) throw new Error(`no ${topic} event within ${timeoutMs} ms`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 50);
+        });
+      }
+    },
+    /** Waits until the server ends the stream. */
+    async ended(timeoutMs = 3000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!closed) {
+        if (Date.now() > deadline) throw new Error(`the stream was still open after ${timeoutMs} ms`);
         await new Promise<void>((r) => {
           waiters.push(r);
           setTimeout(r, 50);

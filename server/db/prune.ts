@@ -1,0 +1,36 @@
+import type { Db } from './index';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * Deletes what can no longer be used: expired link tokens and sessions, idempotency claims
+ * older than a day, mail sent (or given up) more than a day ago, and ended rate-limit windows.
+ * Idempotent, so every app server may run it.
+ */
+async function prune(db: Db, now = Date.now()) {
+  const counts = await Promise.all([
+    db.deleteFrom('login_tokens').where('expires_at', '<', now).executeTakeFirst(),
+    db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst(),
+    db.deleteFrom('idempotency_keys').where('created_at', '<', now - DAY_MS).executeTakeFirst(),
+    db.deleteFrom('outbox').where('state', '!=', 'waiting').where('done_at', '<', now - DAY_MS).executeTakeFirst(),
+    db.deleteFrom('rate_limits').where('reset_at', '<', now).executeTakeFirst(),
+  ]);
+  const [tokens, sessions, idempotency, outbox, limits] = counts.map((r) => Number(r.numDeletedRows));
+  return { tokens, sessions, idempotency, outbox, limits };
+}
+
+/** Prunes now and then every `everyMs`; returns the stop function. */
+export function schedulePrune(db: Db, log: { error: (o: object, m: string) => void }, everyMs = PRUNE_EVERY_MS) {
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    running = prune(db).catch((err) => log.error({ err }, 'pruning expired rows failed; trying again later'));
+  };
+  tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

@@ -1,0 +1,203 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, DbHandle } from '../db';
+import type { Mail, Mailer } from './mailer';
+
+export interface QueuedMail {
+  kind: 'signin' | 'lead';
+  mail: Mail;
+  /** What the log shows instead when no SMTP server is set. */
+  logLine?: string;
+  /** The sender gives up after this time (a sign-in link: when the link expires). */
+  expiresAt: number;
+  /** Set when nothing is to be sent: the row records why and is done at once. */
+  dropped?: string;
+}
+
+export interface OutboxTiming {
+  /** How often each server looks for due mail when nothing woke it. */
+  pollMs: number;
+  /** First retry delay; it doubles per failed attempt up to maxBackoffMs. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** How long a claimed row belongs to one sender before another may take it. */
+  leaseMs: number;
+}
+
+export const OUTBOX_TIMING: OutboxTiming = { pollMs: 1000, backoffMs: 1000, maxBackoffMs: 5 * 60_000, leaseMs: 2 * 60_000 };
+const BATCH = 10;
+
+export interface Outbox {
+  /** Stores mail in db (a transaction or the database); call wake() after it commits. */
+  enqueue(db: Db, mails: QueuedMail[]): Promise<void>;
+  wake(): void;
+  /** Mail waiting to go, and how long the oldest has waited. */
+  backlog(): Promise<{ waiting: number; oldestWaitingMs: number }>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The body holds sign-in links, so it is sealed with a key from the session secret (like the
+ * tokens' hashes, a copy of the database alone cannot sign anyone in) and emptied once sent.
+ */
+function sealer(secret: string) {
+  const key = crypto.createHash('sha256').update(`outbox:${secret}`).digest();
+  return {
+    seal(v: object) {
+      const iv = crypto.randomBytes(12);
+      const c = crypto.createCipheriv('aes-256-gcm', key, iv);
+      const data = Buffer.concat([c.update(JSON.stringify(v), 'utf8'), c.final()]);
+      return Buffer.concat([iv, c.getAuthTag(), data]).toString('base64url');
+    },
+    open<T>(s: string): T {
+      const buf = Buffer.from(s, 'base64url');
+      const d = crypto.createDecipheriv('aes-256-gcm', key, buf.subarray(0, 12));
+      d.setAuthTag(buf.subarray(12, 28));
+      return JSON.parse(Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString('utf8'));
+    },
+  };
+}
+
+/** SMTP refused the message itself (5xx): trying again would not help. */
+const permanent = (err: unknown) => {
+  const code = (err as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
+
+export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log: FastifyBaseLogger, timing: OutboxTiming = OUTBOX_TIMING): Outbox {
+  const { db } = dbh;
+  const box = sealer(secret);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = true;
+
+  /** Claims due rows with a lease (other servers skip them), sends them, and records the outcome. */
+  async function round(): Promise<number> {
+    const now = Date.now();
+    let due = db
+      .selectFrom('outbox')
+      .select('id')
+      .where('state', '=', 'waiting')
+      .where('next_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .orderBy('id')
+      .limit(BATCH);
+    if (dbh.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const rows = await db
+      .updateTable('outbox')
+      .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
+      .where('id', 'in', due)
+      .where('state', '=', 'waiting')
+      .returning(['id', 'kind', 'recipient', 'body', 'attempts', 'expires_at'])
+      .execute();
+    await Promise.all(
+      rows.map(async (r) => {
+        const done = (state: 'sent' | 'failed', error: string | null) =>
+          db
+            .updateTable('outbox')
+            .set({ state, done_at: Date.now(), body: '', lease_until: null, last_error: error })
+            .where('id', '=', r.id)
+            .execute();
+        if (Number(r.expires_at) <= now) {
+          log.warn({ outbox: Number(r.id), to: r.recipient }, `gave up on ${r.kind} mail: it expired before it could be sent`);
+          return done('failed', 'expired before it could be sent');
+        }
+        try {
+          const { mail, logLine } = box.open<{ mail: Mail; logLine?: string }>(r.body);
+          await mailer.send(mail, logLine);
+          await done('sent', null);
+        } catch (err) {
+          const msg = (err as Error).message ?? String(err);
+          if (permanent(err)) {
+            log.error({ err, outbox: Number(r.id), to: r.recipient }, `gave up on ${r.kind} mail: the mail server refused it`);
+            return done('failed', msg);
+          }
+          const wait = Math.min(timing.backoffMs * 2 ** (r.attempts - 1), timing.maxBackoffMs);
+          log.warn({ err, outbox: Number(r.id), to: r.recipient, attempt: r.attempts }, `could not send ${r.kind} mail; trying again in ${wait} ms`);
+          await db
+            .updateTable('outbox')
+            .set({ next_at: Math.min(Date.now() + wait, Number(r.expires_at)), lease_until: null, last_error: msg })
+            .where('id', '=', r.id)
+            .execute();
+        }
+      }),
+    );
+    return rows.length;
+  }
+
+  function schedule(ms: number) {
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(run, ms);
+  }
+
+  function run() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          // A full batch means more may be due at once.
+          if ((await round()) >= BATCH) again = true;
+        } while (again && !stopped);
+      } catch (err) {
+        if (!stopped) log.error({ err }, 'mail sender failed; it tries again shortly');
+      } finally {
+        running = null;
+        schedule(timing.pollMs);
+      }
+    })();
+  }
+
+  return {
+    async enqueue(tx, mails) {
+      if (!mails.length) return;
+      const now = Date.now();
+      await tx
+        .insertInto('outbox')
+        .values(
+          mails.map((m) => ({
+            kind: m.kind,
+            recipient: m.mail.to,
+            body: m.dropped ? '' : box.seal({ mail: m.mail, logLine: m.logLine }),
+            state: m.dropped ? ('dropped' as const) : ('waiting' as const),
+            attempts: 0,
+            next_at: now,
+            lease_until: null,
+            expires_at: m.expiresAt,
+            last_error: m.dropped ?? null,
+            created_at: now,
+            done_at: m.dropped ? now : null,
+          })),
+        )
+        .execute();
+    },
+    wake() {
+      // On the next turn: the answer that enqueued the mail goes out first.
+      schedule(0);
+    },
+    async backlog() {
+      const row = await db
+        .selectFrom('outbox')
+        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+        .where('state', '=', 'waiting')
+        .executeTakeFirst();
+      const oldest = row?.oldest == null ? null : Number(row.oldest);
+      return { waiting: Number(row?.n ?? 0), oldestWaitingMs: oldest === null ? 0 : Math.max(0, Date.now() - oldest) };
+    },
+    start() {
+      stopped = false;
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
