@@ -30,6 +30,7 @@ describe('MSG', () => {
       notSignedIn: 'Not signed in',
       nameRequired: 'Name is required',
       sendFailed: 'Something went wrong sending the link. Please try again.',
+      accessOff: 'Your access was turned off. Ask a manager if this is a mistake.',
     });
   });
 });

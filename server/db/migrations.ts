@@ -255,6 +255,8 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
+    // Migrations are independent of each other; a database may have met them in another order.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

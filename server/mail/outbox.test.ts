@@ -118,7 +118,7 @@ describe.each(DIALECTS)('the mail outbox on %s', (dialect) => {
   it("queues the salesman's new-lead mail: an assign while SMTP is down succeeds and the mail follows", async () => {
     t = await testApp(dialect, {}, { outboxTiming: timing });
     const boss = await t.signIn(MANAGER);
-    await insertUser(t.db, { email: 'lead.rep@dealer.test', name: 'Lead Rep' });
+    await insertUser(t.db, { email: 'lead.rep@dealer.test', name: 'Lead Rep', onDuty: true });
     const port = t.smtp.port;
     await t.smtp.close();
     const r = await t.app.inject({ method: 'POST', url: '/api/rotation/assign', headers: { cookie: boss }, payload: { customer: 'Outage Customer' } });
