@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -13,6 +13,7 @@ import type { Ctx } from './context';
 import { createBus, type Bus } from './events/bus';
 import { createMailer, type Mailer } from './mail/mailer';
 import { HttpError } from './http/errors';
+import { BAD_TEXT, textGuard } from './http/text';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
 import { profileRoutes } from './profile/routes';
@@ -65,7 +66,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     // Only behind a proxy may X-Forwarded-For name the client; otherwise anyone could pick
     // their own address and step around the per-client sign-in limit.
     trustProxy: config.TRUST_PROXY,
+    // Before routing: an address the router cannot decode, or too long a path parameter.
+    // Fastify's own answers repeat the address, and a link's token may be in it.
+    frameworkErrors: (err, _req, reply: FastifyReply) => {
+      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.status(414).send({ error: 'The address is too long.' });
+      if (err.code === 'FST_ERR_BAD_URL') return reply.status(400).send({ error: BAD_TEXT, code: 'bad_text' });
+      return reply.status(400).send({ error: 'Bad request.' });
+    },
   });
+  // API answers are personal and change all the time: no browser or proxy may keep a copy.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api') reply.header('cache-control', 'no-store');
+  });
+
+  textGuard(app);
   const ctx: Ctx = {
     config,
     dbh,
