@@ -4,6 +4,7 @@ import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { HttpError, badRequest, parse } from '../http/errors';
 import { parseAdf } from './adf';
+import { decodeBody } from '../http/text';
 import { openapi } from './openapi';
 import { keyNameSchema, leadSchema } from '../../domain/schemas';
 import {
@@ -45,7 +46,13 @@ const keyOf = (req: FastifyRequest) => {
 export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { db } = ctx.dbh;
   app.decorateRequest('apiKey', null);
-  app.addContentTypeParser(XML_TYPES, { parseAs: 'string' }, (_req, body, done) => done(null, new XmlBody(body as string)));
+  app.addContentTypeParser(XML_TYPES, { parseAs: 'buffer' }, (_req, body, done) => {
+    try {
+      done(null, new XmlBody(decodeBody(body as Buffer)));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   app.addContentTypeParser('*', (_req, _payload, done) =>
     done(new HttpError(415, 'Send the lead as JSON (application/json) or ADF/XML (application/x-adf+xml or text/xml).')),
   );

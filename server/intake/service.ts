@@ -9,6 +9,8 @@ import { leadSchema, type LeadInput } from '../../domain/schemas';
 
 export const INTAKE_BODY_LIMIT = 1024 * 1024;
 export const INTAKE_PER_MINUTE = 60;
+/** As long as a lead's source may be. */
+const MAX_SOURCE = 100;
 
 
 export interface ApiKey {
@@ -37,6 +39,7 @@ export function prospectsToLeads(list: Prospect[], key: ApiKey): NewLead[] {
   return list.map((p, i) => {
     const label = list.length > 1 ? `Prospect ${i + 1}: ` : '';
     if (!p.customer) throw badRequest(`${label}Customer name is required (<customer><contact><name>).`);
+    if (p.idSource.length > MAX_SOURCE) throw badRequest(`${label}<id source> is too long (max ${MAX_SOURCE} characters).`);
     try {
       const input = parse(leadSchema, {
         customer: p.customer,

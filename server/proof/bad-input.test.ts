@@ -194,6 +194,7 @@ describe.each(DIALECTS)('hostile text and documents on every route on %s', (dial
       ['90,000 attributes on one element', ADF('Bob', attrs(90_000)), 400, /too many attributes/],
       ['100 attributes on one element', ADF('Bob', attrs(100)), 400, /too many attributes/],
       ['an oversized document', `<adf>${'<prospect><customer><contact><name part="full">Bob</name></contact></customer></prospect>'.repeat(20_000)}</adf>`, 413, /too large/],
+      ['too many attributes in all', `<adf><prospect><customer><contact><name part="full">Bob</name></contact></customer>${`<x ${attrs(10)}/>`.repeat(300)}</prospect></adf>`, 400, /too many attributes/],
       ['too many elements', `<adf><prospect><customer><contact><name part="full">Bob</name></contact></customer>${'<x/>'.repeat(20_000)}</prospect></adf>`, 400, /too many elements/],
       ['too deep', `<adf><prospect>${'<x>'.repeat(5000)}${'</x>'.repeat(5000)}</prospect></adf>`, 400, /nested too deeply/],
       ['a 100 KB element text', ADF('x'.repeat(100_000)), 400, /too long/],
