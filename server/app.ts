@@ -26,7 +26,9 @@ import { salesRoutes } from './sales/routes';
 import { integrationRoutes, intakeRoutes } from './intake/routes';
 
 export const BODY_LIMIT = 64 * 1024;
-const WEB_DIST = path.resolve(process.env.WEB_DIST ?? path.join(import.meta.dirname, '../dist'));
+const WEB_DIST = process.env.WEB_DIST ?? path.join(import.meta.dirname, '../dist');
+/** Vite names what it puts under assets/ by a hash of its content: only those never change. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Generated once and kept in the database, so every app server on one database shares it. */
 async function sessionSecret(config: Config, dbh: DbHandle): Promise<string> {
@@ -50,6 +52,8 @@ export interface AppOptions {
   bus?: Bus;
   /** How often waiting leads are offered again (tests shorten it). */
   sweepMs?: number;
+  /** The built web app (default: WEB_DIST or ./dist). */
+  webDist?: string;
 }
 
 export interface RouteInfo {
@@ -179,11 +183,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     { prefix: '/api' },
   );
 
-  if (fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
-    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false, maxAge: '1y', immutable: true });
+  const webDist = path.resolve(opts.webDist ?? WEB_DIST);
+  if (fs.existsSync(path.join(webDist, 'index.html'))) {
+    // index.html is a template (it names the app): only the rendered page below is ever served.
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      globIgnore: ['index.html'],
+      cacheControl: false,
+      setHeaders: (res, file) => res.setHeader('cache-control', path.relative(webDist, file).startsWith(`assets${path.sep}`) ? IMMUTABLE : 'no-cache'),
+    });
     const esc = (v: string) => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
     const indexHtml = fs
-      .readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8')
+      .readFileSync(path.join(webDist, 'index.html'), 'utf8')
       .replaceAll('__APP_NAME__', esc(config.APP_NAME))
       .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? ''));
     // Every non-API path is the single-page app; it shows its own "Page Not Found".
