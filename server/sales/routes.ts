@@ -4,7 +4,7 @@ import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { badRequest, forbidden, HttpError, notFound, parse } from '../http/errors';
 import { findUser, type UserRow } from '../users/repo';
-import { saleSchema } from '../../domain/schemas';
+import { saleSchemaOn } from '../../domain/schemas';
 import { dayKey } from '../../domain/time';
 import { salesCsv } from '../../domain/csv';
 import { listSales, saleAsInput, saleColumns, toSale, tracker } from './service';
@@ -77,7 +77,7 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   app.post('/', access('user'), async (req, reply) => {
     const me = req.user!;
-    const input = parse(saleSchema, req.body);
+    const input = parse(saleSchemaOn(today()), req.body);
     const row = await db
       .insertInto('sales')
       .values({ ...saleColumns(input), user_id: me.id, rep_name: me.name, created_at: Date.now(), created_by: me.id })
@@ -90,7 +90,7 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   app.patch('/:id', access('user'), async (req) => {
     const row = await ownSale(req);
     if (!isObject(req.body)) throw badRequest('Expected a JSON object');
-    const input = parse(saleSchema, { ...saleAsInput(row), ...req.body });
+    const input = parse(saleSchemaOn(today()), { ...saleAsInput(row), ...req.body });
     const updated = await db
       .updateTable('sales')
       .set(saleColumns(input))
