@@ -192,6 +192,18 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('leads_waiting').on('leads').columns(['assigned_to', 'closed', 'assigned_at', 'id']).execute();
       },
     },
+    '008_leads_search_per_column': {
+      // Search matches inside the customer or inside the assignee, as SQLite's full-text table
+      // does; the index on both joined together also matched across the two.
+      async up(db: Kysely<any>) {
+        if (dialect !== 'postgres') return;
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+        if (!rows[0]?.n) return;
+        await sql`drop index if exists leads_search_trgm`.execute(db);
+        await sql`create index leads_customer_trgm on leads using gin (lower(customer) gin_trgm_ops)`.execute(db);
+        await sql`create index leads_assignee_trgm on leads using gin (lower(assigned_to_name) gin_trgm_ops)`.execute(db);
+      },
+    },
   };
 }
 
