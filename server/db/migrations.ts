@@ -192,6 +192,12 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('leads_waiting').on('leads').columns(['assigned_to', 'closed', 'assigned_at', 'id']).execute();
       },
     },
+    '008_intake_request_hash': {
+      // A retry with the same Idempotency-Key must be the same request; null on older rows.
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('idempotency_keys').addColumn('request_hash', 'text').execute();
+      },
+    },
     '008_leads_search_per_column': {
       // Search matches inside the customer or inside the assignee, as SQLite's full-text table
       // does; the index on both joined together also matched across the two.

@@ -15,7 +15,9 @@ import {
   listKeys,
   prospectsToLeads,
   releaseIdempotency,
+  requestHash,
   revokeKey,
+  underIdempotencyKey,
   saveIdempotency,
   toNewLead,
   INTAKE_BODY_LIMIT,
@@ -72,15 +74,17 @@ export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) 
     },
     async (req, reply) => {
       const key = req.apiKey!;
-      const leads =
-        req.body instanceof XmlBody ? prospectsToLeads(parseAdf(req.body.text), key) : [toNewLead(parse(leadSchema, req.body), key)];
+      const xml = req.body instanceof XmlBody;
+      let leads = xml ? prospectsToLeads(parseAdf((req.body as XmlBody).text), key) : [toNewLead(parse(leadSchema, req.body), key)];
       const idem = req.headers['idempotency-key'];
       if (idem !== undefined && (typeof idem !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(idem))) {
         throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');
       }
       if (idem) {
-        const prior = await claimIdempotency(db, key.id, idem);
+        const hash = requestHash(xml ? 'xml' : 'json', xml ? (req.body as XmlBody).text : req.body);
+        const prior = await claimIdempotency(db, key.id, idem, hash, ctx.config.INTAKE_LEASE_SECONDS * 1000);
         if (prior) return reply.status(prior.status).header('idempotent-replayed', 'true').send(prior.body);
+        leads = underIdempotencyKey(leads, key, idem);
       }
       try {
         const { status, body } = await intake(ctx, leads, key);
