@@ -16,7 +16,7 @@ export interface Prospect {
 
 export const MAX_PROSPECTS = 100;
 /** Far above any real ADF lead, far below what costs the parser time. */
-export const ADF_LIMITS = { elements: 5000, attributes: 2000, attributesPerElement: 20, attributeLength: 1000, tagLength: 2000, textLength: 32_000, depth: 20 };
+export const ADF_LIMITS = { elements: 3000, attributes: 2000, attributesPerElement: 20, attributeLength: 1000, tagLength: 2000, textLength: 32_000, depth: 20 };
 
 const n = (x: number) => x.toLocaleString('en-US');
 
