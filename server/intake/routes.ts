@@ -84,7 +84,7 @@ export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) 
         const hash = requestHash(xml ? 'xml' : 'json', xml ? (req.body as XmlBody).text : req.body);
         const prior = await claimIdempotency(db, key.id, idem, hash, ctx.config.INTAKE_LEASE_SECONDS * 1000);
         if (prior) return reply.status(prior.status).header('idempotent-replayed', 'true').send(prior.body);
-        leads = underIdempotencyKey(leads, key, idem);
+        leads = underIdempotencyKey(leads, key, idem, hash);
       }
       try {
         const { status, body } = await intake(ctx, leads, key);

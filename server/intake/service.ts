@@ -69,11 +69,12 @@ export function prospectsToLeads(list: Prospect[], key: ApiKey): NewLead[] {
 const idemScope = (key: ApiKey) => `${key.id}#idempotency`;
 
 /**
- * Under an Idempotency-Key, a lead without a prospect id gets one from the key and its place in
- * the request, so a retry after a crash finds the lead the first try made instead of a second.
+ * Under an Idempotency-Key, a lead without a prospect id gets one from the key, the request and
+ * its place in it, so a retry after a crash finds the lead the first try made instead of making a
+ * second (and a key used again after its 24 hours for another request still makes a new lead).
  */
-export function underIdempotencyKey(leads: NewLead[], key: ApiKey, idem: string): NewLead[] {
-  return leads.map((l, i) => (l.externalId ? l : { ...l, externalSource: idemScope(key), externalId: `${idem}#${i}` }));
+export function underIdempotencyKey(leads: NewLead[], key: ApiKey, idem: string, hash: string): NewLead[] {
+  return leads.map((l, i) => (l.externalId ? l : { ...l, externalSource: idemScope(key), externalId: `${idem}#${i}#${hash.slice(0, 16)}` }));
 }
 
 /** Hands out what was waiting, then each new lead by the same round-robin transaction as a manager's Assign. */
