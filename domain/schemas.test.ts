@@ -10,6 +10,8 @@ import {
   reorderSchema,
   saveUserSchema,
   saleSchema,
+  saleSchemaOn,
+  saleDateError,
   notesSchema,
   firstMessage,
 } from './schemas';
@@ -209,6 +211,23 @@ describe('notesSchema', () => {
     expect(errorOf(notesSchema, { notes: 'a\rb' })).toBe('Contains invalid characters');
     expect(notesSchema.parse({ notes: long(5000) }).notes).toHaveLength(5000);
     expect(errorOf(notesSchema, { notes: long(5001) })).toBe('Too long (max 5000 characters)');
+  });
+});
+
+describe('saleDateError and saleSchemaOn', () => {
+  it.each([
+    ['2026-03-10', null],
+    ['2026-03-09', null],
+    ['2000-01-01', null],
+    ['2026-03-11', 'Date cannot be in the future.'],
+    ['9999-12-31', 'Date cannot be in the future.'],
+    ['1999-12-31', 'Date cannot be before 2000.'],
+    ['0001-01-01', 'Date cannot be before 2000.'],
+    ['2026-02-30', 'Enter a real date (YYYY-MM-DD)'],
+  ])('on 2026-03-10, %s gives %j', (date, message) => {
+    expect(saleDateError(date, '2026-03-10')).toBe(message);
+    const r = saleSchemaOn('2026-03-10').safeParse({ date, frontGross: '100' });
+    expect(r.success ? null : r.error.issues[0].message).toBe(message);
   });
 });
 

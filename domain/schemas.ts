@@ -134,6 +134,25 @@ export const saleSchema = z
   )
   .transform(({ frontGross, ...rest }) => ({ ...rest, frontGrossCents: frontGross }));
 
+export const MIN_SALE_DATE = '2000-01-01';
+export const DATE_IN_FUTURE = 'Date cannot be in the future.';
+export const DATE_TOO_EARLY = 'Date cannot be before 2000.';
+
+/** What is wrong with a sale's date, given today in the dealership's time zone (YYYY-MM-DD); null when fine. */
+export function saleDateError(date: string, today: string): string | null {
+  if (!isValidDayKey(date)) return INVALID_DATE;
+  if (date < MIN_SALE_DATE) return DATE_TOO_EARLY;
+  if (date > today) return DATE_IN_FUTURE;
+  return null;
+}
+
+/** A sale as of `today`: no date after today, none before 2000. */
+export const saleSchemaOn = (today: string) =>
+  saleSchema.superRefine((v, ctx) => {
+    const err = saleDateError(v.date, today);
+    if (err) ctx.addIssue({ code: 'custom', message: err, path: ['date'] });
+  });
+
 // ADF comments come with CRLF line ends, so a lead's text may hold \r where a note may not.
 const CONTROL_BUT_CRLF = /[^\P{Cc}\n\t\r]/u;
 

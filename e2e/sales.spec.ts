@@ -27,6 +27,21 @@ async function addSale(page: Page, sale: { gross: string; used?: boolean; half?:
   await expect(f.getByLabel('Front gross ($)')).toHaveValue('');
 }
 
+test('the form refuses a date after today or before 2000 with the server\'s own message', async ({ page }) => {
+  await openTracker(page, unique('dates'));
+  const f = form(page);
+  await f.getByLabel('Front gross ($)').fill('1500');
+  await f.getByLabel('Date').fill('9999-12-31');
+  await expect(f.getByText('Date cannot be in the future.')).toBeVisible();
+  await expect(f.getByRole('button', { name: 'Add Sale' })).toBeDisabled();
+  await f.getByLabel('Date').fill('1999-12-31');
+  await expect(f.getByText('Date cannot be before 2000.')).toBeVisible();
+  await expect(f.getByRole('button', { name: 'Add Sale' })).toBeDisabled();
+  await f.getByLabel('Date').fill('2000-01-01');
+  await f.getByRole('button', { name: 'Add Sale' }).click();
+  await expect(page.getByText('Sale saved.').last()).toBeVisible();
+});
+
 const todayRow = (page: Page, today: string) => page.getByRole('table', { name: 'Commission per day this month' }).getByRole('row', { name: today });
 
 test('a salesman adds three sales and sees the list, MTD figures and the chart change', async ({ page }) => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -16,6 +16,7 @@ import { createOutbox, OUTBOX_TIMING, type OutboxTiming } from './mail/outbox';
 import { dbStore } from './http/limits';
 import { PRUNE_EVERY_MS, schedulePrune } from './db/prune';
 import { HttpError } from './http/errors';
+import { BAD_TEXT, textGuard } from './http/text';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
 import { profileRoutes } from './profile/routes';
@@ -28,7 +29,9 @@ import { salesRoutes } from './sales/routes';
 import { integrationRoutes, intakeRoutes } from './intake/routes';
 
 export const BODY_LIMIT = 64 * 1024;
-const WEB_DIST = path.resolve(process.env.WEB_DIST ?? path.join(import.meta.dirname, '../dist'));
+const WEB_DIST = process.env.WEB_DIST ?? path.join(import.meta.dirname, '../dist');
+/** Vite names what it puts under assets/ by a hash of its content: only those never change. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Generated once and kept in the database, so every app server on one database shares it. */
 async function sessionSecret(config: Config, dbh: DbHandle): Promise<string> {
@@ -56,6 +59,8 @@ export interface AppOptions {
   outboxTiming?: Partial<OutboxTiming>;
   /** How often expired rows are deleted (tests shorten it). */
   pruneMs?: number;
+  /** The built web app (default: WEB_DIST or ./dist). */
+  webDist?: string;
 }
 
 export interface RouteInfo {
@@ -72,9 +77,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     // Only behind a proxy may X-Forwarded-For name the client; otherwise anyone could pick
     // their own address and step around the per-client sign-in limit.
     trustProxy: config.TRUST_PROXY,
+    // Before routing: an address the router cannot decode, or too long a path parameter.
+    // Fastify's own answers repeat the address, and a link's token may be in it.
+    frameworkErrors: (err, _req, reply: FastifyReply) => {
+      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.status(414).send({ error: 'The address is too long.' });
+      if (err.code === 'FST_ERR_BAD_URL') return reply.status(400).send({ error: BAD_TEXT, code: 'bad_text' });
+      return reply.status(400).send({ error: 'Bad request.' });
+    },
   });
   const secret = await sessionSecret(config, dbh);
   const mailer = opts.mailer ?? createMailer(config, app.log);
+  // API answers are personal and change all the time: no browser or proxy may keep a copy.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api') reply.header('cache-control', 'no-store');
+  });
+
+  textGuard(app);
   const ctx: Ctx = {
     config,
     dbh,
@@ -176,11 +194,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     { prefix: '/api' },
   );
 
-  if (fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
-    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false, maxAge: '1y', immutable: true });
+  const webDist = path.resolve(opts.webDist ?? WEB_DIST);
+  if (fs.existsSync(path.join(webDist, 'index.html'))) {
+    // index.html is a template (it names the app): only the rendered page below is ever served.
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      globIgnore: ['index.html'],
+      cacheControl: false,
+      setHeaders: (res, file) => res.setHeader('cache-control', path.relative(webDist, file).startsWith(`assets${path.sep}`) ? IMMUTABLE : 'no-cache'),
+    });
     const esc = (v: string) => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
     const indexHtml = fs
-      .readFileSync(path.join(WEB_DIST, 'index.html'), 'utf8')
+      .readFileSync(path.join(webDist, 'index.html'), 'utf8')
       .replaceAll('__APP_NAME__', esc(config.APP_NAME))
       .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? ''));
     // Every non-API path is the single-page app; it shows its own "Page Not Found".

@@ -62,6 +62,7 @@ const schema = z.object({
   SIGNIN_LINKS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   SIGNIN_LINKS_PER_ADDRESS: z.coerce.number().int().min(1).default(5),
   TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).default('false').transform((v) => v === 'true' || v === '1'),
+  INTAKE_LEASE_SECONDS: z.coerce.number({ error: 'must be 1 to 60 seconds' }).int().min(1, 'must be 1 to 60 seconds').max(60, 'must be 1 to 60 seconds').default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 });

@@ -49,6 +49,8 @@ export async function openDb(opts: { databaseUrl?: string; dataDir: string; onId
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     cachePreparedStatements(sqlite);
+    // SQLite's lower() and LIKE fold ASCII only; short searches with other letters fold with this.
+    sqlite.function('fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
     handle = { db, dialect: 'sqlite', describe: `SQLite at ${file}`, file, pool: null, close: () => db.destroy() };
   }

@@ -215,6 +215,24 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('rotation_actions_created').on('rotation_actions').column('created_at').execute();
       },
     },
+    '008_intake_request_hash': {
+      // A retry with the same Idempotency-Key must be the same request; null on older rows.
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('idempotency_keys').addColumn('request_hash', 'text').execute();
+      },
+    },
+    '008_leads_search_per_column': {
+      // Search matches inside the customer or inside the assignee, as SQLite's full-text table
+      // does; the index on both joined together also matched across the two.
+      async up(db: Kysely<any>) {
+        if (dialect !== 'postgres') return;
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+        if (!rows[0]?.n) return;
+        await sql`drop index if exists leads_search_trgm`.execute(db);
+        await sql`create index leads_customer_trgm on leads using gin (lower(customer) gin_trgm_ops)`.execute(db);
+        await sql`create index leads_assignee_trgm on leads using gin (lower(assigned_to_name) gin_trgm_ops)`.execute(db);
+      },
+    },
     '009_outbox_and_limits': {
       // Mail waits here until a background sender delivers it (state waiting, then sent or
       // failed; dropped for a link request that sends nothing). body is sealed with the

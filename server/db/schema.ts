@@ -97,13 +97,17 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
-/** An intake request's answer kept per key and Idempotency-Key; status null while it runs. */
+/**
+ * An intake request's answer kept per key and Idempotency-Key; status null while it runs.
+ * created_at is when the running claim was taken: a claim older than the lease was left by a crash.
+ */
 export interface IdempotencyKeysTable {
   api_key_id: number;
   key: string;
   created_at: number;
   status: number | null;
   body: string | null;
+  request_hash: string | null;
 }
 
 /** A manager's assign or skip, kept by the action id the form made, so a repeat replays it. */

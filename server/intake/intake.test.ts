@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
+import { requestHash } from './service';
 
 const sample = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'samples', name));
 const ADF = 'application/x-adf+xml';
@@ -128,8 +129,8 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
 
   it('reads the ADF sample set: full name, first and last, no vehicle, CDATA comments, a UTF-8 BOM', async () => {
     const cases = [
-      ['full-name.xml', { customer: 'Maria Gonzalez', phone: '(843) 555-0142', email: 'maria.gonzalez@example.com', vehicle: '2021 Toyota RAV4 XLE', vin: '2T3P1RFV5MW000001', comments: 'Is this still available?', source: 'AutoTrader', external_source: 'AutoTrader', external_id: 'AT-100234' }],
-      ['first-last.xml', { customer: "James O'Brien", phone: '843-555-0199', email: 'jobrien@example.com', vehicle: '2025 Honda Accord', source: 'Dealer Website', external_source: 'dealer-website', external_id: 'web-7781' }],
+      ['full-name.xml', { customer: 'Maria Gonzalez', phone: '(843) 555-0142', email: 'maria.gonzalez@example.com', vehicle: '2021 Toyota RAV4 XLE', vin: '2T3P1RFV5MW000001', comments: 'Is this still available?', source: 'AutoTrader', external_source: expect.stringMatching(/^\d+:AutoTrader$/), external_id: 'AT-100234' }],
+      ['first-last.xml', { customer: "James O'Brien", phone: '843-555-0199', email: 'jobrien@example.com', vehicle: '2025 Honda Accord', source: 'Dealer Website', external_source: expect.stringMatching(/^\d+:dealer-website$/), external_id: 'web-7781' }],
       ['no-vehicle.xml', { customer: 'Priya Shah', phone: '843-555-0123', vehicle: null, vin: null, comments: 'Please call after 5pm about financing.', source: 'Cars.com', external_id: null }],
       ['cdata-comments.xml', { customer: 'Tom & Ann Lee', comments: 'Trade-in: 2012 Civic <120k miles> & needs "best price" today', vehicle: '2019 Ford F-150', source: 'CarGurus' }],
       ['bom.xml', { customer: 'Zoë Müller', email: 'zoe@example.com', vehicle: '2024 Kia EV6', source: 'Kia Digital' }],
@@ -168,10 +169,9 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
     expect((await leads()).map((l) => l.customer)).toEqual(['Retry Rita', 'Burst Bob']);
     expect((await send({ customer: 'x' }, { 'idempotency-key': 'bad key with spaces' })).statusCode).toBe(400);
 
-    // The same ADF prospect again, even with another key and no Idempotency-Key: one lead.
+    // The same ADF prospect again from the same key, without an Idempotency-Key: one lead.
     const adf1 = await send(sample('full-name.xml'));
-    const other = await newKey('Second feed');
-    const adf2 = await send(sample('full-name.xml'), {}, other);
+    const adf2 = await send(sample('full-name.xml'));
     expect(adf1.json().leads[0]).toMatchObject({ status: 'assigned' });
     expect(adf2.statusCode).toBe(200);
     expect(adf2.json().leads[0]).toMatchObject({ id: adf1.json().leads[0].id, status: 'duplicate', assignedTo: adf1.json().leads[0].assignedTo });
@@ -181,6 +181,66 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
     const j3 = await send({ customer: 'Ext', externalId: 'X-1', source: 'Feed B' });
     expect([j1.statusCode, j2.statusCode, j3.statusCode]).toEqual([201, 200, 201]);
     expect(await leads()).toHaveLength(5);
+  });
+
+  it('matches a prospect id per API key: another integration never gets back a lead, customer or salesman it did not send', async () => {
+    const mine = await send(sample('full-name.xml'));
+    expect(mine.statusCode).toBe(201);
+    const other = await newKey('Second feed');
+    const theirs = await send(sample('full-name.xml').toString().replace('Maria Gonzalez', 'Someone Else'), {}, other);
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.json().leads[0]).toMatchObject({ customer: 'Someone Else', status: 'assigned' });
+    expect(theirs.json().leads[0].id).not.toBe(mine.json().leads[0].id);
+    expect(theirs.body).not.toContain('Maria Gonzalez');
+    expect(theirs.json().leads[0].assignedTo).not.toBe(mine.json().leads[0].assignedTo);
+    // The same Idempotency-Key on two keys is two requests.
+    const a = await send({ customer: 'Key A' }, { 'idempotency-key': 'shared-1' });
+    const b = await send({ customer: 'Key B' }, { 'idempotency-key': 'shared-1' }, other);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect(b.body).not.toContain('Key A');
+    expect((await leads()).map((l) => l.customer)).toEqual(['Maria Gonzalez', 'Someone Else', 'Key A', 'Key B']);
+  });
+
+  it('refuses the same Idempotency-Key with a different request with 422, and changes nothing', async () => {
+    expect((await send({ customer: 'Original' }, { 'idempotency-key': 'req-422' })).statusCode).toBe(201);
+    for (const [body, headers] of [
+      [{ customer: 'Changed' }, {}],
+      [{ customer: 'Original', phone: '555' }, {}],
+      [sample('full-name.xml'), { 'content-type': ADF }],
+    ] as const) {
+      const r = await send(body, { 'idempotency-key': 'req-422', ...headers });
+      expect(r.statusCode).toBe(422);
+      expect(r.json().error).toBe('This Idempotency-Key was already used with a different request.');
+    }
+    const same = await send({ customer: 'Original' }, { 'idempotency-key': 'req-422' });
+    expect(same.statusCode).toBe(201);
+    expect(same.headers['idempotent-replayed']).toBe('true');
+    expect((await leads()).map((l) => l.customer)).toEqual(['Original']);
+  });
+
+  it('takes over a claim left unfinished by a crash once its lease has ended, and makes the lead once', async () => {
+    const keyId = Number((await t.db.selectFrom('api_keys').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id);
+    const body = { customer: 'Crashed Carl' };
+    const claim = async (idem: string, ageMs: number) =>
+      t.db.insertInto('idempotency_keys').values({ api_key_id: keyId, key: idem, created_at: Date.now() - ageMs, status: null, body: null, request_hash: requestHash('json', body) }).execute();
+    // A claim taken a moment ago is still running.
+    await claim('fresh-claim', 1000);
+    const busy = await send(body, { 'idempotency-key': 'fresh-claim' });
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json().error).toMatch(/still being processed/);
+    // A claim older than the lease (60 s) was left by a server that died before it made the lead.
+    await claim('dead-claim', 61_000);
+    const retry = await send(body, { 'idempotency-key': 'dead-claim' });
+    expect(retry.statusCode).toBe(201);
+    expect(retry.json().leads[0]).toMatchObject({ customer: 'Crashed Carl', status: 'assigned' });
+    const again = await send(body, { 'idempotency-key': 'dead-claim' });
+    expect(again.json()).toEqual(retry.json());
+    // One that died after making the lead, before keeping the answer: the retry answers with that lead.
+    await t.db.updateTable('idempotency_keys').set({ status: null, body: null, created_at: Date.now() - 61_000 }).where('key', '=', 'dead-claim').execute();
+    const late = await send(body, { 'idempotency-key': 'dead-claim' });
+    expect(late.statusCode).toBe(201);
+    expect(late.json().leads[0]).toMatchObject({ id: retry.json().leads[0].id, status: 'assigned', assignedTo: retry.json().leads[0].assignedTo });
+    expect((await leads()).map((l) => l.customer)).toEqual(['Crashed Carl']);
   });
 
   it('keeps a lead unassigned when no one is eligible and hands it out first when someone clocks in', async () => {

@@ -5,6 +5,7 @@ import { access } from '../http/access';
 import { pathId } from '../http/params';
 import { HttpError, badRequest, parse } from '../http/errors';
 import { parseAdf } from './adf';
+import { decodeBody } from '../http/text';
 import { openapi } from './openapi';
 import { keyNameSchema, leadSchema } from '../../domain/schemas';
 import {
@@ -15,7 +16,9 @@ import {
   listKeys,
   prospectsToLeads,
   releaseIdempotency,
+  requestHash,
   revokeKey,
+  underIdempotencyKey,
   saveIdempotency,
   toNewLead,
   INTAKE_BODY_LIMIT,
@@ -46,7 +49,13 @@ const keyOf = (req: FastifyRequest) => {
 export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { db } = ctx.dbh;
   app.decorateRequest('apiKey', null);
-  app.addContentTypeParser(XML_TYPES, { parseAs: 'string' }, (_req, body, done) => done(null, new XmlBody(body as string)));
+  app.addContentTypeParser(XML_TYPES, { parseAs: 'buffer' }, (_req, body, done) => {
+    try {
+      done(null, new XmlBody(decodeBody(body as Buffer)));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   app.addContentTypeParser('*', (_req, _payload, done) =>
     done(new HttpError(415, 'Send the lead as JSON (application/json) or ADF/XML (application/x-adf+xml or text/xml).')),
   );
@@ -66,15 +75,17 @@ export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) 
     },
     async (req, reply) => {
       const key = req.apiKey!;
-      const leads =
-        req.body instanceof XmlBody ? prospectsToLeads(parseAdf(req.body.text), key) : [toNewLead(parse(leadSchema, req.body), key)];
+      const xml = req.body instanceof XmlBody;
+      let leads = xml ? prospectsToLeads(parseAdf((req.body as XmlBody).text), key) : [toNewLead(parse(leadSchema, req.body), key)];
       const idem = req.headers['idempotency-key'];
       if (idem !== undefined && (typeof idem !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(idem))) {
         throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');
       }
       if (idem) {
-        const prior = await claimIdempotency(db, key.id, idem);
+        const hash = requestHash(xml ? 'xml' : 'json', xml ? (req.body as XmlBody).text : req.body);
+        const prior = await claimIdempotency(db, key.id, idem, hash, ctx.config.INTAKE_LEASE_SECONDS * 1000);
         if (prior) return reply.status(prior.status).header('idempotent-replayed', 'true').send(prior.body);
+        leads = underIdempotencyKey(leads, key, idem, hash);
       }
       try {
         const { status, body } = await intake(ctx, leads, key);

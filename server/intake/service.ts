@@ -9,6 +9,8 @@ import { leadSchema, type LeadInput } from '../../domain/schemas';
 
 export const INTAKE_BODY_LIMIT = 1024 * 1024;
 export const INTAKE_PER_MINUTE = 60;
+/** As long as a lead's source may be. */
+const MAX_SOURCE = 100;
 
 
 export interface ApiKey {
@@ -16,7 +18,13 @@ export interface ApiKey {
   name: string;
 }
 
-/** The lead as stored: the source defaults to the integration's name; a prospect id is scoped to its source. */
+/**
+ * Where a prospect id came from, as stored: the API key and the source that issued it. Two
+ * integrations never share an id space, so one never gets back another's lead.
+ */
+export const scopeOf = (key: ApiKey, source: string) => `${key.id}:${source}`;
+
+/** The lead as stored: the source defaults to the integration's name; a prospect id is scoped to its key and source. */
 export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string): NewLead {
   const source = l.source || key.name;
   return {
@@ -27,7 +35,7 @@ export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string): NewLead
     vin: l.vin,
     comments: l.comments,
     source,
-    externalSource: l.externalId ? idSource || source : null,
+    externalSource: l.externalId ? scopeOf(key, idSource || source) : null,
     externalId: l.externalId || null,
   };
 }
@@ -37,6 +45,7 @@ export function prospectsToLeads(list: Prospect[], key: ApiKey): NewLead[] {
   return list.map((p, i) => {
     const label = list.length > 1 ? `Prospect ${i + 1}: ` : '';
     if (!p.customer) throw badRequest(`${label}Customer name is required (<customer><contact><name>).`);
+    if (p.idSource.length > MAX_SOURCE) throw badRequest(`${label}<id source> is too long (max ${MAX_SOURCE} characters).`);
     try {
       const input = parse(leadSchema, {
         customer: p.customer,
@@ -56,15 +65,32 @@ export function prospectsToLeads(list: Prospect[], key: ApiKey): NewLead[] {
   });
 }
 
+/** The scope of leads made under an Idempotency-Key (a ':' can never follow the key id there). */
+const idemScope = (key: ApiKey) => `${key.id}#idempotency`;
+
+/**
+ * Under an Idempotency-Key, a lead without a prospect id gets one from the key, the request and
+ * its place in it, so a retry after a crash finds the lead the first try made instead of making a
+ * second (and a key used again after its 24 hours for another request still makes a new lead).
+ */
+export function underIdempotencyKey(leads: NewLead[], key: ApiKey, idem: string, hash: string): NewLead[] {
+  return leads.map((l, i) => (l.externalId ? l : { ...l, externalSource: idemScope(key), externalId: `${idem}#${i}#${hash.slice(0, 16)}` }));
+}
+
 /** Hands out what was waiting, then each new lead by the same round-robin transaction as a manager's Assign. */
 export async function intake(ctx: Ctx, leads: NewLead[], key: ApiKey) {
   const by: Actor = { id: null, name: key.name };
   const waiting = await handOutWaiting(ctx.dbh);
-  const results: Assigned[] = [];
+  const results: (Assigned & { again?: boolean })[] = [];
   try {
-    for (const l of leads) results.push(await assignNext(ctx.dbh, l, by, { keep: true }));
+    for (const l of leads) {
+      const r = await assignNext(ctx.dbh, l, by, { keep: true });
+      // Found again under the same Idempotency-Key: the first try made it, and this answers for it.
+      results.push(r.duplicate && l.externalSource === idemScope(key) ? { ...r, duplicate: false, again: true } : r);
+    }
   } finally {
-    notifyAssigned(ctx, [...waiting, ...results].filter((r) => r.assignedTo && !r.duplicate).map((r) => r.leadId));
+    const fresh = [...waiting, ...results.filter((r) => !r.again)];
+    notifyAssigned(ctx, fresh.filter((r) => r.assignedTo && !r.duplicate).map((r) => r.leadId));
     if (waiting.length || results.length) {
       ctx.bus.publish({ topic: 'leads' });
       ctx.bus.publish({ topic: 'rotation' });
@@ -128,22 +154,40 @@ export async function authenticate(db: Db, key: string | undefined): Promise<Api
 
 const IDEMPOTENCY_HOURS = 24;
 
+/** What makes two requests the same request: the kind of body and its content. */
+export const requestHash = (kind: 'json' | 'xml', body: unknown) =>
+  crypto.createHash('sha256').update(kind).update('\n').update(kind === 'xml' ? String(body) : JSON.stringify(body ?? null)).digest('hex');
+
 /**
  * Claims an Idempotency-Key for this API key. Returns the stored answer when the request was
- * already done, null when the caller should do it now; a claim still running is a 409.
+ * already done, null when the caller should do it now. The same key with another request is a
+ * 422; a claim still running is a 409, until its lease ends: a claim that old was left by a
+ * server that died, and this request takes it over.
  */
-export async function claimIdempotency(db: Db, keyId: number, idem: string) {
+export async function claimIdempotency(db: Db, keyId: number, idem: string, hash: string, leaseMs: number) {
   const now = Date.now();
   await db.deleteFrom('idempotency_keys').where('created_at', '<', now - IDEMPOTENCY_HOURS * 3_600_000).execute();
   const r = await db
     .insertInto('idempotency_keys')
-    .values({ api_key_id: keyId, key: idem, created_at: now, status: null, body: null })
+    .values({ api_key_id: keyId, key: idem, created_at: now, status: null, body: null, request_hash: hash })
     .onConflict((oc) => oc.columns(['api_key_id', 'key']).doNothing())
     .executeTakeFirst();
   if (Number(r.numInsertedOrUpdatedRows ?? 0) === 1) return null;
   const prior = await db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', keyId).where('key', '=', idem).executeTakeFirst();
-  if (!prior || prior.status === null) throw new HttpError(409, 'A request with this Idempotency-Key is still being processed. Try again in a moment.');
-  return { status: prior.status, body: JSON.parse(prior.body ?? 'null') };
+  if (prior?.request_hash && prior.request_hash !== hash) throw new HttpError(422, 'This Idempotency-Key was already used with a different request.');
+  if (prior && prior.status !== null) return { status: prior.status, body: JSON.parse(prior.body ?? 'null') };
+  if (prior && prior.created_at <= now - leaseMs) {
+    const taken = await db
+      .updateTable('idempotency_keys')
+      .set({ created_at: now, request_hash: hash })
+      .where('api_key_id', '=', keyId)
+      .where('key', '=', idem)
+      .where('status', 'is', null)
+      .where('created_at', '=', prior.created_at)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) return null;
+  }
+  throw new HttpError(409, 'A request with this Idempotency-Key is still being processed. Try again in a moment.');
 }
 
 export const saveIdempotency = (db: Db, keyId: number, idem: string, status: number, body: unknown) =>

@@ -49,15 +49,20 @@ export async function listLeads(h: DbHandle, query: LeadQuery) {
   if (query.unassigned) qb = qb.where('assigned_to', '=', UNASSIGNED);
   const q = query.q?.trim().toLowerCase();
   if (q) {
+    // Both databases look for the text inside the customer or inside the assignee, case-insensitively.
     const like = `%${escapeLike(q)}%`;
-    if (h.dialect === 'sqlite' && q.length >= 3) {
+    const inEither = (col: (c: string) => ReturnType<typeof sql>) =>
+      sql<boolean>`(${col('customer')} like ${like} escape '\\' or ${col('assigned_to_name')} like ${like} escape '\\')`;
+    if (h.dialect === 'postgres') {
+      qb = qb.where(inEither((c) => sql`lower(${sql.ref(c)})`));
+    } else if ([...q].length >= 3) {
       // The trigram table answers a phrase query by substring, case-insensitively.
       const phrase = `"${q.replace(/"/g, '""')}"`;
       qb = qb.where(sql<boolean>`leads.id in (select rowid from leads_fts where leads_fts match ${phrase})`);
-    } else if (h.dialect === 'sqlite') {
-      qb = qb.where((eb) => eb.or([eb('customer', 'like', like), eb('assigned_to_name', 'like', like)]));
     } else {
-      qb = qb.where(sql<boolean>`(lower(customer) || ' ' || lower(assigned_to_name)) like ${like}`);
+      // Fewer than three characters: no trigram to look up, so a scan. SQLite's LIKE folds
+      // ASCII letters itself; any other letter needs fold() on every row, which costs more.
+      qb = qb.where(/^[\x20-\x7e]*$/.test(q) ? inEither((c) => sql.ref(c)) : inEither((c) => sql`fold(${sql.ref(c)})`));
     }
   }
   if (query.cursor) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { BODY_LIMIT } from '../app';
+import { BAD_TEXT } from '../http/text';
 
 const FIELDS = ['email', 'token', 'name', 'greeting', 'customer', 'targetUid', 'reason', 'minutes', 'uid', 'active', 'onDuty', 'direction', 'id', 'role', 'notes', 'date', 'vehicleType', 'frontGross', 'split', 'q', 'phone', 'comments', 'vehicle', 'source'];
 const HOSTILE: unknown[] = [
@@ -103,4 +104,112 @@ describe.each(DIALECTS)('bad input on every JSON route on %s', (dialect) => {
     const lead = await t.db.selectFrom('leads').selectAll().where('id', '=', res.json().leadId).executeTakeFirstOrThrow();
     expect(lead.customer).toBe(customer);
   });
+});
+
+let prospectId = 0;
+const ADF = (inner: string, idAttrs = '') =>
+  `<adf><prospect><id ${idAttrs}>P-${++prospectId}</id><customer><contact><name part="full">${inner}</name></contact></customer></prospect></adf>`;
+
+/**
+ * Text that is not valid Unicode, or holds NUL, in any part of any request on every route (path,
+ * query, JSON body, XML body), addresses of 1 MB, and hostile ADF documents: a 4xx with a clear
+ * message, nothing stored, never a 500.
+ */
+describe.each(DIALECTS)('hostile text and documents on every route on %s', (dialect) => {
+  let t: TestApp;
+  let cookie: string;
+  let key: string;
+  beforeAll(async () => {
+    t = await testApp(dialect, { SIGNIN_LINKS_PER_MINUTE: '100000' });
+    cookie = await t.signIn(MANAGER);
+    await insertUser(t.db, { email: 'hostile.rep@dealer.test', name: 'Hostile Rep' });
+    key = (await t.app.inject({ method: 'POST', url: '/api/integrations/keys', headers: { cookie }, payload: { name: 'Hostile feed' } })).json().key;
+  });
+  afterAll(() => t.close());
+
+  const routes = () =>
+    t.app.routeList
+      .filter((r) => r.url.startsWith('/api') && r.url !== '/api/auth/logout')
+      .flatMap((r) => [r.method].flat().map((m) => ({ method: m as string, url: r.url })))
+      .filter((r) => r.method !== 'HEAD');
+
+  const BAD_ESCAPES = ['a%00b', '%00', '%ED%A0%80', '%ff', 'a%C0%80', '%F4%90%80%80'];
+
+  it('refuses NUL, broken UTF-8 and lone surrogates in the address on every route', async () => {
+    const failures: string[] = [];
+    const before = await snapshot(t);
+    for (const r of routes()) {
+      for (const bad of BAD_ESCAPES) {
+        const urls = [`${r.url.replace(/\*$/, 'x').replace(/:[A-Za-z_]+/g, '1')}?q=${bad}`];
+        if (r.url.includes(':')) urls.push(r.url.replace(/:[A-Za-z_]+/g, bad));
+        for (const url of urls) {
+          const res = await t.app.inject({ method: r.method as 'GET', url, headers: { cookie, 'content-type': 'application/json' }, payload: r.method === 'GET' ? undefined : '{}' });
+          if (res.statusCode !== 400 || res.json().error !== BAD_TEXT) failures.push(`${r.method} ${url} → ${res.statusCode} ${res.body.slice(0, 100)}`);
+        }
+      }
+      const long = await t.app.inject({ method: r.method as 'GET', url: `${r.url.replace(/:[A-Za-z_]+/g, '1')}?q=${'x'.repeat(1024 * 1024)}`, headers: { cookie } });
+      if (long.statusCode !== 414 || long.json().error !== 'The address is too long.') failures.push(`${r.method} ${r.url} 1 MB query → ${long.statusCode}`);
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot(t)).toEqual(before);
+  }, 120_000);
+
+  it('refuses NUL, lone surrogates and broken UTF-8 in every JSON body', async () => {
+    const bodies: (string | Buffer)[] = [
+      '{"customer":"a\\u0000b","name":"a\\u0000b"}',
+      '{"customer":"Bob \\ud800","name":"x\\udfff","email":"a\\ud800@dealer.test"}',
+      '{"\\ud800":1}',
+      '["\\u0000"]',
+      Buffer.from('a\u0000b'),
+      Buffer.from([0x7b, 0x22, 0x63, 0x75, 0x73, 0x74, 0x6f, 0x6d, 0x65, 0x72, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+      Buffer.from('{"customer":"\u00e9"}', 'latin1'),
+    ];
+    const failures: string[] = [];
+    const before = await snapshot(t);
+    for (const r of routes().filter((x) => ['POST', 'PUT', 'PATCH'].includes(x.method))) {
+      for (const payload of bodies) {
+        // As plain text, JSON escapes are just characters; only raw bytes can be broken there.
+        for (const type of typeof payload === 'string' ? ['application/json'] : ['application/json', 'text/plain']) {
+          const url = r.url.replace(/\*$/, 'x').replace(/:[A-Za-z_]+/g, '1');
+          const res = await t.app.inject({ method: r.method as 'POST', url, headers: { cookie, 'content-type': type }, payload });
+          // The intake API asks for its key before it reads a body.
+          const want = r.url.includes('/v1/') ? 401 : 400;
+          if (res.statusCode !== want || (want === 400 && res.json().error !== BAD_TEXT)) failures.push(`${r.method} ${url} ${type} ${payload.toString().slice(0, 40)} → ${res.statusCode} ${res.body.slice(0, 100)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshot(t)).toEqual(before);
+  }, 120_000);
+
+  it('refuses hostile intake documents with a 4xx and a clear message', async () => {
+    const send = (payload: string | Buffer, type = 'application/x-adf+xml') =>
+      t.app.inject({ method: 'POST', url: '/api/v1/leads', headers: { 'x-api-key': key, 'content-type': type }, payload });
+    const attrs = (n: number) => Array.from({ length: n }, (_, i) => `a${i}="x"`).join(' ');
+    const cases: [string, string | Buffer, number, RegExp, string?][] = [
+      ['a NUL byte in XML', ADF('a\u0000b'), 400, /valid Unicode/],
+      ['broken UTF-8 in XML', Buffer.concat([Buffer.from(ADF('a')), Buffer.from([0xff])]), 400, /valid Unicode/],
+      ['a character reference to a lone surrogate', ADF('Bob &#xD800;'), 400, /not valid Unicode/],
+      ['a character reference to NUL', ADF('Bob &#0;'), 400, /not valid Unicode/],
+      ['an 8 KB id source', ADF('Bob', `source="${'s'.repeat(8 * 1024)}"`), 400, /too long/],
+      ['a 500,000-character id source', ADF('Bob', `source="${'s'.repeat(500_000)}"`), 400, /too long/],
+      ['a long id source within the tag limit', ADF('Bob', `source="${'s'.repeat(101)}"`), 400, /id source.*too long/i],
+      ['90,000 attributes on one element', ADF('Bob', attrs(90_000)), 400, /too many attributes/],
+      ['100 attributes on one element', ADF('Bob', attrs(100)), 400, /too many attributes/],
+      ['an oversized document', `<adf>${'<prospect><customer><contact><name part="full">Bob</name></contact></customer></prospect>'.repeat(20_000)}</adf>`, 413, /too large/],
+      ['too many attributes in all', `<adf><prospect><customer><contact><name part="full">Bob</name></contact></customer>${`<x ${attrs(10)}/>`.repeat(300)}</prospect></adf>`, 400, /too many attributes/],
+      ['too many elements', `<adf><prospect><customer><contact><name part="full">Bob</name></contact></customer>${'<x/>'.repeat(20_000)}</prospect></adf>`, 400, /too many elements/],
+      ['too deep', `<adf><prospect>${'<x>'.repeat(5000)}${'</x>'.repeat(5000)}</prospect></adf>`, 400, /nested too deeply/],
+      ['a 100 KB element text', ADF('x'.repeat(100_000)), 400, /too long/],
+      ['a lone surrogate in JSON', '{"customer":"Bob \\ud800"}', 400, /valid Unicode/, 'application/json'],
+      ['NUL in JSON', '{"customer":"Bob \\u0000"}', 400, /valid Unicode/, 'application/json'],
+    ];
+    const failures: string[] = [];
+    for (const [label, body, status, msg, type] of cases) {
+      const res = await send(body, type);
+      if (res.statusCode !== status || !msg.test(res.json().error ?? '')) failures.push(`${label} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(await t.db.selectFrom('leads').selectAll().execute()).toEqual([]);
+  }, 60_000);
 });

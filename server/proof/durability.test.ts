@@ -4,6 +4,7 @@ import { DIALECTS, freshDb } from '../test/harness';
 import { managerSession, startServerProcess } from '../test/process';
 import { insertUser } from '../users/repo';
 import { openDb } from '../db';
+import { createKey } from '../intake/service';
 
 /**
  * A storm of assigns from many clients, the server killed with SIGKILL in the middle of it,
@@ -72,3 +73,75 @@ describe.each(DIALECTS)('durability on %s', (dialect) => {
   }, 120_000);
 });
 
+
+/**
+ * A burst of intake posts, each with its own Idempotency-Key, the server killed with SIGKILL in
+ * the middle of it, then restarted: retrying every request with its key makes exactly one lead
+ * per key, including the requests the dead server had claimed but not finished (after the lease).
+ */
+describe.each(DIALECTS)('intake durability on %s', (dialect) => {
+  it('after a SIGKILL, every retry with the same Idempotency-Key makes exactly one lead', async () => {
+    const dbh = await freshDb(dialect);
+    for (let i = 0; i < 4; i++) await insertUser(dbh.db, { email: `feed.rep${i}@dealer.test`, name: `Feed Rep ${i}` });
+    // One key per client keeps each under the per-key rate limit.
+    const keys: string[] = [];
+    for (let c = 0; c < 8; c++) keys.push((await createKey(dbh.db, `Feed ${c}`, 'test')).key);
+    const env = { DATA_DIR: dbh.dir, INTAKE_LEASE_SECONDS: '1', ...(dbh.url ? { DATABASE_URL: dbh.url } : {}) };
+    await dbh.release();
+
+    const post = (base: string, c: number, idem: string) =>
+      fetch(`${base}/api/v1/leads`, {
+        method: 'POST',
+        headers: { 'x-api-key': keys[c], 'idempotency-key': idem, 'content-type': 'application/json' },
+        body: JSON.stringify({ customer: `Burst ${idem}`, phone: '555-0100' }),
+      });
+    const server = await startServerProcess(env);
+    const sent: { c: number; idem: string }[] = [];
+    const acked = new Map<string, number>();
+    let stopped = false;
+    const clients = keys.map(async (_, c) => {
+      for (let i = 0; !stopped; i++) {
+        const idem = `burst-${c}-${i}`;
+        sent.push({ c, idem });
+        try {
+          const res = await post(server.base, c, idem);
+          if (res.status === 201) acked.set(idem, (await res.json()).leads[0].id);
+        } catch {
+          return; // the server is gone
+        }
+      }
+    });
+    while (acked.size < 60) await new Promise((r) => setTimeout(r, 5));
+    server.proc.kill('SIGKILL');
+    stopped = true;
+    await Promise.all(clients);
+    await server.stop();
+
+    const again = await startServerProcess(env);
+    try {
+      for (const { c, idem } of sent) {
+        // A claim the dead server held answers 409 until its lease ends; then this retry does it.
+        let res = await post(again.base, c, idem);
+        const deadline = Date.now() + 30_000;
+        while (res.status === 409 && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 100));
+          res = await post(again.base, c, idem);
+        }
+        expect(res.status, idem).toBe(201);
+        const lead = (await res.json()).leads[0];
+        expect(lead.customer).toBe(`Burst ${idem}`);
+        if (acked.has(idem)) expect(lead.id, `acknowledged ${idem}`).toBe(acked.get(idem));
+      }
+      const check = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+      try {
+        const leads = await check.db.selectFrom('leads').select('customer').execute();
+        expect(leads.map((l) => l.customer).sort()).toEqual(sent.map((s) => `Burst ${s.idem}`).sort());
+      } finally {
+        await check.close();
+      }
+    } finally {
+      await again.stop();
+      await dbh.drop();
+    }
+  }, 120_000);
+});

@@ -5,7 +5,7 @@ import { access } from '../http/access';
 import { pathId } from '../http/params';
 import { badRequest, forbidden, HttpError, notFound, parse } from '../http/errors';
 import { findUser, type UserRow } from '../users/repo';
-import { saleSchema } from '../../domain/schemas';
+import { saleSchemaOn } from '../../domain/schemas';
 import { dayKey } from '../../domain/time';
 import { salesCsv } from '../../domain/csv';
 import { listSales, saleAsInput, saleColumns, toSale, tracker } from './service';
@@ -76,7 +76,7 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   app.post('/', access('user'), async (req, reply) => {
     const me = req.user!;
-    const input = parse(saleSchema, req.body);
+    const input = parse(saleSchemaOn(today()), req.body);
     const row = await db
       .insertInto('sales')
       .values({ ...saleColumns(input), user_id: me.id, rep_name: me.name, created_at: Date.now(), created_by: me.id })
@@ -89,7 +89,7 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   app.patch('/:id', access('user'), async (req) => {
     const row = await ownSale(req);
     if (!isObject(req.body)) throw badRequest('Expected a JSON object');
-    const input = parse(saleSchema, { ...saleAsInput(row), ...req.body });
+    const input = parse(saleSchemaOn(today()), { ...saleAsInput(row), ...req.body });
     const updated = await db
       .updateTable('sales')
       .set(saleColumns(input))

@@ -127,6 +127,26 @@ describe.each(DIALECTS)('sales tracker on %s', (dialect) => {
     expect(await stored()).toHaveLength(0);
   });
 
+  it('refuses a date after today in the dealership time zone or before 2000, on add and on edit', async () => {
+    const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    for (const [date, message] of [
+      ['0001-01-01', 'Date cannot be before 2000.'],
+      ['1999-12-31', 'Date cannot be before 2000.'],
+      ['9999-12-31', 'Date cannot be in the future.'],
+      [tomorrow, 'Date cannot be in the future.'],
+    ]) {
+      const r = await add(ann, { frontGross: '1500', date });
+      expect(r.statusCode, date).toBe(400);
+      expect(r.json().error, date).toBe(message);
+    }
+    expect(await stored()).toHaveLength(0);
+    expect((await add(ann, { frontGross: '1500', date: '2000-01-01' })).statusCode).toBe(201);
+    const id = (await add(ann, { frontGross: '1500', date: today })).json().id;
+    const edit = await call('PATCH', `/${id}`, ann, { date: tomorrow });
+    expect(edit.json().error).toBe('Date cannot be in the future.');
+    expect((await stored()).map((x) => x.date).sort()).toEqual(['2000-01-01', today]);
+  });
+
   it('refuses a raw 1e400 number, a non-object body, and bad edits, changing nothing', async () => {
     const raw = await t.app.inject({
       method: 'POST',

@@ -73,7 +73,7 @@ export const MANAGER = 'boss@dealer.test';
 export const STAFF_DOMAIN = 'dealer.test';
 
 /** The real app on a fresh database with a real SMTP server receiving its mail. */
-export async function testApp(dialect: Dialect, env: Record<string, string> = {}, opts: Pick<AppOptions, 'logger' | 'sweepMs' | 'outboxTiming' | 'pruneMs'> = {}) {
+export async function testApp(dialect: Dialect, env: Record<string, string> = {}, opts: Pick<AppOptions, 'logger' | 'sweepMs' | 'outboxTiming' | 'pruneMs' | 'webDist'> = {}) {
   const smtp = await startSmtp();
   const dbh = await freshDb(dialect);
   const config = loadConfig({

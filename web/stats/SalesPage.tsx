@@ -57,12 +57,12 @@ export default function SalesPage() {
                   <Title order={2} size="h4" mb="sm">
                     Add Sale
                   </Title>
-                  <SaleForm key={t.today} initial={{ date: t.today, vehicleType: 'new', frontGross: '', split: 'full' }} />
+                  <SaleForm key={t.today} today={t.today} initial={{ date: t.today, vehicleType: 'new', frontGross: '', split: 'full' }} />
                 </Paper>
               </Grid.Col>
             )}
             <Grid.Col span={{ base: 12, md: t.readOnly ? 12 : 8 }}>
-              <SalesList sales={t.sales} readOnly={t.readOnly} />
+              <SalesList sales={t.sales} readOnly={t.readOnly} today={t.today} />
             </Grid.Col>
           </Grid>
           <Charts daily={t.daily} monthly={t.monthly} />

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { commissionFor, formatCents, parseMoneyToCents, planLabel } from '../../../domain/commission';
+import { MIN_SALE_DATE, saleDateError } from '../../../domain/schemas';
 import { useSaveSale, type SaleDraft } from './api';
 
 /** The commission the server will compute, from the same domain function. */
@@ -12,14 +13,16 @@ function preview(frontGross: string, split: SaleDraft['split']): string {
   return `Commission: ${formatCents(commissionCents)} (${planLabel(plan)})`;
 }
 
-/** Add a sale, or correct one when given its id. A failed save keeps what was typed. */
-export function SaleForm({ initial, id, onSaved }: { initial: SaleDraft; id?: number; onSaved?: () => void }) {
+/** Add a sale, or correct one when given its id. A failed save keeps what was typed. `today` is the dealership's. */
+export function SaleForm({ initial, today, id, onSaved }: { initial: SaleDraft; today: string; id?: number; onSaved?: () => void }) {
   const [d, setD] = useState(initial);
+  // The server's own rule, from domain/: a typed date after today or before 2000 says so at once.
+  const dateError = d.date ? saleDateError(d.date, today) : null;
   const save = useSaveSale(id);
   const set = (patch: Partial<SaleDraft>) => setD((v) => ({ ...v, ...patch }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!d.frontGross.trim() || save.isPending) return;
+    if (!d.frontGross.trim() || dateError || save.isPending) return;
     save.mutate(d, {
       onSuccess: () => {
         if (!id) setD((v) => ({ ...initial, date: v.date }));
@@ -30,7 +33,16 @@ export function SaleForm({ initial, id, onSaved }: { initial: SaleDraft; id?: nu
   const name = id ? `edit-${id}` : 'add';
   return (
     <Stack component="form" onSubmit={submit} gap="sm" aria-label={id ? 'Edit sale' : 'Add Sale'}>
-      <TextInput type="date" label="Date" required value={d.date} onChange={(e) => set({ date: e.currentTarget.value })} />
+      <TextInput
+        type="date"
+        label="Date"
+        required
+        min={MIN_SALE_DATE}
+        max={today}
+        value={d.date}
+        error={dateError}
+        onChange={(e) => set({ date: e.currentTarget.value })}
+      />
       <Radio.Group label="Vehicle type" name={`${name}-vehicle`} value={d.vehicleType} onChange={(v) => set({ vehicleType: v as SaleDraft['vehicleType'] })}>
         <Group gap="lg" mt={4}>
           <Radio value="new" label="New" />
@@ -56,7 +68,7 @@ export function SaleForm({ initial, id, onSaved }: { initial: SaleDraft; id?: nu
       <Text size="sm" aria-live="polite" data-testid={`${name}-preview`}>
         {preview(d.frontGross, d.split)}
       </Text>
-      <Button type="submit" disabled={!d.frontGross.trim() || save.isPending} loading={save.isPending} style={{ alignSelf: 'flex-start' }}>
+      <Button type="submit" disabled={!d.frontGross.trim() || !!dateError || save.isPending} loading={save.isPending} style={{ alignSelf: 'flex-start' }}>
         {id ? 'Save changes' : 'Add Sale'}
       </Button>
     </Stack>

@@ -10,7 +10,7 @@ const asText = (cents: number) => {
   return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 };
 
-export function SalesList({ sales, readOnly }: { sales: Sale[]; readOnly: boolean }) {
+export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly: boolean; today: string }) {
   const [editing, setEditing] = useState<Sale | null>(null);
   const [returnTo, setReturnTo] = useState<string | null>(null);
   // Back to the row's Edit button, even if a live refresh drew the list anew meanwhile.
@@ -83,6 +83,7 @@ export function SalesList({ sales, readOnly }: { sales: Sale[]; readOnly: boolea
         {editing && (
           <SaleForm
             id={editing.id}
+            today={today}
             initial={{ date: editing.date, vehicleType: editing.vehicleType, frontGross: asText(editing.frontGrossCents), split: editing.split }}
             onSaved={closeEdit}
           />

@@ -1,0 +1,92 @@
+import type { FastifyInstance } from 'fastify';
+import { HttpError } from './errors';
+
+/**
+ * One guard for all text that comes in: the address (path and query, raw and percent-decoded)
+ * and every body (JSON, XML, plain text) must be valid Unicode without NUL. Anything else is a
+ * 400 here, before a route or a database sees it: SQLite's full-text search fails on a NUL,
+ * PostgreSQL refuses it in text, and a lone surrogate is stored differently from what was sent.
+ */
+export const BAD_TEXT = 'Text must be valid Unicode (UTF-8) without NUL characters.';
+export const MAX_URL = 8 * 1024;
+
+const badText = () => new HttpError(400, BAD_TEXT, 'bad_text');
+
+/** True for a string a database stores exactly as it was sent. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const isCleanText = (s: string) => !LONE_SURROGATE.test(s) && !s.includes('\u0000');
+
+/** Strict decoding: invalid UTF-8 is an error, never a silent U+FFFD. */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+export function decodeBody(buf: Buffer): string {
+  let s: string;
+  try {
+    s = utf8.decode(buf);
+  } catch {
+    throw badText();
+  }
+  if (s.includes('\u0000')) throw badText();
+  return s;
+}
+
+/** Every string in a parsed JSON value, keys included (JSON escapes can spell "\u0000" and "\ud800"). */
+function checkValue(v: unknown): void {
+  if (typeof v === 'string') {
+    if (!isCleanText(v)) throw badText();
+  } else if (Array.isArray(v)) {
+    for (const x of v) checkValue(x);
+  } else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if (!isCleanText(k)) throw badText();
+      checkValue(x);
+    }
+  }
+}
+
+/** The address as sent, checked once: percent-escapes must decode to clean UTF-8. */
+export function checkUrl(url: string) {
+  if (url.length > MAX_URL) throw new HttpError(414, 'The address is too long.');
+  if (!url.includes('%') && isCleanText(url)) return;
+  for (const part of url.split(/[?&=]/)) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      throw badText();
+    }
+    if (!isCleanText(decoded)) throw badText();
+  }
+}
+
+/** Registers the guard on the root instance: the address hook and the body parsers. */
+export function textGuard(app: FastifyInstance) {
+  app.addHook('onRequest', async (req) => checkUrl(req.raw.url ?? ''));
+
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    let text: string;
+    try {
+      text = decodeBody(body as Buffer);
+    } catch (err) {
+      return done(err as Error, undefined);
+    }
+    json(req, text, (err, value) => {
+      if (err) return done(err, undefined);
+      try {
+        checkValue(value);
+      } catch (e) {
+        return done(e as Error, undefined);
+      }
+      done(null, value);
+    });
+  });
+  app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_req, body, done) => {
+    try {
+      done(null, decodeBody(body as Buffer));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+}
