@@ -104,6 +104,35 @@ describe.each(DIALECTS)('bad input on every JSON route on %s', (dialect) => {
     const lead = await t.db.selectFrom('leads').selectAll().where('id', '=', res.json().leadId).executeTakeFirstOrThrow();
     expect(lead.customer).toBe(customer);
   });
+
+  it('refuses the edges: skipping a manager or someone off duty, closing twice, ids that are not plain decimals', async () => {
+    const bossId = (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).json().user.uid;
+    const off = (await insertUser(t.db, { email: 'edge.off@dealer.test', name: 'Edge Off' })).id;
+    let before = await snapshot(t);
+    for (const targetUid of [bossId, off]) {
+      const r = await send('POST', '/api/rotation/skip', JSON.stringify({ targetUid, reason: 'Lunch' }));
+      expect(r.statusCode).toBe(400);
+      expect(r.json().error).toBe('Select a user to skip');
+    }
+    expect(await snapshot(t)).toEqual(before);
+
+    const { leadId } = (await send('POST', '/api/rotation/assign', JSON.stringify({ customer: 'Edge Case' }))).json();
+    const first = (await send('POST', `/api/leads/${leadId}/close`, '{}')).json().lead;
+    before = await snapshot(t);
+    const again = await send('POST', `/api/leads/${leadId}/close`, '{}');
+    expect(again.statusCode).toBe(200);
+    expect(again.json().lead).toMatchObject({ closedAt: first.closedAt, closedByName: first.closedByName });
+    expect(await snapshot(t)).toEqual(before);
+
+    for (const url of ['/api/leads/:id/close', '/api/leads/:id/reopen', '/api/sales/:id', '/api/integrations/keys/:id/revoke']) {
+      for (const id of [`0x${leadId.toString(16)}`, `${leadId}.0`, `+${leadId}`, `0${leadId}`, `${leadId}e0`, '-1', '0', '9'.repeat(20)]) {
+        const method = url === '/api/sales/:id' ? 'PATCH' : 'POST';
+        const r = await t.app.inject({ method, url: url.replace(':id', id), headers: { cookie, 'content-type': 'application/json' }, payload: '{}' });
+        expect(r.statusCode, `${method} ${url} ${id}`).toBe(404);
+      }
+    }
+    expect(await snapshot(t)).toEqual(before);
+  });
 });
 
 let prospectId = 0;
