@@ -44,8 +44,7 @@ async function seed(dbh: DbHandle) {
 }
 
 /** The portal as it runs for a dealership: its own process, production mode. */
-const startServer = (env: Record<string, string>) =>
-  startServerProcess({ ...env, NODE_ENV: 'production', SESSION_SECRET: SECRET });
+const startServer = (env: Record<string, string>) => startServerProcess({ ...env, NODE_ENV: 'production', SESSION_SECRET: SECRET });
 
 const rssMb = (pid: number) => {
   const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -59,7 +58,14 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 function request(port: number, method: string, url: string, cookie: string, body?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method, path: url, agent, headers: { cookie, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: url,
+        agent,
+        headers: { cookie, ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -125,9 +131,16 @@ async function assignBench(kind: 'sqlite' | 'postgres') {
   say(`[${kind}] assign over HTTP, ${CONCURRENCY} managers, ${SECONDS} s…`);
   let peak = 0;
   let i = 0;
-  const assign = await load(server.port, 'POST', '/api/rotation/assign', cookie, () => JSON.stringify({ customer: `Bench ${i++}` }), () => {
-    peak = Math.max(peak, rssMb(server.proc.pid!));
-  });
+  const assign = await load(
+    server.port,
+    'POST',
+    '/api/rotation/assign',
+    cookie,
+    () => JSON.stringify({ customer: `Bench ${i++}` }),
+    () => {
+      peak = Math.max(peak, rssMb(server.proc.pid!));
+    },
+  );
   const result = { kind, ceiling, trivial, assign, idle, peak, port: server.port, cookie, viewers, proc: server.proc, stop: server.stop, dir, drop: dbh.drop };
   return result;
 }
@@ -142,22 +155,28 @@ async function liveBench(port: number, cookie: string, viewers: string[]) {
   const sseAgent = new http.Agent({ keepAlive: false, maxSockets: SSE_CLIENTS + 10 });
   await new Promise<void>((resolve) => {
     for (let c = 0; c < SSE_CLIENTS; c++) {
-      const req = http.get({ host: '127.0.0.1', port, path: '/api/events', agent: sseAgent, headers: { cookie: viewers[c], accept: 'text/event-stream' } }, (res) => {
-        let buf = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buf += chunk;
-          let k;
-          while ((k = buf.indexOf('\n\n')) >= 0) {
-            const line = buf.slice(0, k).split('\n').find((l) => l.startsWith('data: '));
-            buf = buf.slice(k + 2);
-            if (!line) continue;
-            const e = JSON.parse(line.slice(6));
-            if (e.topic === 'hello' && ++connected === SSE_CLIENTS) resolve();
-            if (e.topic === 'rotation') arrivals.push(Date.now() - e.at);
-          }
-        });
-      });
+      const req = http.get(
+        { host: '127.0.0.1', port, path: '/api/events', agent: sseAgent, headers: { cookie: viewers[c], accept: 'text/event-stream' } },
+        (res) => {
+          let buf = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            buf += chunk;
+            let k;
+            while ((k = buf.indexOf('\n\n')) >= 0) {
+              const line = buf
+                .slice(0, k)
+                .split('\n')
+                .find((l) => l.startsWith('data: '));
+              buf = buf.slice(k + 2);
+              if (!line) continue;
+              const e = JSON.parse(line.slice(6));
+              if (e.topic === 'hello' && ++connected === SSE_CLIENTS) resolve();
+              if (e.topic === 'rotation') arrivals.push(Date.now() - e.at);
+            }
+          });
+        },
+      );
       req.on('error', () => undefined);
       reqs.push(req);
     }
@@ -180,7 +199,14 @@ async function searchBench(dir: string, cookie: string, serverPort: number) {
   const first = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Sarah', 'David', 'Karen', 'Chris', 'Angela', 'Kevin', 'Ashley'];
   const last = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Wilson', 'Moore', 'Taylor', 'Thomas'];
   const now = Date.now();
-  const have = Number((await dbh.db.selectFrom('leads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+  const have = Number(
+    (
+      await dbh.db
+        .selectFrom('leads')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst()
+    )?.n ?? 0,
+  );
   for (let i = have; i < SEARCH_LEADS; i += 2000) {
     const rows = Array.from({ length: Math.min(2000, SEARCH_LEADS - i) }, (_, k) => {
       const n = i + k;
@@ -232,10 +258,13 @@ function worstDocuments() {
 
 function post(port: number, url: string, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: url, agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path: url, agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -350,7 +379,9 @@ async function main() {
   }
   {
     say('Building the web app…');
-    await new Promise<void>((r, j) => spawn('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' }).on('exit', (c) => (c ? j(new Error('build failed')) : r())));
+    await new Promise<void>((r, j) =>
+      spawn('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' }).on('exit', (c) => (c ? j(new Error('build failed')) : r())),
+    );
   }
   const sqlite = await assignBench('sqlite');
   const live = await liveBench(sqlite.port, sqlite.cookie, sqlite.viewers);
@@ -404,22 +435,47 @@ async function main() {
   const rows: [string, string, string, string][] = [
     ['assign, SQLite, 16 managers over HTTP', `${results.assign_sqlite_rps}/s`, '≥ 1,000/s', ok(results.assign_sqlite_rps >= 1000)],
     ['  latency', `p50 ${results.assign_sqlite_p50_ms} ms, p99 ${results.assign_sqlite_p99_ms} ms`, 'p99 < 50 ms', ok(results.assign_sqlite_p99_ms < 50)],
-    ['  share of the trivial route\'s rate', `${Math.round(share * 100)}%`, '≥ 25%', ok(share >= 0.25)],
+    ["  share of the trivial route's rate", `${Math.round(share * 100)}%`, '≥ 25%', ok(share >= 0.25)],
     ['  ceiling: same transaction on the database', `${results.assign_sqlite_ceiling_rps}/s`, 'baseline', ''],
     ['  ceiling: trivial route over HTTP', `${results.http_ceiling_rps}/s`, 'baseline', ''],
   ];
   if (postgres) {
     rows.push(
-      ['assign, PostgreSQL, 16 managers over HTTP', `${results.assign_postgres_rps}/s, p50 ${results.assign_postgres_p50_ms} ms, p99 ${results.assign_postgres_p99_ms} ms`, 'measured', ''],
+      [
+        'assign, PostgreSQL, 16 managers over HTTP',
+        `${results.assign_postgres_rps}/s, p50 ${results.assign_postgres_p50_ms} ms, p99 ${results.assign_postgres_p99_ms} ms`,
+        'measured',
+        '',
+      ],
       ['  ceiling: same transaction on the database', `${results.assign_postgres_ceiling_rps}/s`, 'baseline', ''],
       ['  ceiling: trivial route over HTTP', `${results.http_ceiling_postgres_rps}/s`, 'baseline', ''],
     );
   }
   rows.push(
-    [`live update to ${SSE_CLIENTS} SSE clients`, `p50 ${results.live_p50_ms} ms, p95 ${results.live_p95_ms} ms, max ${results.live_max_ms} ms`, 'p95 < 100 ms', ok(results.live_p95_ms < 100)],
-    [`leads search over ${SEARCH_LEADS.toLocaleString()} leads (HTTP)`, `p50 ${results.search_p50_ms} ms, p95 ${results.search_p95_ms} ms`, 'p95 < 50 ms', ok(results.search_p95_ms < 50)],
-    ['sign-in page first load (gzip)', `JS ${results.signin_js_gzip_kb} kB, CSS ${results.signin_css_gzip_kb} kB`, 'JS < 150 kB', ok(results.signin_js_gzip_kb < 150)],
-    ['overview first load (gzip)', `JS ${results.overview_js_gzip_kb} kB, CSS ${results.overview_css_gzip_kb} kB`, 'JS < 250 kB', ok(results.overview_js_gzip_kb < 250)],
+    [
+      `live update to ${SSE_CLIENTS} SSE clients`,
+      `p50 ${results.live_p50_ms} ms, p95 ${results.live_p95_ms} ms, max ${results.live_max_ms} ms`,
+      'p95 < 100 ms',
+      ok(results.live_p95_ms < 100),
+    ],
+    [
+      `leads search over ${SEARCH_LEADS.toLocaleString()} leads (HTTP)`,
+      `p50 ${results.search_p50_ms} ms, p95 ${results.search_p95_ms} ms`,
+      'p95 < 50 ms',
+      ok(results.search_p95_ms < 50),
+    ],
+    [
+      'sign-in page first load (gzip)',
+      `JS ${results.signin_js_gzip_kb} kB, CSS ${results.signin_css_gzip_kb} kB`,
+      'JS < 150 kB',
+      ok(results.signin_js_gzip_kb < 150),
+    ],
+    [
+      'overview first load (gzip)',
+      `JS ${results.overview_js_gzip_kb} kB, CSS ${results.overview_css_gzip_kb} kB`,
+      'JS < 250 kB',
+      ok(results.overview_js_gzip_kb < 250),
+    ],
     ['time to overview content in Chromium', `${results.overview_content_ms} ms`, 'measured', ''],
     adfRow(results) as [string, string, string, string],
     ['server memory (RSS)', `idle ${results.rss_idle_mb} MB, under assign load ${results.rss_load_mb} MB`, 'measured', ''],
@@ -447,7 +503,7 @@ function adfResults(adf: Awaited<ReturnType<typeof adfBench>>) {
 
 function adfRow(r: Record<string, number>) {
   return [
-    'others\' p99 while one key sends worst ADF',
+    "others' p99 while one key sends worst ADF",
     `p99 ${r.adf_others_attacked_p99_ms} ms, max ${r.adf_others_attacked_max_ms} ms (alone p99 ${r.adf_others_alone_p99_ms} ms); a document ${r.adf_worst_doc_p50_ms}–${r.adf_worst_doc_max_ms} ms`,
     'p99 < 50 ms',
     r.adf_others_attacked_p99_ms < 50 ? 'yes' : 'MISSED',

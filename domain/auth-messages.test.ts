@@ -3,9 +3,7 @@ import { finishLoginMessage, MSG } from './auth-messages';
 
 describe('finishLoginMessage', () => {
   it('maps a used or expired link', () => {
-    expect(finishLoginMessage('Firebase: Error (auth/invalid-action-code).')).toBe(
-      'This link was already used or expired.',
-    );
+    expect(finishLoginMessage('Firebase: Error (auth/invalid-action-code).')).toBe('This link was already used or expired.');
   });
 
   it('maps a missing e-mail', () => {

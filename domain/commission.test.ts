@@ -54,8 +54,7 @@ describe('commissionFor at every tier boundary', () => {
         const { commissionCents, plan } = commissionFor(a, split);
         const share = BigInt(split === 'half' ? 1 : 2);
         // exact value times 200, then rounded half up in BigInt
-        const times200 =
-          plan.type === 'flat' ? BigInt(plan.flat! * 100 * 100) * share : BigInt(a) * BigInt(plan.percent!) * share;
+        const times200 = plan.type === 'flat' ? BigInt(plan.flat! * 100 * 100) * share : BigInt(a) * BigInt(plan.percent!) * share;
         expect(BigInt(commissionCents)).toBe((times200 * 2n + 200n) / 400n);
 
         const [lo, hi] = a <= b ? [a, b] : [b, a];

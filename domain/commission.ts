@@ -30,10 +30,7 @@ export function commissionFor(frontGrossCents: number, split: Split): { commissi
   if (!Number.isSafeInteger(frontGrossCents)) throw new RangeError(`Not whole cents: ${frontGrossCents}`);
   const plan: Plan = { ...tier(frontGrossCents), split: split === 'half' ? 0.5 : 1 };
   const halves = split === 'half' ? 1 : 2;
-  const commissionCents =
-    plan.type === 'flat'
-      ? roundDiv(plan.flat! * 100 * halves, 2)
-      : roundDiv(frontGrossCents * plan.percent! * halves, 200);
+  const commissionCents = plan.type === 'flat' ? roundDiv(plan.flat! * 100 * halves, 2) : roundDiv(frontGrossCents * plan.percent! * halves, 200);
   return { commissionCents, plan };
 }
 

@@ -4,7 +4,12 @@ import { toCsv, salesCsv, SALES_CSV_HEADER } from './csv';
 
 describe('toCsv', () => {
   it('ends every record with CRLF and leaves plain cells bare', () => {
-    expect(toCsv([['a', 1, null], ['b', 2.5, '']])).toBe('a,1,\r\nb,2.5,\r\n');
+    expect(
+      toCsv([
+        ['a', 1, null],
+        ['b', 2.5, ''],
+      ]),
+    ).toBe('a,1,\r\nb,2.5,\r\n');
     expect(toCsv([])).toBe('');
   });
 

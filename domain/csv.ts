@@ -30,15 +30,6 @@ export type SaleExport = {
 export function salesCsv(sales: SaleExport[]): string {
   return toCsv([
     SALES_CSV_HEADER,
-    ...sales.map((s) => [
-      s.date,
-      s.frontGrossCents / 100,
-      s.commissionCents / 100,
-      s.vehicleType,
-      s.plan.type,
-      s.plan.percent,
-      s.plan.flat,
-      s.plan.split,
-    ]),
+    ...sales.map((s) => [s.date, s.frontGrossCents / 100, s.commissionCents / 100, s.vehicleType, s.plan.type, s.plan.percent, s.plan.flat, s.plan.split]),
   ]);
 }

@@ -40,9 +40,7 @@ const ids = (ms: Member[]) => ms.map((m) => m.id);
 
 describe('constants', () => {
   it('match the specification', () => {
-    expect([SNOOZE_MINUTES, FOLLOW_UP_HOURS, OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE, LEADS_PAGE_SIZE]).toEqual([
-      30, 24, 10, 12, 100,
-    ]);
+    expect([SNOOZE_MINUTES, FOLLOW_UP_HOURS, OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE, LEADS_PAGE_SIZE]).toEqual([30, 24, 10, 12, 100]);
     expect(LEAD_SOURCE).toBe('BDC Portal');
   });
 });
@@ -76,10 +74,7 @@ describe('isEligible', () => {
 
 describe('eligibleQueue', () => {
   it('keeps only eligible members, by position then id', () => {
-    const q = eligibleQueue(
-      [member('c', 3), member('x', 1, { onDuty: false }), member('b', 2), member('a', 2), member('m', 0, { role: 'manager' })],
-      NOW,
-    );
+    const q = eligibleQueue([member('c', 3), member('x', 1, { onDuty: false }), member('b', 2), member('a', 2), member('m', 0, { role: 'manager' })], NOW);
     expect(ids(q)).toEqual(['a', 'b', 'c']);
   });
 
@@ -117,7 +112,10 @@ describe('pointerAfterSkip', () => {
   const c = member('c', 7);
   const q = [a, b, c];
   const nextAfter = (pointer: number, skipped: typeof a) =>
-    pickNext(q.filter((m) => m !== skipped), pointerAfterSkip(q, skipped, pointer))?.id;
+    pickNext(
+      q.filter((m) => m !== skipped),
+      pointerAfterSkip(q, skipped, pointer),
+    )?.id;
 
   it('makes the first eligible after a skipped Next Up the new Next Up', () => {
     expect(pointerAfterSkip(q, b, 1)).toBe(4);

@@ -33,9 +33,7 @@ export function isEligible(m: Member, now: Date): boolean {
 }
 
 export function eligibleQueue(members: Member[], now: Date): Member[] {
-  return members
-    .filter((m) => isEligible(m, now))
-    .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return members.filter((m) => isEligible(m, now)).sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** `eligible` must be sorted by position (see eligibleQueue). */

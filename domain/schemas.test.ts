@@ -258,9 +258,7 @@ describe('saleSchema', () => {
   });
 
   it.each(['abc', '12.345', '1e3', true, NaN, Infinity, '2000000000'])('says %j is not a number', (frontGross) => {
-    expect(errorOf(saleSchema, { date: '2026-03-10', frontGross })).toBe(
-      'Front gross must be a number like 1500 or 1500.50',
-    );
+    expect(errorOf(saleSchema, { date: '2026-03-10', frontGross })).toBe('Front gross must be a number like 1500 or 1500.50');
   });
 
   it.each([undefined, '', '2026-02-30', '2026-13-01', '10/03/2026', 20260310])('says %j is not a real date', (date) => {
@@ -268,9 +266,7 @@ describe('saleSchema', () => {
   });
 
   it('refuses other vehicle types and splits', () => {
-    expect(errorOf(saleSchema, { date: '2026-03-10', frontGross: 1, vehicleType: 'lease' })).toBe(
-      'Vehicle type must be new or used',
-    );
+    expect(errorOf(saleSchema, { date: '2026-03-10', frontGross: 1, vehicleType: 'lease' })).toBe('Vehicle type must be new or used');
     expect(errorOf(saleSchema, { date: '2026-03-10', frontGross: 1, split: 0.5 })).toBe('Split must be full or half');
   });
 

@@ -109,17 +109,15 @@ export const saveUserSchema = body({
 
 export const notesSchema = body({ notes: optionalText(MAX_NOTES, true) });
 
-const frontGross = z
-  .union([z.string(), z.number()], { error: (iss) => (iss.input == null ? GROSS_REQUIRED : GROSS_INVALID) })
-  .transform((v, ctx) => {
-    const blank = typeof v === 'string' && v.trim() === '';
-    const cents = blank ? null : parseMoneyToCents(v);
-    if (cents === null) {
-      ctx.issues.push({ code: 'custom', message: blank ? GROSS_REQUIRED : GROSS_INVALID, input: v });
-      return z.NEVER;
-    }
-    return cents;
-  });
+const frontGross = z.union([z.string(), z.number()], { error: (iss) => (iss.input == null ? GROSS_REQUIRED : GROSS_INVALID) }).transform((v, ctx) => {
+  const blank = typeof v === 'string' && v.trim() === '';
+  const cents = blank ? null : parseMoneyToCents(v);
+  if (cents === null) {
+    ctx.issues.push({ code: 'custom', message: blank ? GROSS_REQUIRED : GROSS_INVALID, input: v });
+    return z.NEVER;
+  }
+  return cents;
+});
 
 // Not strict: a client may send its own commission, which is dropped because the server computes it.
 export const saleSchema = z

@@ -1,17 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import {
-  dayKey,
-  zonedStartOfDay,
-  startOfMonth,
-  startOfYear,
-  daysInMonth,
-  dayOfYear,
-  isValidDayKey,
-  localHour,
-  parseDayKey,
-  isLeapYear,
-} from './time';
+import { dayKey, zonedStartOfDay, startOfMonth, startOfYear, daysInMonth, dayOfYear, isValidDayKey, localHour, parseDayKey, isLeapYear } from './time';
 
 const NY = 'America/New_York';
 const at = (iso: string) => new Date(iso);

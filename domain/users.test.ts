@@ -48,7 +48,11 @@ describe('leavesNoManager', () => {
 });
 
 describe('visibleUsers', () => {
-  const list = [p('b', 'staff', { name: 'bea' }), p('a', 'staff', { name: 'Al', disabled: true }), p('c', 'staff', { name: 'Cy', disabled: true, deletedAt: 1 })];
+  const list = [
+    p('b', 'staff', { name: 'bea' }),
+    p('a', 'staff', { name: 'Al', disabled: true }),
+    p('c', 'staff', { name: 'Cy', disabled: true, deletedAt: 1 }),
+  ];
   it('hides soft-deleted people unless asked, keeps disabled ones, sorts by name', () => {
     expect(visibleUsers(list, false).map((u) => u.id)).toEqual(['a', 'b']);
     expect(visibleUsers(list, true).map((u) => u.id)).toEqual(['a', 'b', 'c']);

@@ -17,7 +17,12 @@ export type Lockout = 'disable' | 'delete' | 'demote';
  * Why a manager may not make this change, or null. Nobody locks himself out, and an address in
  * MANAGER_EMAILS stays a live manager whatever the portal says.
  */
-export function lockoutRefusal(target: { id: string; email: string }, change: Lockout, actorId: string | null, managerEmails: readonly string[]): string | null {
+export function lockoutRefusal(
+  target: { id: string; email: string },
+  change: Lockout,
+  actorId: string | null,
+  managerEmails: readonly string[],
+): string | null {
   if (managerEmails.includes(target.email)) return USER_MSG.configured;
   if (target.id !== actorId) return null;
   return change === 'disable' ? USER_MSG.selfDisable : change === 'delete' ? USER_MSG.selfDelete : USER_MSG.selfDemote;
@@ -34,8 +39,7 @@ export interface Person {
 
 export type Status = 'active' | 'disabled' | 'deleted';
 
-export const statusOf = (p: Pick<Person, 'disabled' | 'deletedAt'>): Status =>
-  p.deletedAt !== null ? 'deleted' : p.disabled ? 'disabled' : 'active';
+export const statusOf = (p: Pick<Person, 'disabled' | 'deletedAt'>): Status => (p.deletedAt !== null ? 'deleted' : p.disabled ? 'disabled' : 'active');
 
 const liveManager = (p: Pick<Person, 'role' | 'disabled' | 'deletedAt'>) => p.role === 'manager' && statusOf(p) === 'active';
 

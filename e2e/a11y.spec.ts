@@ -27,9 +27,11 @@ interface Screen {
   reload?: boolean;
 }
 
-const heading = (name: string, exact = true) => async (page: Page) => {
-  await expect(page.getByRole('heading', { level: 1, name, exact })).toBeVisible();
-};
+const heading =
+  (name: string, exact = true) =>
+  async (page: Page) => {
+    await expect(page.getByRole('heading', { level: 1, name, exact })).toBeVisible();
+  };
 
 /** Waits for skeletons and loaders to go, so the scan sees the real content. */
 async function settled(page: Page) {

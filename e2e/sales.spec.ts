@@ -27,7 +27,7 @@ async function addSale(page: Page, sale: { gross: string; used?: boolean; half?:
   await expect(f.getByLabel('Front gross ($)')).toHaveValue('');
 }
 
-test('the form refuses a date after today or before 2000 with the server\'s own message', async ({ page }) => {
+test("the form refuses a date after today or before 2000 with the server's own message", async ({ page }) => {
   await openTracker(page, unique('dates'));
   const f = form(page);
   await f.getByLabel('Front gross ($)').fill('1500');

@@ -37,7 +37,11 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 async function sessionSecret(config: Config, dbh: DbHandle): Promise<string> {
   if (config.SESSION_SECRET) return config.SESSION_SECRET;
   const fresh = crypto.randomBytes(32).toString('base64url');
-  await dbh.db.insertInto('settings').values({ key: 'session_secret', value: fresh }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await dbh.db
+    .insertInto('settings')
+    .values({ key: 'session_secret', value: fresh })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   const row = await dbh.db.selectFrom('settings').select('value').where('key', '=', 'session_secret').executeTakeFirstOrThrow();
   return row.value;
 }
@@ -211,12 +215,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       .replaceAll('__APP_NAME__', esc(config.APP_NAME))
       .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? ''));
     // Every non-API path is the single-page app; it shows its own "Page Not Found".
-    app.get('/*', { config: { access: 'public' } }, async (_req, reply) =>
-      reply.header('cache-control', 'no-cache').type('text/html').send(indexHtml),
-    );
-    app.get('/', { config: { access: 'public' } }, async (_req, reply) =>
-      reply.header('cache-control', 'no-cache').type('text/html').send(indexHtml),
-    );
+    app.get('/*', { config: { access: 'public' } }, async (_req, reply) => reply.header('cache-control', 'no-cache').type('text/html').send(indexHtml));
+    app.get('/', { config: { access: 'public' } }, async (_req, reply) => reply.header('cache-control', 'no-cache').type('text/html').send(indexHtml));
   }
 
   let stopPruning = async () => {};

@@ -67,7 +67,8 @@ async function addUser(dbh: DbHandle, args: string[], managerEmails: string[]) {
 async function listUsers(dbh: DbHandle) {
   const users = await dbh.db.selectFrom('users').selectAll().orderBy('role').orderBy('position').execute();
   if (!users.length) return console.log('No users yet. Add one: npm run cli -- user add EMAIL --role manager');
-  for (const u of users) console.log(`${u.role.padEnd(8)} ${u.email.padEnd(32)} ${u.name}${u.disabled ? ' (disabled)' : ''}${u.deleted_at ? ' (deleted)' : ''}`);
+  for (const u of users)
+    console.log(`${u.role.padEnd(8)} ${u.email.padEnd(32)} ${u.name}${u.disabled ? ' (disabled)' : ''}${u.deleted_at ? ' (deleted)' : ''}`);
 }
 
 async function backup(dbh: DbHandle, target: string | undefined, dataDir: string) {

@@ -19,7 +19,11 @@ describe('configuration', () => {
   });
 
   it('reads lists and an https address', () => {
-    const c = loadConfig({ MANAGER_EMAILS: ' Boss@Dealer.com, two@dealer.com ', ALLOWED_EMAIL_DOMAINS: '@dealer.com', PUBLIC_URL: 'https://portal.dealer.com/' });
+    const c = loadConfig({
+      MANAGER_EMAILS: ' Boss@Dealer.com, two@dealer.com ',
+      ALLOWED_EMAIL_DOMAINS: '@dealer.com',
+      PUBLIC_URL: 'https://portal.dealer.com/',
+    });
     expect(c.MANAGER_EMAILS).toEqual(['boss@dealer.com', 'two@dealer.com']);
     expect(c.ALLOWED_EMAIL_DOMAINS).toEqual(['dealer.com']);
     expect(c.PUBLIC_URL).toBe('https://portal.dealer.com');

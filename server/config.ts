@@ -25,13 +25,16 @@ const domainList = z
   .refine((list) => list.every((d) => /^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)), 'must be comma-separated domains like example.com');
 
 const url = (protocols: string[]) =>
-  z.string().refine((s) => {
-    try {
-      return protocols.includes(new URL(s).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`);
+  z.string().refine(
+    (s) => {
+      try {
+        return protocols.includes(new URL(s).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`,
+  );
 
 const validZone = (tz: string) => {
   try {
@@ -61,8 +64,16 @@ const schema = z.object({
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SIGNIN_LINKS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   SIGNIN_LINKS_PER_ADDRESS: z.coerce.number().int().min(1).default(5),
-  TRUST_PROXY: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).default('false').transform((v) => v === 'true' || v === '1'),
-  INTAKE_LEASE_SECONDS: z.coerce.number({ error: 'must be 1 to 60 seconds' }).int().min(1, 'must be 1 to 60 seconds').max(60, 'must be 1 to 60 seconds').default(60),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  INTAKE_LEASE_SECONDS: z.coerce
+    .number({ error: 'must be 1 to 60 seconds' })
+    .int()
+    .min(1, 'must be 1 to 60 seconds')
+    .max(60, 'must be 1 to 60 seconds')
+    .default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 });

@@ -11,10 +11,8 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const requestLink = (email: string, ip = '10.0.0.1') =>
-    t.app.inject({ method: 'POST', url: '/api/auth/link', payload: { email }, remoteAddress: ip });
-  const complete = (email: string | null, token: string | null) =>
-    t.app.inject({ method: 'POST', url: '/api/auth/complete', payload: { email, token } });
+  const requestLink = (email: string, ip = '10.0.0.1') => t.app.inject({ method: 'POST', url: '/api/auth/link', payload: { email }, remoteAddress: ip });
+  const complete = (email: string | null, token: string | null) => t.app.inject({ method: 'POST', url: '/api/auth/complete', payload: { email, token } });
   const me = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } });
   const mailsTo = (email: string) => t.smtp.count(email);
 
@@ -59,7 +57,11 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
     await requestLink('late@dealer.test');
     const token = linkIn(await t.smtp.mailTo('late@dealer.test')).searchParams.get('t')!;
     expect((await complete('other@dealer.test', token)).statusCode).toBe(400);
-    await t.db.updateTable('login_tokens').set({ expires_at: Date.now() - 1 }).where('email', '=', 'late@dealer.test').execute();
+    await t.db
+      .updateTable('login_tokens')
+      .set({ expires_at: Date.now() - 1 })
+      .where('email', '=', 'late@dealer.test')
+      .execute();
     const res = await complete('late@dealer.test', token);
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('This link was already used or expired.');
@@ -90,7 +92,11 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
     await requestLink('after.strangers@dealer.test');
     await t.smtp.mailTo('after.strangers@dealer.test');
     await t.drained();
-    const rows = await t.db.selectFrom('outbox').select(['recipient', 'state']).where('recipient', 'in', ['stranger@elsewhere.test', 'gone@elsewhere.test']).execute();
+    const rows = await t.db
+      .selectFrom('outbox')
+      .select(['recipient', 'state'])
+      .where('recipient', 'in', ['stranger@elsewhere.test', 'gone@elsewhere.test'])
+      .execute();
     expect(rows.map((r) => r.state)).toEqual(['dropped', 'dropped']);
     expect(mailsTo('stranger@elsewhere.test')).toBe(0);
     expect(mailsTo('gone@elsewhere.test')).toBe(0);
@@ -158,7 +164,14 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
 
   it('renews a session on use at most once an hour, up to 30 days after sign-in; unused for 14 days it ends', async () => {
     const cookie = await t.signIn('regular@dealer.test');
-    const hash = (await t.db.selectFrom('sessions').innerJoin('users', 'users.id', 'sessions.user_id').select('id_hash').where('users.email', '=', 'regular@dealer.test').executeTakeFirstOrThrow()).id_hash;
+    const hash = (
+      await t.db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select('id_hash')
+        .where('users.email', '=', 'regular@dealer.test')
+        .executeTakeFirstOrThrow()
+    ).id_hash;
     const session = () => t.db.selectFrom('sessions').selectAll().where('id_hash', '=', hash).executeTakeFirstOrThrow();
     const renewal = (res: Awaited<ReturnType<typeof me>>) => res.cookies.find((c) => c.name === 'bdc_session');
     const first = await session();
@@ -168,7 +181,11 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
     expect((await session()).expires_at).toBe(first.expires_at);
 
     // Last renewed two hours ago: used now, it runs 14 days from now, and the cookie says so.
-    await t.db.updateTable('sessions').set({ expires_at: Date.now() + SESSION_IDLE_MS - 2 * 3600_000 }).where('id_hash', '=', hash).execute();
+    await t.db
+      .updateTable('sessions')
+      .set({ expires_at: Date.now() + SESSION_IDLE_MS - 2 * 3600_000 })
+      .where('id_hash', '=', hash)
+      .execute();
     const before = Date.now();
     const renewed = renewal(await me(cookie));
     expect(renewed?.maxAge).toBeGreaterThan(SESSION_IDLE_MS / 1000 - 60);
@@ -177,12 +194,20 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
 
     // Signed in 29 days ago: renewal stops at 30 days after sign-in.
     const created = Date.now() - 29 * 86_400_000;
-    await t.db.updateTable('sessions').set({ created_at: created, expires_at: Date.now() + 60_000 }).where('id_hash', '=', hash).execute();
+    await t.db
+      .updateTable('sessions')
+      .set({ created_at: created, expires_at: Date.now() + 60_000 })
+      .where('id_hash', '=', hash)
+      .execute();
     expect(renewal(await me(cookie))?.maxAge).toBeLessThanOrEqual(86_400);
     expect((await session()).expires_at).toBe(created + SESSION_MAX_MS);
 
     // Not used before it ran out: signed out.
-    await t.db.updateTable('sessions').set({ expires_at: Date.now() - 1 }).where('id_hash', '=', hash).execute();
+    await t.db
+      .updateTable('sessions')
+      .set({ expires_at: Date.now() - 1 })
+      .where('id_hash', '=', hash)
+      .execute();
     expect((await me(cookie)).statusCode).toBe(401);
   });
 

@@ -45,7 +45,15 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
           .insertInto('login_tokens')
           .values({ token_hash: hashToken(ctx.secret, token), email, expires_at: now + LINK_TTL_MS, used_at: why ? now : null, created_at: now })
           .execute();
-        await ctx.outbox.enqueue(trx, [{ kind: 'signin', mail: linkMail(config, email, link), logLine: `Sign-in link for ${email} (expires in 15 minutes): ${link}`, expiresAt: now + LINK_TTL_MS, dropped: why ?? undefined }]);
+        await ctx.outbox.enqueue(trx, [
+          {
+            kind: 'signin',
+            mail: linkMail(config, email, link),
+            logLine: `Sign-in link for ${email} (expires in 15 minutes): ${link}`,
+            expiresAt: now + LINK_TTL_MS,
+            dropped: why ?? undefined,
+          },
+        ]);
       });
       if (why) req.log.info({ email }, `sign-in link not sent: ${why}`);
       else ctx.outbox.wake();
@@ -78,7 +86,10 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     if (!user) {
       // The place in line is taken under the rotation lock, so simultaneous first sign-ins get
       // distinct places; the same address twice at once finds the first one's row.
-      user = await withRotationLock(ctx.dbh, async (trx) => (await findUserByEmail(trx, email)) ?? insertUser(trx, { email, role: verdict.role, signedIn: true }));
+      user = await withRotationLock(
+        ctx.dbh,
+        async (trx) => (await findUserByEmail(trx, email)) ?? insertUser(trx, { email, role: verdict.role, signedIn: true }),
+      );
       ctx.bus.publish({ topic: 'users' });
       ctx.bus.publish({ topic: 'rotation' });
     } else {

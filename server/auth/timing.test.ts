@@ -40,7 +40,9 @@ describe.each(DIALECTS)('a sign-in link answer gives nothing away on %s', (diale
       }
     }
     const m = { allowed: median(times.allowed), unknown: median(times.unknown), disabled: median(times.disabled) };
-    console.log(`link answer medians on ${dialect} (${tag === 1 ? 'SMTP up' : 'SMTP down'}), ms: ${JSON.stringify(m, (_k, v: unknown) => (typeof v === 'number' ? +v.toFixed(2) : v))}`);
+    console.log(
+      `link answer medians on ${dialect} (${tag === 1 ? 'SMTP up' : 'SMTP down'}), ms: ${JSON.stringify(m, (_k, v: unknown) => (typeof v === 'number' ? +v.toFixed(2) : v))}`,
+    );
     return { m, answers: [...answers] };
   }
 

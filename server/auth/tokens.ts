@@ -12,5 +12,4 @@ export const SESSION_COOKIE = 'bdc_session';
 export const randomToken = () => crypto.randomBytes(32).toString('base64url');
 
 /** Tokens are stored only as a keyed hash: a copy of the database cannot sign anyone in. */
-export const hashToken = (secret: string, token: string) =>
-  crypto.createHmac('sha256', secret).update(token).digest('base64url');
+export const hashToken = (secret: string, token: string) => crypto.createHmac('sha256', secret).update(token).digest('base64url');

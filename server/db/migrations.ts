@@ -6,9 +6,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   const serial = dialect === 'postgres' ? 'bigserial' : 'integer';
   const big = dialect === 'postgres' ? 'bigint' : 'integer';
   const idCol = (t: any) =>
-    dialect === 'postgres'
-      ? t.addColumn('id', serial, (c: any) => c.primaryKey())
-      : t.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
+    dialect === 'postgres' ? t.addColumn('id', serial, (c: any) => c.primaryKey()) : t.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
 
   return {
     '001_initial': {
@@ -200,7 +198,12 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<any>) {
         const users = await db.selectFrom('users').select(['id', 'position']).orderBy('position').orderBy('id').execute();
         const { pointer_pos: pointer } = await db.selectFrom('rotation_state').select('pointer_pos').where('id', '=', 1).executeTakeFirstOrThrow();
-        for (const [i, u] of users.entries()) await db.updateTable('users').set({ position: i + 1 }).where('id', '=', u.id).execute();
+        for (const [i, u] of users.entries())
+          await db
+            .updateTable('users')
+            .set({ position: i + 1 })
+            .where('id', '=', u.id)
+            .execute();
         const before = users.filter((u) => u.position <= pointer).length;
         await db.updateTable('rotation_state').set({ pointer_pos: before }).where('id', '=', 1).execute();
         await db.schema.createIndex('users_position').on('users').column('position').unique().execute();

@@ -16,23 +16,62 @@ describe.each(DIALECTS)('expired rows are pruned on a schedule on %s', (dialect)
     const user = await insertUser(t.db, { email: 'pruned@dealer.test' });
     // All in one transaction, so a pruning pass sees all of them or none.
     await t.db.transaction().execute(async (db) => {
-      for (const [tag, at] of [['old', now - 2 * DAY], ['new', now]] as const) {
+      for (const [tag, at] of [
+        ['old', now - 2 * DAY],
+        ['new', now],
+      ] as const) {
         const expires = tag === 'old' ? now - 1000 : now + DAY;
-        await db.insertInto('login_tokens').values({ token_hash: `t-${tag}`, email: user.email, expires_at: expires, used_at: null, created_at: at }).execute();
-        await db.insertInto('sessions').values({ id_hash: `s-${tag}`, user_id: user.id, created_at: at, expires_at: expires }).execute();
-        await db.insertInto('idempotency_keys').values({ api_key_id: 1, key: `k-${tag}`, created_at: at, status: 201, body: '{}' }).execute();
-        await db.insertInto('rate_limits').values({ key: `r-${tag}`, hits: 1, reset_at: expires }).execute();
+        await db
+          .insertInto('login_tokens')
+          .values({ token_hash: `t-${tag}`, email: user.email, expires_at: expires, used_at: null, created_at: at })
+          .execute();
+        await db
+          .insertInto('sessions')
+          .values({ id_hash: `s-${tag}`, user_id: user.id, created_at: at, expires_at: expires })
+          .execute();
+        await db
+          .insertInto('idempotency_keys')
+          .values({ api_key_id: 1, key: `k-${tag}`, created_at: at, status: 201, body: '{}' })
+          .execute();
+        await db
+          .insertInto('rate_limits')
+          .values({ key: `r-${tag}`, hits: 1, reset_at: expires })
+          .execute();
         for (const state of ['sent', 'failed', 'dropped'] as const) {
           await db
             .insertInto('outbox')
-            .values({ kind: 'signin', recipient: `${state}-${tag}@dealer.test`, body: '', state, attempts: 1, next_at: at, lease_until: null, expires_at: at, last_error: null, created_at: at, done_at: at })
+            .values({
+              kind: 'signin',
+              recipient: `${state}-${tag}@dealer.test`,
+              body: '',
+              state,
+              attempts: 1,
+              next_at: at,
+              lease_until: null,
+              expires_at: at,
+              last_error: null,
+              created_at: at,
+              done_at: at,
+            })
             .execute();
         }
       }
       // Mail still waiting is never pruned, however old.
       await db
         .insertInto('outbox')
-        .values({ kind: 'lead', recipient: 'waiting-old@dealer.test', body: 'x', state: 'waiting', attempts: 3, next_at: now + DAY, lease_until: null, expires_at: now + DAY, last_error: 'down', created_at: now - 2 * DAY, done_at: null })
+        .values({
+          kind: 'lead',
+          recipient: 'waiting-old@dealer.test',
+          body: 'x',
+          state: 'waiting',
+          attempts: 3,
+          next_at: now + DAY,
+          lease_until: null,
+          expires_at: now + DAY,
+          last_error: 'down',
+          created_at: now - 2 * DAY,
+          done_at: null,
+        })
         .execute();
     });
 
@@ -48,7 +87,9 @@ describe.each(DIALECTS)('expired rows are pruned on a schedule on %s', (dialect)
       sessions: (await t.db.selectFrom('sessions').select('id_hash').where('id_hash', 'like', 's-%').execute()).map((r) => r.id_hash),
       keys: (await t.db.selectFrom('idempotency_keys').select('key').where('key', 'like', 'k-%').execute()).map((r) => r.key),
       limits: (await t.db.selectFrom('rate_limits').select('key').where('key', 'like', 'r-%').execute()).map((r) => r.key),
-      mail: (await t.db.selectFrom('outbox').select('recipient').where('recipient', 'like', '%-%@dealer.test').orderBy('recipient').execute()).map((r) => r.recipient),
+      mail: (await t.db.selectFrom('outbox').select('recipient').where('recipient', 'like', '%-%@dealer.test').orderBy('recipient').execute()).map(
+        (r) => r.recipient,
+      ),
     };
     expect(left).toEqual({
       tokens: ['t-new'],

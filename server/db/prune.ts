@@ -12,8 +12,15 @@ async function prune(db: Db, now = Date.now()) {
   const counts = await Promise.all([
     db.deleteFrom('login_tokens').where('expires_at', '<', now).executeTakeFirst(),
     db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst(),
-    db.deleteFrom('idempotency_keys').where('created_at', '<', now - DAY_MS).executeTakeFirst(),
-    db.deleteFrom('outbox').where('state', '!=', 'waiting').where('done_at', '<', now - DAY_MS).executeTakeFirst(),
+    db
+      .deleteFrom('idempotency_keys')
+      .where('created_at', '<', now - DAY_MS)
+      .executeTakeFirst(),
+    db
+      .deleteFrom('outbox')
+      .where('state', '!=', 'waiting')
+      .where('done_at', '<', now - DAY_MS)
+      .executeTakeFirst(),
     db.deleteFrom('rate_limits').where('reset_at', '<', now).executeTakeFirst(),
   ]);
   const [tokens, sessions, idempotency, outbox, limits] = counts.map((r) => Number(r.numDeletedRows));

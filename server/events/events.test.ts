@@ -30,7 +30,11 @@ describe.each(DIALECTS)('live events on %s', (dialect) => {
     const s = await openEvents(`${base}/api/events`, rep);
     await s.next('hello');
     const sent = Date.now();
-    const r = await fetch(`${base}/api/rotation/assign`, { method: 'POST', headers: { cookie: boss, 'content-type': 'application/json' }, body: JSON.stringify({ customer: 'Live Customer' }) });
+    const r = await fetch(`${base}/api/rotation/assign`, {
+      method: 'POST',
+      headers: { cookie: boss, 'content-type': 'application/json' },
+      body: JSON.stringify({ customer: 'Live Customer' }),
+    });
     expect(r.status).toBe(200);
     const e = await s.next('rotation', 1000);
     expect(e.at).toBeGreaterThanOrEqual(sent);
@@ -74,7 +78,11 @@ describe.each(DIALECTS)('live events on %s', (dialect) => {
     const cookie = await t.signIn('expiring@dealer.test');
     const s = await openEvents(`${base}/api/events`, cookie);
     await s.next('hello');
-    await t.db.updateTable('sessions').set({ expires_at: Date.now() - 1 }).where('user_id', '=', await uid(cookie)).execute();
+    await t.db
+      .updateTable('sessions')
+      .set({ expires_at: Date.now() - 1 })
+      .where('user_id', '=', await uid(cookie))
+      .execute();
     await s.ended(5000);
     expect((await openEvents(`${base}/api/events`, cookie)).status).toBe(401);
   });
@@ -133,7 +141,11 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database', () =>
       const cookie = done.headers.get('set-cookie')!.split(';')[0];
       const s = await openEvents(`${b.base}/api/events`, cookie);
       await s.next('hello');
-      const r = await fetch(`${a.base}/api/rotation/assign`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ customer: 'Cross Server' }) });
+      const r = await fetch(`${a.base}/api/rotation/assign`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ customer: 'Cross Server' }),
+      });
       expect(r.status).toBe(200);
       await s.next('rotation', 2000);
       s.close();

@@ -73,7 +73,9 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
     const me = req.user!;
     const session = req.sessionHash!;
     if ([...open].filter((s) => s.session === session).length >= STREAMS_PER_SESSION) {
-      return reply.status(429).send({ error: `Too many live update streams for this sign-in (at most ${STREAMS_PER_SESSION}). Close some tabs of the portal and reload.` });
+      return reply
+        .status(429)
+        .send({ error: `Too many live update streams for this sign-in (at most ${STREAMS_PER_SESSION}). Close some tabs of the portal and reload.` });
     }
     reply.hijack();
     const res = reply.raw;

@@ -85,14 +85,26 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
     const used = (await t.app.inject({ method: 'GET', url: '/api/integrations/keys', headers: { cookie: boss } })).json().keys;
     expect(used.find((k: any) => k.id === apiKey.id).lastUsedAt).not.toBeNull();
 
-    expect((await t.app.inject({ method: 'POST', url: '/api/integrations/keys', headers: { cookie: boss }, payload: { name: ' ' } })).json().error).toBe('Name is required');
-    for (const [method, url] of [['GET', '/api/integrations/keys'], ['POST', '/api/integrations/keys'], ['POST', `/api/integrations/keys/${apiKey.id}/revoke`]] as const) {
+    expect((await t.app.inject({ method: 'POST', url: '/api/integrations/keys', headers: { cookie: boss }, payload: { name: ' ' } })).json().error).toBe(
+      'Name is required',
+    );
+    for (const [method, url] of [
+      ['GET', '/api/integrations/keys'],
+      ['POST', '/api/integrations/keys'],
+      ['POST', `/api/integrations/keys/${apiKey.id}/revoke`],
+    ] as const) {
       expect((await t.app.inject({ method, url, headers: { cookie: floor }, payload: { name: 'x' } })).statusCode).toBe(403);
     }
   });
 
   it('a JSON lead goes round robin like a manager Assign, logged with the integration name, and the salesman gets mail', async () => {
-    const r = await send({ customer: '  Jane Doe ', phone: '843-555-0100', email: 'jane@example.com', vehicle: '2024 Honda Accord', comments: 'Wants a test drive\nSaturday' });
+    const r = await send({
+      customer: '  Jane Doe ',
+      phone: '843-555-0100',
+      email: 'jane@example.com',
+      vehicle: '2024 Honda Accord',
+      comments: 'Wants a test drive\nSaturday',
+    });
     expect(r.statusCode).toBe(201);
     expect(r.json()).toEqual({ leads: [{ id: expect.any(Number), customer: 'Jane Doe', status: 'assigned', assignedTo: 'Ann' }] });
     const [lead] = await leads();
@@ -113,7 +125,10 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
     expect(log).toMatchObject({ type: 'assign', customer: 'Jane Doe', target_name: 'Ann', manager_name: 'Website', lead_id: lead.id });
 
     // The next lead, from a manager or the API, is the next salesman's.
-    expect((await t.app.inject({ method: 'POST', url: '/api/rotation/assign', headers: { cookie: boss }, payload: { customer: 'Walk-in Will' } })).json().assignedTo.name).toBe('Ben');
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/rotation/assign', headers: { cookie: boss }, payload: { customer: 'Walk-in Will' } })).json().assignedTo
+        .name,
+    ).toBe('Ben');
     expect((await send({ customer: 'Third', source: 'Facebook' })).json().leads[0]).toMatchObject({ assignedTo: 'Cat' });
     expect((await leads())[2].source).toBe('Facebook');
 
@@ -124,15 +139,58 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
     expect((await mailWith(reps[1].email, 'Walk-in Will')).subject).toBe('New lead: Walk-in Will');
 
     const page = await t.app.inject({ method: 'GET', url: '/api/leads?open=1', headers: { cookie: boss } });
-    expect(page.json().leads.find((l: any) => l.customer === 'Jane Doe')).toMatchObject({ phone: '843-555-0100', email: 'jane@example.com', vehicle: '2024 Honda Accord', assignedToName: 'Ann' });
+    expect(page.json().leads.find((l: any) => l.customer === 'Jane Doe')).toMatchObject({
+      phone: '843-555-0100',
+      email: 'jane@example.com',
+      vehicle: '2024 Honda Accord',
+      assignedToName: 'Ann',
+    });
   });
 
   it('reads the ADF sample set: full name, first and last, no vehicle, CDATA comments, a UTF-8 BOM', async () => {
     const cases = [
-      ['full-name.xml', { customer: 'Maria Gonzalez', phone: '(843) 555-0142', email: 'maria.gonzalez@example.com', vehicle: '2021 Toyota RAV4 XLE', vin: '2T3P1RFV5MW000001', comments: 'Is this still available?', source: 'AutoTrader', external_source: expect.stringMatching(/^\d+:AutoTrader$/), external_id: 'AT-100234' }],
-      ['first-last.xml', { customer: "James O'Brien", phone: '843-555-0199', email: 'jobrien@example.com', vehicle: '2025 Honda Accord', source: 'Dealer Website', external_source: expect.stringMatching(/^\d+:dealer-website$/), external_id: 'web-7781' }],
-      ['no-vehicle.xml', { customer: 'Priya Shah', phone: '843-555-0123', vehicle: null, vin: null, comments: 'Please call after 5pm about financing.', source: 'Cars.com', external_id: null }],
-      ['cdata-comments.xml', { customer: 'Tom & Ann Lee', comments: 'Trade-in: 2012 Civic <120k miles> & needs "best price" today', vehicle: '2019 Ford F-150', source: 'CarGurus' }],
+      [
+        'full-name.xml',
+        {
+          customer: 'Maria Gonzalez',
+          phone: '(843) 555-0142',
+          email: 'maria.gonzalez@example.com',
+          vehicle: '2021 Toyota RAV4 XLE',
+          vin: '2T3P1RFV5MW000001',
+          comments: 'Is this still available?',
+          source: 'AutoTrader',
+          external_source: expect.stringMatching(/^\d+:AutoTrader$/),
+          external_id: 'AT-100234',
+        },
+      ],
+      [
+        'first-last.xml',
+        {
+          customer: "James O'Brien",
+          phone: '843-555-0199',
+          email: 'jobrien@example.com',
+          vehicle: '2025 Honda Accord',
+          source: 'Dealer Website',
+          external_source: expect.stringMatching(/^\d+:dealer-website$/),
+          external_id: 'web-7781',
+        },
+      ],
+      [
+        'no-vehicle.xml',
+        {
+          customer: 'Priya Shah',
+          phone: '843-555-0123',
+          vehicle: null,
+          vin: null,
+          comments: 'Please call after 5pm about financing.',
+          source: 'Cars.com',
+          external_id: null,
+        },
+      ],
+      [
+        'cdata-comments.xml',
+        { customer: 'Tom & Ann Lee', comments: 'Trade-in: 2012 Civic <120k miles> & needs "best price" today', vehicle: '2019 Ford F-150', source: 'CarGurus' },
+      ],
       ['bom.xml', { customer: 'Zoë Müller', email: 'zoe@example.com', vehicle: '2024 Kia EV6', source: 'Kia Digital' }],
     ] as const;
     for (const [file, want] of cases) {
@@ -222,7 +280,10 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
     const keyId = Number((await t.db.selectFrom('api_keys').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id);
     const body = { customer: 'Crashed Carl' };
     const claim = async (idem: string, ageMs: number) =>
-      t.db.insertInto('idempotency_keys').values({ api_key_id: keyId, key: idem, created_at: Date.now() - ageMs, status: null, body: null, request_hash: requestHash('json', body) }).execute();
+      t.db
+        .insertInto('idempotency_keys')
+        .values({ api_key_id: keyId, key: idem, created_at: Date.now() - ageMs, status: null, body: null, request_hash: requestHash('json', body) })
+        .execute();
     // A claim taken a moment ago is still running.
     await claim('fresh-claim', 1000);
     const busy = await send(body, { 'idempotency-key': 'fresh-claim' });
@@ -236,7 +297,11 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
     const again = await send(body, { 'idempotency-key': 'dead-claim' });
     expect(again.json()).toEqual(retry.json());
     // One that died after making the lead, before keeping the answer: the retry answers with that lead.
-    await t.db.updateTable('idempotency_keys').set({ status: null, body: null, created_at: Date.now() - 61_000 }).where('key', '=', 'dead-claim').execute();
+    await t.db
+      .updateTable('idempotency_keys')
+      .set({ status: null, body: null, created_at: Date.now() - 61_000 })
+      .where('key', '=', 'dead-claim')
+      .execute();
     const late = await send(body, { 'idempotency-key': 'dead-claim' });
     expect(late.statusCode).toBe(201);
     expect(late.json().leads[0]).toMatchObject({ id: retry.json().leads[0].id, status: 'assigned', assignedTo: retry.json().leads[0].assignedTo });
@@ -251,7 +316,9 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
     const waiting = await t.app.inject({ method: 'GET', url: '/api/leads?open=1&unassigned=1', headers: { cookie: boss } });
     expect(waiting.json().leads.map((l: any) => [l.customer, l.assignedTo, l.status, l.overdue])).toEqual([['Night Owl', null, 'new', false]]);
     // A manager's Assign still refuses with no one eligible, and nothing is lost.
-    expect((await t.app.inject({ method: 'POST', url: '/api/rotation/assign', headers: { cookie: boss }, payload: { customer: 'Walk-in' } })).statusCode).toBe(409);
+    expect((await t.app.inject({ method: 'POST', url: '/api/rotation/assign', headers: { cookie: boss }, payload: { customer: 'Walk-in' } })).statusCode).toBe(
+      409,
+    );
 
     // The salesman puts themselves on the floor: the waiting lead is theirs, with mail.
     const me = await t.app.inject({ method: 'POST', url: '/api/rotation/duty', headers: { cookie: floor }, payload: { onDuty: true } });
@@ -313,7 +380,12 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
       ['external entity', xxe, 400, /DOCTYPE and ENTITY declarations are not allowed/],
       ['a 10 MB body', big, 413, /too large/],
       ['just over 1 MB', overOneMb, 413, /too large/],
-      ['a field too long', `<adf><prospect><customer><contact><name part="full">${'n'.repeat(201)}</name></contact></customer></prospect></adf>`, 400, /Too long/],
+      [
+        'a field too long',
+        `<adf><prospect><customer><contact><name part="full">${'n'.repeat(201)}</name></contact></customer></prospect></adf>`,
+        400,
+        /Too long/,
+      ],
       ['JSON without a customer', { phone: '1' }, 400, /Customer name is required/],
       ['JSON with an unknown field', { customer: 'x', salary: 1 }, 400, /Unknown field: salary/],
       ['broken JSON', '{"customer": ', 400, /not valid JSON/, { 'content-type': 'application/json' }],

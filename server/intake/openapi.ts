@@ -103,15 +103,36 @@ export const openapi = (publicUrl: string) => ({
           },
         },
         responses: {
-          '201': { description: 'Stored and handed out (or kept unassigned).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Result' } } } },
-          '200': { description: 'Every lead was a duplicate: nothing new was stored.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Result' } } } },
-          '400': { description: 'Bad input: not well-formed or hostile XML, no customer name, a field too long.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-          '401': { description: 'The API key is missing, wrong or revoked.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-          '409': { description: 'A request with the same Idempotency-Key is still running (a claim left by a crash is taken over after 60 s at most).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-          '422': { description: 'This Idempotency-Key was already used with a different request.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          '201': {
+            description: 'Stored and handed out (or kept unassigned).',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Result' } } },
+          },
+          '200': {
+            description: 'Every lead was a duplicate: nothing new was stored.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Result' } } },
+          },
+          '400': {
+            description: 'Bad input: not well-formed or hostile XML, no customer name, a field too long.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+          '401': {
+            description: 'The API key is missing, wrong or revoked.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+          '409': {
+            description: 'A request with the same Idempotency-Key is still running (a claim left by a crash is taken over after 60 s at most).',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+          '422': {
+            description: 'This Idempotency-Key was already used with a different request.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
           '413': { description: 'The body is over 1 MB.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
           '415': { description: 'Neither JSON nor ADF/XML.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-          '429': { description: 'Too many requests with this key; wait a minute.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          '429': {
+            description: 'Too many requests with this key; wait a minute.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
         },
       },
     },

@@ -99,7 +99,6 @@ export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) 
   );
 }
 
-
 /** Managers create, list and revoke integration keys; anyone may read the API's description. */
 export async function integrationRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { db } = ctx.dbh;

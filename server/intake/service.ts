@@ -12,7 +12,6 @@ export const INTAKE_PER_MINUTE = 60;
 /** As long as a lead's source may be. */
 const MAX_SOURCE = 100;
 
-
 export interface ApiKey {
   id: number;
   name: string;
@@ -90,7 +89,10 @@ export async function intake(ctx: Ctx, leads: NewLead[], key: ApiKey) {
     }
   } finally {
     const fresh = [...waiting, ...results.filter((r) => !r.again)];
-    notifyAssigned(ctx, fresh.filter((r) => r.assignedTo && !r.duplicate).map((r) => r.leadId));
+    notifyAssigned(
+      ctx,
+      fresh.filter((r) => r.assignedTo && !r.duplicate).map((r) => r.leadId),
+    );
     if (waiting.length || results.length) {
       ctx.bus.publish({ topic: 'leads' });
       ctx.bus.publish({ topic: 'rotation' });
@@ -139,7 +141,7 @@ export async function revokeKey(db: Db, id: number) {
   const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound('API key not found');
   if (!row.revoked_at) await db.updateTable('api_keys').set({ revoked_at: Date.now() }).where('id', '=', id).execute();
-  return toKey((await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow()));
+  return toKey(await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
 }
 
 /** The key behind a request, or a 401 that says what is wrong. */
@@ -156,7 +158,12 @@ const IDEMPOTENCY_HOURS = 24;
 
 /** What makes two requests the same request: the kind of body and its content. */
 export const requestHash = (kind: 'json' | 'xml', body: unknown) =>
-  crypto.createHash('sha256').update(kind).update('\n').update(kind === 'xml' ? String(body) : JSON.stringify(body ?? null)).digest('hex');
+  crypto
+    .createHash('sha256')
+    .update(kind)
+    .update('\n')
+    .update(kind === 'xml' ? String(body) : JSON.stringify(body ?? null))
+    .digest('hex');
 
 /**
  * Claims an Idempotency-Key for this API key. Returns the stored answer when the request was
@@ -166,7 +173,10 @@ export const requestHash = (kind: 'json' | 'xml', body: unknown) =>
  */
 export async function claimIdempotency(db: Db, keyId: number, idem: string, hash: string, leaseMs: number) {
   const now = Date.now();
-  await db.deleteFrom('idempotency_keys').where('created_at', '<', now - IDEMPOTENCY_HOURS * 3_600_000).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', now - IDEMPOTENCY_HOURS * 3_600_000)
+    .execute();
   const r = await db
     .insertInto('idempotency_keys')
     .values({ api_key_id: keyId, key: idem, created_at: now, status: null, body: null, request_hash: hash })
@@ -191,7 +201,12 @@ export async function claimIdempotency(db: Db, keyId: number, idem: string, hash
 }
 
 export const saveIdempotency = (db: Db, keyId: number, idem: string, status: number, body: unknown) =>
-  db.updateTable('idempotency_keys').set({ status, body: JSON.stringify(body) }).where('api_key_id', '=', keyId).where('key', '=', idem).execute();
+  db
+    .updateTable('idempotency_keys')
+    .set({ status, body: JSON.stringify(body) })
+    .where('api_key_id', '=', keyId)
+    .where('key', '=', idem)
+    .execute();
 
 /** A request that failed did nothing: the same key may be tried again. */
 export const releaseIdempotency = (db: Db, keyId: number, idem: string) =>

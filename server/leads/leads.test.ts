@@ -150,13 +150,29 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
   });
 
   it('reports KPIs: managers see everyone, staff themselves beside the team average', async () => {
-    await t.db.insertInto('rotation_log').values({
-      type: 'skip', customer: null, target_id: ann.id, target_name: 'Ann Archer', reason: 'Lunch', manager_id: null,
-      manager_name: 'Boss', pointer_pos_after: 0, lead_id: null, created_at: Date.now(),
-    }).execute();
+    await t.db
+      .insertInto('rotation_log')
+      .values({
+        type: 'skip',
+        customer: null,
+        target_id: ann.id,
+        target_name: 'Ann Archer',
+        reason: 'Lunch',
+        manager_id: null,
+        manager_name: 'Boss',
+        pointer_pos_after: 0,
+        lead_id: null,
+        created_at: Date.now(),
+      })
+      .execute();
     const all = (await t.app.inject({ method: 'GET', url: '/api/leads/kpis', headers: { cookie: boss } })).json();
     const annRow = all.associates.find((a: any) => a.name === 'Ann Archer');
-    const annLeads = await t.db.selectFrom('leads').selectAll().where('assigned_to', '=', ann.id).where('assigned_at', '>=', Date.now() - 30 * 24 * HOUR).execute();
+    const annLeads = await t.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('assigned_to', '=', ann.id)
+      .where('assigned_at', '>=', Date.now() - 30 * 24 * HOUR)
+      .execute();
     expect(annRow.received).toBe(annLeads.length);
     expect(annRow.closed).toBe(annLeads.filter((l) => l.closed).length);
     expect(annRow.closePct).toBe(Math.round((annRow.closed / annRow.received) * 100));

@@ -7,7 +7,15 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function dueFormat(tz: string) {
   let f = formats.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
     formats.set(tz, f);
   }
   return f;
@@ -46,7 +54,12 @@ export async function mailAssigned(ctx: Ctx, leadIds: number[]) {
       '',
       `Your leads: ${ctx.config.PUBLIC_URL}/dashboard/associates`,
     ].join('\n');
-    return { kind: 'lead' as const, mail: { to: l.to, subject: `New lead: ${l.customer}`, text }, logLine: `lead ${l.id} (${l.customer}) assigned to ${l.to}`, expiresAt };
+    return {
+      kind: 'lead' as const,
+      mail: { to: l.to, subject: `New lead: ${l.customer}`, text },
+      logLine: `lead ${l.id} (${l.customer}) assigned to ${l.to}`,
+      expiresAt,
+    };
   });
   await ctx.outbox.enqueue(ctx.dbh.db, mails);
   ctx.outbox.wake();

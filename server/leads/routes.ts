@@ -24,7 +24,14 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   const list = (mine: boolean) => async (req: any) => {
     const query = parse(listQuery, req.query);
-    return listLeads(dbh, { q: query.q, open: yes(query.open), assignedTo: mine ? req.user!.id : undefined, unassigned: !mine && yes(query.unassigned), cursor: query.cursor, limit: query.limit });
+    return listLeads(dbh, {
+      q: query.q,
+      open: yes(query.open),
+      assignedTo: mine ? req.user!.id : undefined,
+      unassigned: !mine && yes(query.unassigned),
+      cursor: query.cursor,
+      limit: query.limit,
+    });
   };
   /** Every lead, for managers; a salesman's own leads at /mine. */
   app.get('/', access('manager'), list(false));
@@ -39,7 +46,8 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     if (!lead) throw notFound('Lead not found');
     // Salesmen may close their own leads and reopen one they closed; everything else is a manager's.
     const mine = lead.assigned_to === me.id && (closed || lead.closed_by_id === me.id);
-    if (me.role !== 'manager' && !mine) throw forbidden(closed ? 'You can only close your own leads.' : 'Only a manager can reopen a lead someone else closed.');
+    if (me.role !== 'manager' && !mine)
+      throw forbidden(closed ? 'You can only close your own leads.' : 'Only a manager can reopen a lead someone else closed.');
     if (await setClosed(dbh.db, id, closed, { id: me.id, name: me.name })) bus.publish({ topic: 'leads' });
     return { lead: toLead((await findLead(dbh.db, id))!) };
   };

@@ -69,6 +69,11 @@ describe.each(DIALECTS)('leads search on %s', (dialect) => {
   it.each(CASES)('%j finds %j', async (q, want) => {
     const r = await t.app.inject({ method: 'GET', url: `/api/leads?q=${encodeURIComponent(q)}`, headers: { cookie: boss } });
     expect(r.statusCode).toBe(200);
-    expect(r.json().leads.map((l: { customer: string }) => l.customer).sort()).toEqual(want);
+    expect(
+      r
+        .json()
+        .leads.map((l: { customer: string }) => l.customer)
+        .sort(),
+    ).toEqual(want);
   });
 });

@@ -71,7 +71,11 @@ export async function listLeads(h: DbHandle, query: LeadQuery) {
       qb = qb.where((eb) => eb.or([eb('assigned_at', '<', at), eb.and([eb('assigned_at', '=', at), eb('id', '<', id)])]));
     }
   }
-  const rows = await qb.orderBy('assigned_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+  const rows = await qb
+    .orderBy('assigned_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   const now = Date.now();
@@ -111,10 +115,7 @@ export async function myCounts(db: Db, userId: string, tz: string, now = new Dat
   const month = startOfMonth(now, tz).getTime();
   const row = await db
     .selectFrom('leads')
-    .select([
-      sql<number>`sum(case when assigned_at >= ${today} then 1 else 0 end)`.as('today'),
-      sql<number>`count(*)`.as('month'),
-    ])
+    .select([sql<number>`sum(case when assigned_at >= ${today} then 1 else 0 end)`.as('today'), sql<number>`count(*)`.as('month')])
     .where('assigned_to', '=', userId)
     .where('assigned_at', '>=', month)
     .where('assigned_at', '<=', now.getTime())

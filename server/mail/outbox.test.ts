@@ -64,7 +64,11 @@ describe.each(DIALECTS)('the mail outbox on %s', (dialect) => {
     t = await testApp(dialect, { SMTP_URL: down.url }, { outboxTiming: timing });
     await ask(t.app, 'late.link@dealer.test');
     await until(async () => (await row('late.link@dealer.test')).attempts >= 1, 'a first attempt');
-    await t.db.updateTable('outbox').set({ expires_at: Date.now() - 1, next_at: Date.now() }).where('recipient', '=', 'late.link@dealer.test').execute();
+    await t.db
+      .updateTable('outbox')
+      .set({ expires_at: Date.now() - 1, next_at: Date.now() })
+      .where('recipient', '=', 'late.link@dealer.test')
+      .execute();
     await until(async () => (await row('late.link@dealer.test')).state === 'failed', 'given up');
     expect(await row('late.link@dealer.test')).toMatchObject({ last_error: 'expired before it could be sent', body: '' });
 
@@ -91,7 +95,11 @@ describe.each(DIALECTS)('the mail outbox on %s', (dialect) => {
     try {
       await again.ready();
       const link = linkIn(await smtp.mailTo('restart.rep@dealer.test', 10_000));
-      const done = await again.inject({ method: 'POST', url: '/api/auth/complete', payload: { email: 'restart.rep@dealer.test', token: link.searchParams.get('t') } });
+      const done = await again.inject({
+        method: 'POST',
+        url: '/api/auth/complete',
+        payload: { email: 'restart.rep@dealer.test', token: link.searchParams.get('t') },
+      });
       expect(done.statusCode).toBe(200);
     } finally {
       await again.close();

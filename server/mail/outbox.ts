@@ -96,11 +96,7 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
     await Promise.all(
       rows.map(async (r) => {
         const done = (state: 'sent' | 'failed', error: string | null) =>
-          db
-            .updateTable('outbox')
-            .set({ state, done_at: Date.now(), body: '', lease_until: null, last_error: error })
-            .where('id', '=', r.id)
-            .execute();
+          db.updateTable('outbox').set({ state, done_at: Date.now(), body: '', lease_until: null, last_error: error }).where('id', '=', r.id).execute();
         if (Number(r.expires_at) <= now) {
           log.warn({ outbox: Number(r.id), to: r.recipient }, `gave up on ${r.kind} mail: it expired before it could be sent`);
           return done('failed', 'expired before it could be sent');

@@ -15,7 +15,11 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
     const me = req.user!;
     const changes = diff({ name: me.name, greeting: me.greeting }, { name, greeting: greeting ?? null });
     await ctx.dbh.db.transaction().execute(async (trx) => {
-      await trx.updateTable('users').set({ name, greeting: greeting ?? null, updated_at: Date.now() }).where('id', '=', me.id).execute();
+      await trx
+        .updateTable('users')
+        .set({ name, greeting: greeting ?? null, updated_at: Date.now() })
+        .where('id', '=', me.id)
+        .execute();
       if (Object.keys(changes).length) await writeAudit(trx, me.id, me, [{ action: 'update', changes }]);
     });
     ctx.bus.publish({ topic: 'users' });
@@ -28,7 +32,11 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
 
   app.put('/notes', access('user'), async (req) => {
     const { notes } = parse(notesSchema, req.body);
-    await ctx.dbh.db.updateTable('users').set({ notes: notes ?? null, updated_at: Date.now() }).where('id', '=', req.user!.id).execute();
+    await ctx.dbh.db
+      .updateTable('users')
+      .set({ notes: notes ?? null, updated_at: Date.now() })
+      .where('id', '=', req.user!.id)
+      .execute();
     return { notes: notes ?? '' };
   });
 }

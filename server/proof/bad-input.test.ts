@@ -4,7 +4,32 @@ import { insertUser } from '../users/repo';
 import { BODY_LIMIT } from '../app';
 import { BAD_TEXT } from '../http/text';
 
-const FIELDS = ['email', 'token', 'name', 'greeting', 'customer', 'targetUid', 'reason', 'minutes', 'uid', 'active', 'onDuty', 'direction', 'id', 'role', 'notes', 'date', 'vehicleType', 'frontGross', 'split', 'q', 'phone', 'comments', 'vehicle', 'source'];
+const FIELDS = [
+  'email',
+  'token',
+  'name',
+  'greeting',
+  'customer',
+  'targetUid',
+  'reason',
+  'minutes',
+  'uid',
+  'active',
+  'onDuty',
+  'direction',
+  'id',
+  'role',
+  'notes',
+  'date',
+  'vehicleType',
+  'frontGross',
+  'split',
+  'q',
+  'phone',
+  'comments',
+  'vehicle',
+  'source',
+];
 const HOSTILE: unknown[] = [
   'x'.repeat(10_000),
   'a\u0000b\u0007c\u001b[31m',
@@ -76,7 +101,8 @@ describe.each(DIALECTS)('bad input on every JSON route on %s', (dialect) => {
         if (res.statusCode >= 400 && res.statusCode < 500) {
           if (!res.json().error) failures.push(`${r.method} ${r.url} → ${res.statusCode} without a message`);
           const after = await snapshot(t);
-          for (const k of Object.keys(before)) if (before[k] !== after[k]) failures.push(`${r.method} ${r.url} ${body.slice(0, 60)} → ${res.statusCode} but changed ${k}`);
+          for (const k of Object.keys(before))
+            if (before[k] !== after[k]) failures.push(`${r.method} ${r.url} ${body.slice(0, 60)} → ${res.statusCode} but changed ${k}`);
         }
       }
     }
@@ -172,11 +198,20 @@ describe.each(DIALECTS)('hostile text and documents on every route on %s', (dial
         const urls = [`${r.url.replace(/\*$/, 'x').replace(/:[A-Za-z_]+/g, '1')}?q=${bad}`];
         if (r.url.includes(':')) urls.push(r.url.replace(/:[A-Za-z_]+/g, bad));
         for (const url of urls) {
-          const res = await t.app.inject({ method: r.method as 'GET', url, headers: { cookie, 'content-type': 'application/json' }, payload: r.method === 'GET' ? undefined : '{}' });
+          const res = await t.app.inject({
+            method: r.method as 'GET',
+            url,
+            headers: { cookie, 'content-type': 'application/json' },
+            payload: r.method === 'GET' ? undefined : '{}',
+          });
           if (res.statusCode !== 400 || res.json().error !== BAD_TEXT) failures.push(`${r.method} ${url} → ${res.statusCode} ${res.body.slice(0, 100)}`);
         }
       }
-      const long = await t.app.inject({ method: r.method as 'GET', url: `${r.url.replace(/:[A-Za-z_]+/g, '1')}?q=${'x'.repeat(1024 * 1024)}`, headers: { cookie } });
+      const long = await t.app.inject({
+        method: r.method as 'GET',
+        url: `${r.url.replace(/:[A-Za-z_]+/g, '1')}?q=${'x'.repeat(1024 * 1024)}`,
+        headers: { cookie },
+      });
       if (long.statusCode !== 414 || long.json().error !== 'The address is too long.') failures.push(`${r.method} ${r.url} 1 MB query → ${long.statusCode}`);
     }
     expect(failures).toEqual([]);
@@ -203,7 +238,8 @@ describe.each(DIALECTS)('hostile text and documents on every route on %s', (dial
           const res = await t.app.inject({ method: r.method as 'POST', url, headers: { cookie, 'content-type': type }, payload });
           // The intake API asks for its key before it reads a body.
           const want = r.url.includes('/v1/') ? 401 : 400;
-          if (res.statusCode !== want || (want === 400 && res.json().error !== BAD_TEXT)) failures.push(`${r.method} ${url} ${type} ${payload.toString().slice(0, 40)} → ${res.statusCode} ${res.body.slice(0, 100)}`);
+          if (res.statusCode !== want || (want === 400 && res.json().error !== BAD_TEXT))
+            failures.push(`${r.method} ${url} ${type} ${payload.toString().slice(0, 40)} → ${res.statusCode} ${res.body.slice(0, 100)}`);
         }
       }
     }
@@ -225,9 +261,24 @@ describe.each(DIALECTS)('hostile text and documents on every route on %s', (dial
       ['a long id source within the tag limit', ADF('Bob', `source="${'s'.repeat(101)}"`), 400, /id source.*too long/i],
       ['90,000 attributes on one element', ADF('Bob', attrs(90_000)), 400, /too many attributes/],
       ['100 attributes on one element', ADF('Bob', attrs(100)), 400, /too many attributes/],
-      ['an oversized document', `<adf>${'<prospect><customer><contact><name part="full">Bob</name></contact></customer></prospect>'.repeat(20_000)}</adf>`, 413, /too large/],
-      ['too many attributes in all', `<adf><prospect><customer><contact><name part="full">Bob</name></contact></customer>${`<x ${attrs(10)}/>`.repeat(300)}</prospect></adf>`, 400, /too many attributes/],
-      ['too many elements', `<adf><prospect><customer><contact><name part="full">Bob</name></contact></customer>${'<x/>'.repeat(20_000)}</prospect></adf>`, 400, /too many elements/],
+      [
+        'an oversized document',
+        `<adf>${'<prospect><customer><contact><name part="full">Bob</name></contact></customer></prospect>'.repeat(20_000)}</adf>`,
+        413,
+        /too large/,
+      ],
+      [
+        'too many attributes in all',
+        `<adf><prospect><customer><contact><name part="full">Bob</name></contact></customer>${`<x ${attrs(10)}/>`.repeat(300)}</prospect></adf>`,
+        400,
+        /too many attributes/,
+      ],
+      [
+        'too many elements',
+        `<adf><prospect><customer><contact><name part="full">Bob</name></contact></customer>${'<x/>'.repeat(20_000)}</prospect></adf>`,
+        400,
+        /too many elements/,
+      ],
       ['too deep', `<adf><prospect>${'<x>'.repeat(5000)}${'</x>'.repeat(5000)}</prospect></adf>`, 400, /nested too deeply/],
       ['a 100 KB element text', ADF('x'.repeat(100_000)), 400, /too long/],
       ['a lone surrogate in JSON', '{"customer":"Bob \\ud800"}', 400, /valid Unicode/, 'application/json'],

@@ -73,7 +73,6 @@ describe.each(DIALECTS)('durability on %s', (dialect) => {
   }, 120_000);
 });
 
-
 /**
  * A burst of intake posts, each with its own Idempotency-Key, the server killed with SIGKILL in
  * the middle of it, then restarted: retrying every request with its key makes exactly one lead

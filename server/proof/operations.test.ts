@@ -20,7 +20,11 @@ async function portal() {
   await dbh.release();
   const server = await startServerProcess({ DATA_DIR: dbh.dir });
   const assign = (customer: string) =>
-    fetch(`${server.base}/api/rotation/assign`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ customer }) });
+    fetch(`${server.base}/api/rotation/assign`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ customer }),
+    });
   return { dbh, server, cookie, assign };
 }
 
@@ -32,7 +36,12 @@ describe('operations', () => {
       expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
       const stream = await openEvents(`${server.base}/api/events`, cookie);
       await stream.next('hello');
-      const inFlight = Array.from({ length: 30 }, (_, i) => assign(`Last orders ${i}`).then((r) => r.status, () => 'refused'));
+      const inFlight = Array.from({ length: 30 }, (_, i) =>
+        assign(`Last orders ${i}`).then(
+          (r) => r.status,
+          () => 'refused',
+        ),
+      );
       await new Promise((r) => setTimeout(r, 20));
       const code = await server.stop('SIGTERM');
       const answers = await Promise.all(inFlight);
@@ -60,7 +69,10 @@ describe('operations', () => {
       })();
       while (written < 20) await new Promise((r) => setTimeout(r, 10));
       const file = path.join(dbh.dir, 'copy.sqlite');
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'backup', file], { cwd: ROOT, env: { ...process.env, DATA_DIR: dbh.dir } });
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'backup', file], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dbh.dir },
+      });
       writing = false;
       await writer;
       expect(stdout).toContain(`Backup written to ${file}`);

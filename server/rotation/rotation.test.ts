@@ -41,7 +41,14 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
     }
     expect(names).toEqual(['Ann', 'Ben', 'Cat', 'Dan', 'Ann', 'Ben']);
     const lead = await t.db.selectFrom('leads').selectAll().orderBy('id').executeTakeFirstOrThrow();
-    expect(lead).toMatchObject({ customer: 'Customer 0', status: 'handed', closed: 0, source: 'BDC Portal', assigned_to_name: 'Ann', assigned_by_name: 'User' });
+    expect(lead).toMatchObject({
+      customer: 'Customer 0',
+      status: 'handed',
+      closed: 0,
+      source: 'BDC Portal',
+      assigned_to_name: 'Ann',
+      assigned_by_name: 'User',
+    });
     expect(lead.follow_up_due - lead.assigned_at).toBe(24 * 60 * 60 * 1000);
     const v = await view();
     expect(v.nextUp.name).toBe('Cat');
@@ -192,13 +199,28 @@ describe.each(DIALECTS)('waiting leads on %s', (dialect) => {
     const t = await testApp(dialect, {}, { sweepMs: 100 });
     try {
       const rep = await insertUser(t.db, { email: 'sleepy@dealer.test', name: 'Sleepy', onDuty: true });
-      await t.db.updateTable('users').set({ snooze_until: Date.now() + 400 }).where('id', '=', rep.id).execute();
+      await t.db
+        .updateTable('users')
+        .set({ snooze_until: Date.now() + 400 })
+        .where('id', '=', rep.id)
+        .execute();
       const now = Date.now();
       await t.db
         .insertInto('leads')
         .values({
-          customer: 'Waited', assigned_to: UNASSIGNED, assigned_to_name: UNASSIGNED, assigned_by: null, assigned_by_name: 'Website',
-          assigned_at: now, status: 'handed', follow_up_due: now, closed: 0, source: 'Website', closed_at: null, closed_by_id: null, closed_by_name: null,
+          customer: 'Waited',
+          assigned_to: UNASSIGNED,
+          assigned_to_name: UNASSIGNED,
+          assigned_by: null,
+          assigned_by_name: 'Website',
+          assigned_at: now,
+          status: 'handed',
+          follow_up_due: now,
+          closed: 0,
+          source: 'Website',
+          closed_at: null,
+          closed_by_id: null,
+          closed_by_name: null,
         } as never)
         .execute();
       const lead = () => t.db.selectFrom('leads').selectAll().where('customer', '=', 'Waited').executeTakeFirstOrThrow();

@@ -29,7 +29,11 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
     if (given.length) changed(true);
     return given;
   };
-  const mail = (list: Assigned[]) => notifyAssigned(ctx, list.filter((a) => a.assignedTo).map((a) => a.leadId));
+  const mail = (list: Assigned[]) =>
+    notifyAssigned(
+      ctx,
+      list.filter((a) => a.assignedTo).map((a) => a.leadId),
+    );
 
   let sweeping = false;
   const sweep = setInterval(() => {

@@ -3,7 +3,18 @@ import { withRotationLock } from '../db';
 import { writeAudit, type AuditEntry } from '../users/audit';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
-import { eligibleQueue, followUpDue, LEAD_SOURCE, pickNext, pointerAfterSkip, servingOrder, SKIP_WHOM, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
+import {
+  eligibleQueue,
+  followUpDue,
+  LEAD_SOURCE,
+  pickNext,
+  pointerAfterSkip,
+  servingOrder,
+  SKIP_WHOM,
+  snoozeEnd,
+  swapTarget,
+  type Member,
+} from '../../domain/rotation';
 
 export const toMember = (u: UserRow): Member => ({
   id: u.id,
@@ -87,12 +98,19 @@ async function once<T extends object>(trx: Db, actionId: string | undefined, req
     return { ...(JSON.parse(seen.result) as T), replayed: true };
   }
   const result = await run();
-  await trx.insertInto('rotation_actions').values({ id: actionId, request: asked, result: JSON.stringify(result), created_at: Date.now() }).execute();
+  await trx
+    .insertInto('rotation_actions')
+    .values({ id: actionId, request: asked, result: JSON.stringify(result), created_at: Date.now() })
+    .execute();
   return result as T & { replayed?: true };
 }
 
 /** Action ids are kept a day: long past any retry. */
-export const pruneActions = (db: Db, now = Date.now()) => db.deleteFrom('rotation_actions').where('created_at', '<', now - 86_400_000).execute();
+export const pruneActions = (db: Db, now = Date.now()) =>
+  db
+    .deleteFrom('rotation_actions')
+    .where('created_at', '<', now - 86_400_000)
+    .execute();
 
 /** Logs the assign and moves the pointer to the salesman who got the lead. */
 async function logAssign(trx: Db, leadId: number, customer: string, next: Member, by: Actor, at: number) {
@@ -136,53 +154,55 @@ export async function assignNext(
   const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
   const now = opts.now ?? new Date();
   const ext = !!(l.externalSource && l.externalId);
-  return withRotationLock(h, (trx) => once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
-    if (ext) {
-      const seen = await trx
-        .selectFrom('leads')
-        .selectAll()
-        .where('external_source', '=', l.externalSource!)
-        .where('external_id', '=', l.externalId!)
-        .executeTakeFirst();
-      if (seen) {
-        const to = seen.assigned_to ? { id: seen.assigned_to, name: seen.assigned_to_name } : null;
-        return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx)).pointer_pos, duplicate: true };
+  return withRotationLock(h, (trx) =>
+    once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
+      if (ext) {
+        const seen = await trx
+          .selectFrom('leads')
+          .selectAll()
+          .where('external_source', '=', l.externalSource!)
+          .where('external_id', '=', l.externalId!)
+          .executeTakeFirst();
+        if (seen) {
+          const to = seen.assigned_to ? { id: seen.assigned_to, name: seen.assigned_to_name } : null;
+          return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx)).pointer_pos, duplicate: true };
+        }
       }
-    }
-    const { state, next } = await nextUp(trx, now);
-    if (!next && !opts.keep) throw new HttpError(409, 'No eligible associates right now.');
-    const at = now.getTime();
-    const row = await trx
-      .insertInto('leads')
-      .values({
-        customer: l.customer,
-        assigned_to: next?.id ?? UNASSIGNED,
-        assigned_to_name: next?.name ?? UNASSIGNED,
-        assigned_by: by.id,
-        assigned_by_name: by.name,
-        assigned_at: at,
-        status: next ? 'handed' : 'new',
-        follow_up_due: followUpDue(now).getTime(),
-        closed: 0,
-        source: l.source ?? LEAD_SOURCE,
-        closed_at: null,
-        closed_by_id: null,
-        closed_by_name: null,
-        phone: l.phone || null,
-        email: l.email || null,
-        vehicle: l.vehicle || null,
-        vin: l.vin || null,
-        comments: l.comments || null,
-        external_source: ext ? l.externalSource : null,
-        external_id: ext ? l.externalId : null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const leadId = Number(row.id);
-    if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: state.pointer_pos, duplicate: false };
-    await logAssign(trx, leadId, l.customer, next, by, at);
-    return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
-  }));
+      const { state, next } = await nextUp(trx, now);
+      if (!next && !opts.keep) throw new HttpError(409, 'No eligible associates right now.');
+      const at = now.getTime();
+      const row = await trx
+        .insertInto('leads')
+        .values({
+          customer: l.customer,
+          assigned_to: next?.id ?? UNASSIGNED,
+          assigned_to_name: next?.name ?? UNASSIGNED,
+          assigned_by: by.id,
+          assigned_by_name: by.name,
+          assigned_at: at,
+          status: next ? 'handed' : 'new',
+          follow_up_due: followUpDue(now).getTime(),
+          closed: 0,
+          source: l.source ?? LEAD_SOURCE,
+          closed_at: null,
+          closed_by_id: null,
+          closed_by_name: null,
+          phone: l.phone || null,
+          email: l.email || null,
+          vehicle: l.vehicle || null,
+          vin: l.vin || null,
+          comments: l.comments || null,
+          external_source: ext ? l.externalSource : null,
+          external_id: ext ? l.externalId : null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const leadId = Number(row.id);
+      if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: state.pointer_pos, duplicate: false };
+      await logAssign(trx, leadId, l.customer, next, by, at);
+      return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
+    }),
+  );
 }
 
 /** assigned_to of a lead that is waiting for someone eligible. */
@@ -193,7 +213,15 @@ export const UNASSIGNED = '';
  * left or no one is eligible. The lead keeps whoever sent it as its assigner.
  */
 const oldestWaiting = (db: Db) =>
-  db.selectFrom('leads').selectAll().where('assigned_to', '=', UNASSIGNED).where('closed', '=', 0).orderBy('assigned_at').orderBy('id').limit(1).executeTakeFirst();
+  db
+    .selectFrom('leads')
+    .selectAll()
+    .where('assigned_to', '=', UNASSIGNED)
+    .where('closed', '=', 0)
+    .orderBy('assigned_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
 
 export async function handOutWaiting(h: DbHandle, now = new Date()): Promise<Assigned[]> {
   const out: Assigned[] = [];
@@ -223,32 +251,34 @@ export async function handOutWaiting(h: DbHandle, now = new Date()): Promise<Ass
 /** One transaction: snooze the salesman, log the reason, move the pointer past them. Only someone in the queue can be skipped. */
 export async function skip(h: DbHandle, targetId: string, reason: string, minutes: number, by: Actor, opts: { now?: Date; actionId?: string } = {}) {
   const now = opts.now ?? new Date();
-  return withRotationLock(h, (trx) => once(trx, opts.actionId, { skip: { targetId, reason, minutes } }, async () => {
-    const state = await readState(trx);
-    const before = eligibleQueue((await candidates(trx)).map(toMember), now);
-    const target = before.find((m) => m.id === targetId);
-    if (!target) throw badRequest(SKIP_WHOM);
-    const pointer = pointerAfterSkip(before, target, state.pointer_pos);
-    const until = snoozeEnd(now, minutes).getTime();
-    await trx.updateTable('users').set({ snooze_until: until, updated_at: now.getTime() }).where('id', '=', targetId).execute();
-    await trx
-      .insertInto('rotation_log')
-      .values({
-        type: 'skip',
-        customer: null,
-        target_id: target.id,
-        target_name: target.name,
-        reason,
-        manager_id: by.id,
-        manager_name: by.name,
-        pointer_pos_after: pointer,
-        lead_id: null,
-        created_at: now.getTime(),
-      })
-      .execute();
-    await trx.updateTable('rotation_state').set({ pointer_pos: pointer, updated_by: by.id }).where('id', '=', 1).execute();
-    return { snoozeUntil: new Date(until).toISOString(), pointerPos: pointer };
-  }));
+  return withRotationLock(h, (trx) =>
+    once(trx, opts.actionId, { skip: { targetId, reason, minutes } }, async () => {
+      const state = await readState(trx);
+      const before = eligibleQueue((await candidates(trx)).map(toMember), now);
+      const target = before.find((m) => m.id === targetId);
+      if (!target) throw badRequest(SKIP_WHOM);
+      const pointer = pointerAfterSkip(before, target, state.pointer_pos);
+      const until = snoozeEnd(now, minutes).getTime();
+      await trx.updateTable('users').set({ snooze_until: until, updated_at: now.getTime() }).where('id', '=', targetId).execute();
+      await trx
+        .insertInto('rotation_log')
+        .values({
+          type: 'skip',
+          customer: null,
+          target_id: target.id,
+          target_name: target.name,
+          reason,
+          manager_id: by.id,
+          manager_name: by.name,
+          pointer_pos_after: pointer,
+          lead_id: null,
+          created_at: now.getTime(),
+        })
+        .execute();
+      await trx.updateTable('rotation_state').set({ pointer_pos: pointer, updated_by: by.id }).where('id', '=', 1).execute();
+      return { snoozeUntil: new Date(until).toISOString(), pointerPos: pointer };
+    }),
+  );
 }
 
 /** Swaps a salesman with the neighbour above or below in the rotation order. */

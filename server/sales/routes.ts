@@ -46,13 +46,7 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const sales = await listSales(db, owner.id);
     const salesmen =
       req.user!.role === 'manager'
-        ? await db
-            .selectFrom('users')
-            .select(['id', 'name', 'email'])
-            .where('deleted_at', 'is', null)
-            .orderBy('name')
-            .orderBy('email')
-            .execute()
+        ? await db.selectFrom('users').select(['id', 'name', 'email']).where('deleted_at', 'is', null).orderBy('name').orderBy('email').execute()
         : undefined;
     return {
       today: day,

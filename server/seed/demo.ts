@@ -6,8 +6,18 @@ import { dayKey } from '../../domain/time';
 import { FOLLOW_UP_HOURS, LEAD_SOURCE } from '../../domain/rotation';
 
 const SALESMEN = [
-  'Marcus Reed', 'Tanya Brooks', 'Luis Ortega', 'Jenna Walsh', 'Derek Chan', 'Priya Patel',
-  'Sam Whitfield', 'Alicia Gomez', 'Trevor Banks', 'Nina Kowalski', 'Omar Haddad', 'Kelly Nguyen',
+  'Marcus Reed',
+  'Tanya Brooks',
+  'Luis Ortega',
+  'Jenna Walsh',
+  'Derek Chan',
+  'Priya Patel',
+  'Sam Whitfield',
+  'Alicia Gomez',
+  'Trevor Banks',
+  'Nina Kowalski',
+  'Omar Haddad',
+  'Kelly Nguyen',
 ];
 const MANAGERS = ['Diane Foster', 'Rob Castillo'];
 const FIRST = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Sarah', 'David', 'Karen', 'Chris', 'Angela', 'Kevin', 'Ashley', 'Brian', 'Megan', 'Jason'];
@@ -31,7 +41,7 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
     return;
   }
   const random = rng(42);
-  const pick = <T,>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
   const slug = (n: string) => n.toLowerCase().replace(/[^a-z]+/g, '.');
 
   // The demo's salesmen are on the floor already, so the queue is full from the start.
@@ -84,16 +94,45 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
     const rep = staff.find((s) => s.id === l.assigned_to)!;
     await db
       .insertInto('rotation_log')
-      .values({ type: 'assign', customer: l.customer, target_id: rep.id, target_name: rep.name, reason: null, manager_id: l.assigned_by, manager_name: l.assigned_by_name, pointer_pos_after: rep.position, lead_id: Number(l.id), created_at: l.assigned_at })
+      .values({
+        type: 'assign',
+        customer: l.customer,
+        target_id: rep.id,
+        target_name: rep.name,
+        reason: null,
+        manager_id: l.assigned_by,
+        manager_name: l.assigned_by_name,
+        pointer_pos_after: rep.position,
+        lead_id: Number(l.id),
+        created_at: l.assigned_at,
+      })
       .execute();
   }
-  for (const [rep, reason] of [[staff[3], 'With a customer'], [staff[7], 'Lunch']] as const) {
+  for (const [rep, reason] of [
+    [staff[3], 'With a customer'],
+    [staff[7], 'Lunch'],
+  ] as const) {
     await db
       .insertInto('rotation_log')
-      .values({ type: 'skip', customer: null, target_id: rep.id, target_name: rep.name, reason, manager_id: managers[0].id, manager_name: managers[0].name, pointer_pos_after: rep.position, lead_id: null, created_at: now - 90 * 60 * 1000 })
+      .values({
+        type: 'skip',
+        customer: null,
+        target_id: rep.id,
+        target_name: rep.name,
+        reason,
+        manager_id: managers[0].id,
+        manager_name: managers[0].name,
+        pointer_pos_after: rep.position,
+        lead_id: null,
+        created_at: now - 90 * 60 * 1000,
+      })
       .execute();
   }
-  await db.updateTable('rotation_state').set({ pointer_pos: staff[(turn - 1) % staff.length].position }).where('id', '=', 1).execute();
+  await db
+    .updateTable('rotation_state')
+    .set({ pointer_pos: staff[(turn - 1) % staff.length].position })
+    .where('id', '=', 1)
+    .execute();
 
   const sales = [];
   for (const rep of staff) {
@@ -113,6 +152,10 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
       });
     }
   }
-  for (let i = 0; i < sales.length; i += 200) await db.insertInto('sales').values(sales.slice(i, i + 200)).execute();
+  for (let i = 0; i < sales.length; i += 200)
+    await db
+      .insertInto('sales')
+      .values(sales.slice(i, i + 200))
+      .execute();
   say(`Added ${leadCount} leads and ${sales.length} sales. Sign in as ${managers[0].email} (a manager) or ${staff[0].email}.`);
 }

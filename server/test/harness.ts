@@ -66,14 +66,28 @@ export async function freshDb(dialect: Dialect): Promise<DbHandle & { url?: stri
     released = true;
     await h.close();
   };
-  return { ...h, url, dir, release, drop, close: async () => { await release(); await drop(); } };
+  return {
+    ...h,
+    url,
+    dir,
+    release,
+    drop,
+    close: async () => {
+      await release();
+      await drop();
+    },
+  };
 }
 
 export const MANAGER = 'boss@dealer.test';
 export const STAFF_DOMAIN = 'dealer.test';
 
 /** The real app on a fresh database with a real SMTP server receiving its mail. */
-export async function testApp(dialect: Dialect, env: Record<string, string> = {}, opts: Pick<AppOptions, 'logger' | 'sweepMs' | 'outboxTiming' | 'pruneMs' | 'webDist'> = {}) {
+export async function testApp(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  opts: Pick<AppOptions, 'logger' | 'sweepMs' | 'outboxTiming' | 'pruneMs' | 'webDist'> = {},
+) {
   const smtp = await startSmtp();
   const dbh = await freshDb(dialect);
   const config = loadConfig({

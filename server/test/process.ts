@@ -70,6 +70,9 @@ export async function managerSession(dbh: DbHandle, secret: string, userId: stri
     .execute();
   const token = crypto.randomBytes(32).toString('base64url');
   const now = Date.now();
-  await dbh.db.insertInto('sessions').values({ id_hash: hashToken(secret, token), user_id: userId, created_at: now, expires_at: now + 86_400_000 }).execute();
+  await dbh.db
+    .insertInto('sessions')
+    .values({ id_hash: hashToken(secret, token), user_id: userId, created_at: now, expires_at: now + 86_400_000 })
+    .execute();
   return `bdc_session=${token}`;
 }

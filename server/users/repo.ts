@@ -26,8 +26,7 @@ export function toUser(u: UserRow) {
 }
 export type User = ReturnType<typeof toUser>;
 
-export const findUserByEmail = (db: Db, email: string) =>
-  db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+export const findUserByEmail = (db: Db, email: string) => db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 
 export const findUser = (db: Db, id: string) => db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
@@ -36,7 +35,10 @@ export const findUser = (db: Db, id: string) => db.selectFrom('users').selectAll
  * are unique, so a caller outside it fails rather than sharing a place).
  */
 export async function nextPosition(db: Db): Promise<number> {
-  const r = await db.selectFrom('users').select((eb) => eb.fn.max('position').as('max')).executeTakeFirst();
+  const r = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.max('position').as('max'))
+    .executeTakeFirst();
   return Number(r?.max ?? 0) + 1;
 }
 

@@ -39,7 +39,13 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const v = parse(saveUserSchema, req.body);
     // Fields left out keep their value; the schema's defaults are for new people.
     const given = req.body as Record<string, unknown>;
-    const row = await editUser(dbh, id, { email: v.email, name: 'name' in given ? v.name : undefined, role: 'role' in given ? v.role : undefined }, actor(req), configured);
+    const row = await editUser(
+      dbh,
+      id,
+      { email: v.email, name: 'name' in given ? v.name : undefined, role: 'role' in given ? v.role : undefined },
+      actor(req),
+      configured,
+    );
     changed();
     return { user: present(row) };
   });

@@ -125,8 +125,7 @@ describe.each(DIALECTS)('user management on %s', (dialect) => {
     const email = unique('dis');
     const cookie = await t.signIn(email);
     const id = (await me(cookie)).json().user.uid;
-    const queue = async () =>
-      (await t.app.inject({ method: 'GET', url: '/api/rotation', headers: { cookie: boss } })).json().team.map((m: any) => m.id);
+    const queue = async () => (await t.app.inject({ method: 'GET', url: '/api/rotation', headers: { cookie: boss } })).json().team.map((m: any) => m.id);
     expect(await queue()).toContain(id);
     events.length = 0;
 
@@ -216,7 +215,9 @@ describe.each(DIALECTS)('user management on %s', (dialect) => {
     const last = await add({ email: unique('last'), role: 'manager' });
     await t.db.updateTable('users').set({ role: 'staff' }).where('id', '!=', last.id).where('role', '=', 'manager').execute();
     const shell = { id: null, name: 'command line' };
-    await expect(editUser(t.dbh, last.id, { email: last.email, role: 'staff' }, shell)).rejects.toThrow('You are the last manager; make someone else a manager first.');
+    await expect(editUser(t.dbh, last.id, { email: last.email, role: 'staff' }, shell)).rejects.toThrow(
+      'You are the last manager; make someone else a manager first.',
+    );
     await expect(setStatus(t.dbh, last.id, 'disable', shell)).rejects.toThrow('You are the last manager');
     expect(await row(last.id)).toMatchObject({ role: 'manager', disabled: 0 });
     await t.db.updateTable('users').set({ role: 'manager' }).where('id', '=', bossId).execute();

@@ -22,7 +22,15 @@ function Notes() {
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="sm">
-        <Textarea label="Notes" autosize minRows={4} maxLength={5000} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} disabled={saved.isPending} />
+        <Textarea
+          label="Notes"
+          autosize
+          minRows={4}
+          maxLength={5000}
+          value={notes}
+          onChange={(e) => setNotes(e.currentTarget.value)}
+          disabled={saved.isPending}
+        />
         <Button onClick={() => save.mutate()} loading={save.isPending} disabled={saved.data?.notes === notes} style={{ alignSelf: 'flex-start' }}>
           Save notes
         </Button>

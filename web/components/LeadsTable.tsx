@@ -121,11 +121,21 @@ export function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: L
               <Table.Td>
                 <Group gap="xs">
                   {!l.closed ? (
-                    <Button size="xs" variant="light" loading={action.isPending && action.variables?.id === l.id} onClick={() => action.mutate({ id: l.id, close: true })}>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      loading={action.isPending && action.variables?.id === l.id}
+                      onClick={() => action.mutate({ id: l.id, close: true })}
+                    >
                       Mark Closed
                     </Button>
                   ) : canReopen || l.closedById === user?.uid ? (
-                    <Button size="xs" variant="subtle" loading={action.isPending && action.variables?.id === l.id} onClick={() => action.mutate({ id: l.id, close: false })}>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      loading={action.isPending && action.variables?.id === l.id}
+                      onClick={() => action.mutate({ id: l.id, close: false })}
+                    >
                       Reopen
                     </Button>
                   ) : null}

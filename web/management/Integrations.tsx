@@ -69,7 +69,14 @@ export function Integrations() {
           }}
         >
           <Group align="flex-end">
-            <TextInput label="Key name" placeholder="e.g. Dealer website" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={60} style={{ flex: 1, minWidth: 200 }} />
+            <TextInput
+              label="Key name"
+              placeholder="e.g. Dealer website"
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              maxLength={60}
+              style={{ flex: 1, minWidth: 200 }}
+            />
             <Button type="submit" color="blue.8" disabled={!name.trim()} loading={create.isPending}>
               Create key
             </Button>
@@ -135,7 +142,14 @@ export function Integrations() {
                     </Table.Td>
                     <Table.Td>
                       {!k.revokedAt && (
-                        <Button size="xs" variant="light" color="red" aria-label={`Revoke ${k.name}`} loading={revoke.isPending && revoke.variables === k.id} onClick={() => confirmRevoke(k)}>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          aria-label={`Revoke ${k.name}`}
+                          loading={revoke.isPending && revoke.variables === k.id}
+                          onClick={() => confirmRevoke(k)}
+                        >
                           Revoke
                         </Button>
                       )}

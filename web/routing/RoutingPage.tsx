@@ -178,8 +178,9 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
     // The switch moves at once; the server's answer (or its refusal) settles it.
     onMutate: async ({ uid, active, onDuty }) => {
       await qc.cancelQueries({ queryKey: key });
-      qc.setQueryData<RotationView>(key, (v) =>
-        v && { ...v, team: v.team.map((t) => (t.id === uid ? { ...t, active: active ?? t.active, onDuty: onDuty ?? t.onDuty } : t)) },
+      qc.setQueryData<RotationView>(
+        key,
+        (v) => v && { ...v, team: v.team.map((t) => (t.id === uid ? { ...t, active: active ?? t.active, onDuty: onDuty ?? t.onDuty } : t)) },
       );
     },
     onError: (err) => notifyFail('Failed to update', err),
@@ -232,14 +233,27 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
                     <Place member={t} />
                   </Table.Td>
                   <Table.Td>
-                    <Switch checked={shown(t, 'active')} aria-label={`Active: ${t.name}`} onChange={(e) => status.mutate({ uid: t.id, active: e.currentTarget.checked })} />
+                    <Switch
+                      checked={shown(t, 'active')}
+                      aria-label={`Active: ${t.name}`}
+                      onChange={(e) => status.mutate({ uid: t.id, active: e.currentTarget.checked })}
+                    />
                   </Table.Td>
                   <Table.Td>
-                    <Switch checked={shown(t, 'onDuty')} aria-label={`On duty: ${t.name}`} onChange={(e) => status.mutate({ uid: t.id, onDuty: e.currentTarget.checked })} />
+                    <Switch
+                      checked={shown(t, 'onDuty')}
+                      aria-label={`On duty: ${t.name}`}
+                      onChange={(e) => status.mutate({ uid: t.id, onDuty: e.currentTarget.checked })}
+                    />
                   </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
-                      <ActionIcon variant="subtle" disabled={i === 0} aria-label={`Move ${t.name} up`} onClick={() => move.mutate({ uid: t.id, direction: 'up' })}>
+                      <ActionIcon
+                        variant="subtle"
+                        disabled={i === 0}
+                        aria-label={`Move ${t.name} up`}
+                        onClick={() => move.mutate({ uid: t.id, direction: 'up' })}
+                      >
                         ↑
                       </ActionIcon>
                       <ActionIcon

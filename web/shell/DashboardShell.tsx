@@ -47,75 +47,73 @@ export default function DashboardShell() {
   }, [qc, navigate]);
   useLiveEvents(onRevoked);
 
-  const link = (to: string, label: string) => (
-    <NavLink key={to} component={RouterLink} to={to} label={label} active={location.pathname === to} />
-  );
+  const link = (to: string, label: string) => <NavLink key={to} component={RouterLink} to={to} label={label} active={location.pathname === to} />;
 
   return (
     <ModalsProvider>
-    <Notifications position="top-right" />
-    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap" miw={0}>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close menu' : 'Open menu'} />
-            <Text fw={700} visibleFrom="xs" truncate>
-              {APP_NAME}
-            </Text>
+      <Notifications position="top-right" />
+      <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+        <AppShell.Header>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap" miw={0}>
+              <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close menu' : 'Open menu'} />
+              <Text fw={700} visibleFrom="xs" truncate>
+                {APP_NAME}
+              </Text>
+            </Group>
+            <Group gap="md" wrap="nowrap" miw={0}>
+              <Text size="sm" truncate data-testid="greeting">
+                {greetingFor(hour, user?.profile.greeting)}, <b>{user?.name}</b>
+              </Text>
+              <WeatherReadout />
+            </Group>
           </Group>
-          <Group gap="md" wrap="nowrap" miw={0}>
-            <Text size="sm" truncate data-testid="greeting">
-              {greetingFor(hour, user?.profile.greeting)}, <b>{user?.name}</b>
+        </AppShell.Header>
+
+        <AppShell.Navbar p="xs" aria-label="Main" inert={phone && !opened}>
+          <AppShell.Section grow component={ScrollArea}>
+            {link('/dashboard/overview', 'Overview')}
+            {link('/dashboard/associates', 'Salesman')}
+            <NavLink component="button" label="Stats" aria-expanded={statsOpen} opened={statsOpen} onChange={setStatsOpen} active={false} childrenOffset={28}>
+              {link('/dashboard/stats/sales', 'Sales')}
+              {link('/dashboard/stats/leads', 'Leads')}
+            </NavLink>
+            {isManager && (
+              <>
+                {link('/dashboard/management', 'Manager')}
+                {link('/dashboard/routing', 'Routing')}
+                {link('/dashboard/leads', 'Leads')}
+              </>
+            )}
+            {link('/dashboard/settings', 'Settings')}
+            <NavLink
+              component="button"
+              label="Logout"
+              onClick={async () => {
+                await logout();
+                navigate('/', { replace: true });
+              }}
+            />
+          </AppShell.Section>
+          <AppShell.Section>
+            <Text size="xs" c="dimmed" p="xs" truncate data-testid="user-email">
+              {user?.email}
             </Text>
-            <WeatherReadout />
-          </Group>
-        </Group>
-      </AppShell.Header>
+          </AppShell.Section>
+        </AppShell.Navbar>
 
-      <AppShell.Navbar p="xs" aria-label="Main" inert={phone && !opened}>
-        <AppShell.Section grow component={ScrollArea}>
-          {link('/dashboard/overview', 'Overview')}
-          {link('/dashboard/associates', 'Salesman')}
-          <NavLink component="button" label="Stats" aria-expanded={statsOpen} opened={statsOpen} onChange={setStatsOpen} active={false} childrenOffset={28}>
-            {link('/dashboard/stats/sales', 'Sales')}
-            {link('/dashboard/stats/leads', 'Leads')}
-          </NavLink>
-          {isManager && (
-            <>
-              {link('/dashboard/management', 'Manager')}
-              {link('/dashboard/routing', 'Routing')}
-              {link('/dashboard/leads', 'Leads')}
-            </>
-          )}
-          {link('/dashboard/settings', 'Settings')}
-          <NavLink
-            component="button"
-            label="Logout"
-            onClick={async () => {
-              await logout();
-              navigate('/', { replace: true });
-            }}
-          />
-        </AppShell.Section>
-        <AppShell.Section>
-          <Text size="xs" c="dimmed" p="xs" truncate data-testid="user-email">
-            {user?.email}
-          </Text>
-        </AppShell.Section>
-      </AppShell.Navbar>
-
-      <AppShell.Main>
-        <Suspense
-          fallback={
-            <Center p="xl">
-              <Loader aria-label="Loading" />
-            </Center>
-          }
-        >
-          <Outlet />
-        </Suspense>
-      </AppShell.Main>
-    </AppShell>
+        <AppShell.Main>
+          <Suspense
+            fallback={
+              <Center p="xl">
+                <Loader aria-label="Loading" />
+              </Center>
+            }
+          >
+            <Outlet />
+          </Suspense>
+        </AppShell.Main>
+      </AppShell>
     </ModalsProvider>
   );
 }

@@ -22,7 +22,8 @@ export function WeatherReadout() {
           {q.data.temperatureF}°F
           {/* On a phone the temperature alone keeps the header on one line. */}
           <Text span inherit visibleFrom="sm">
-            {' '}· {q.data.label}
+            {' '}
+            · {q.data.label}
           </Text>
         </>
       )}

@@ -22,7 +22,11 @@ export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly:
   const confirmDelete = (s: Sale) =>
     modals.openConfirmModal({
       title: 'Delete sale',
-      children: <Text size="sm">Delete the sale of {s.date} with front gross {formatCents(s.frontGrossCents)}? This cannot be undone.</Text>,
+      children: (
+        <Text size="sm">
+          Delete the sale of {s.date} with front gross {formatCents(s.frontGrossCents)}? This cannot be undone.
+        </Text>
+      ),
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => del.mutate(s.id),
@@ -40,7 +44,16 @@ export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly:
           {sales.map((s) => {
             const what = `sale of ${s.date}, ${formatCents(s.frontGrossCents)}`;
             return (
-              <Group component="li" key={s.id} data-testid="sale-row" justify="space-between" gap="xs" wrap="wrap" py={4} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+              <Group
+                component="li"
+                key={s.id}
+                data-testid="sale-row"
+                justify="space-between"
+                gap="xs"
+                wrap="wrap"
+                py={4}
+                style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
+              >
                 <Group gap="xs" wrap="wrap">
                   <Text size="sm" fw={600} data-testid="sale-date">
                     {s.date}
