@@ -17,6 +17,7 @@ import { dbStore } from './http/limits';
 import { PRUNE_EVERY_MS, schedulePrune } from './db/prune';
 import { HttpError } from './http/errors';
 import { BAD_TEXT, textGuard } from './http/text';
+import { checkAnswers } from './http/contract';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
 import { profileRoutes } from './profile/routes';
@@ -97,6 +98,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
   });
 
   textGuard(app);
+  if (config.NODE_ENV === 'test') checkAnswers(app);
   const ctx: Ctx = {
     config,
     dbh,

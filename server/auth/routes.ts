@@ -1,3 +1,4 @@
+import type { SessionUser } from '../../domain/contract/answers';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
@@ -122,7 +123,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 }
 
 /** The specification's session user: claimRole is what the server's configuration says of the address. */
-export function sessionUser(ctx: Ctx, u: Parameters<typeof toUser>[0]) {
+export function sessionUser(ctx: Ctx, u: Parameters<typeof toUser>[0]): SessionUser {
   const profile = toUser(u);
   const claimRole = ctx.config.MANAGER_EMAILS.includes(u.email) ? 'manager' : null;
   const role = effectiveRole(profile.role, null, claimRole);

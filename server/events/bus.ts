@@ -1,9 +1,10 @@
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
+import type { Topic } from '../../domain/contract/events';
 
 /** What changed; screens refetch the data behind a topic. userId narrows it to one person. */
 export interface PortalEvent {
-  topic: 'rotation' | 'users' | 'leads' | 'sales' | 'profile' | 'session-revoked';
+  topic: Exclude<Topic, 'hello'>;
   userId?: string;
   at: number;
 }

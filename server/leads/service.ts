@@ -1,12 +1,13 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db, DbHandle } from '../db';
+import type { Lead } from '../../domain/contract/answers';
 import type { LeadsTable } from '../db/schema';
 import { LEADS_PAGE_SIZE } from '../../domain/rotation';
 import { UNASSIGNED } from '../rotation/service';
 import { dayKey, startOfMonth, zonedStartOfDay } from '../../domain/time';
 
 /** An unassigned lead has no salesman yet: assignedTo is null, and it cannot be overdue. */
-export const toLead = (l: Selectable<LeadsTable>, now = Date.now()) => ({
+export const toLead = (l: Selectable<LeadsTable>, now = Date.now()): Lead => ({
   id: Number(l.id),
   customer: l.customer,
   assignedTo: l.assigned_to || null,
@@ -27,7 +28,6 @@ export const toLead = (l: Selectable<LeadsTable>, now = Date.now()) => ({
   vin: l.vin,
   comments: l.comments,
 });
-export type Lead = ReturnType<typeof toLead>;
 
 export interface LeadQuery {
   q?: string;

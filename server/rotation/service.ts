@@ -1,3 +1,4 @@
+import type { RotationView } from '../../domain/contract/answers';
 import type { DbHandle, Db } from '../db';
 import { withRotationLock } from '../db';
 import { writeAudit, type AuditEntry } from '../users/audit';
@@ -320,7 +321,7 @@ export function setStatus(h: DbHandle, id: string, patch: { active?: boolean; on
 }
 
 /** What the overview and routing screens show: the queue from Next Up on, the team, the recent log. */
-export async function rotationView(db: Db, logSize: number, now = new Date()) {
+export async function rotationView(db: Db, logSize: number, now = new Date()): Promise<RotationView> {
   const [state, team, log] = await Promise.all([
     readState(db),
     teamStaff(db),
@@ -360,4 +361,3 @@ export async function rotationView(db: Db, logSize: number, now = new Date()) {
     nextChangeAt: snoozes.length ? new Date(Math.min(...snoozes)).toISOString() : null,
   };
 }
-export type RotationView = Awaited<ReturnType<typeof rotationView>>;

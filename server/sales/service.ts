@@ -1,3 +1,4 @@
+import type { Sale } from '../../domain/contract/answers';
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
 import type { saleSchema } from '../../domain/schemas';
@@ -12,7 +13,7 @@ export type SaleInput = z.output<typeof saleSchema>;
 const planOf = (r: SaleRow): Plan => ({ type: r.plan_type, percent: r.plan_percent, flat: r.plan_flat, split: Number(r.plan_split) });
 
 /** The sale as the API shows it. */
-export function toSale(r: SaleRow) {
+export function toSale(r: SaleRow): Sale {
   const plan = planOf(r);
   return {
     id: Number(r.id),
@@ -27,7 +28,6 @@ export function toSale(r: SaleRow) {
     createdAt: new Date(r.created_at).toISOString(),
   };
 }
-export type Sale = ReturnType<typeof toSale>;
 
 /** The columns a sale's input decides; the commission is always ours, never the client's. */
 export function saleColumns(v: SaleInput) {

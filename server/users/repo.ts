@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db';
+import type { Profile } from '../../domain/contract/answers';
 import type { UsersTable } from '../db/schema';
 import { normalizeRole, DEFAULT_NAME } from '../../domain/roles';
 
 export type UserRow = Selectable<UsersTable>;
 
 /** The user as the API shows it: camelCase, booleans, ISO times. */
-export function toUser(u: UserRow) {
+export function toUser(u: UserRow): Profile {
   return {
     id: u.id,
     email: u.email,

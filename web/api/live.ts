@@ -1,8 +1,9 @@
+import type { DataTopic, Topic } from '../../domain/contract/events';
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** Which cached queries each server topic makes stale. */
-const STALE: Record<string, string[]> = {
+const STALE: Record<DataTopic, string[]> = {
   rotation: ['rotation', 'leads', 'my-stats'],
   users: ['users', 'rotation', 'me'],
   // An integration's lead also changes its key's last-used time.
@@ -21,7 +22,7 @@ export function useLiveEvents(onRevoked: () => void) {
     const open = () => {
       source = new EventSource('/api/events');
       source.onmessage = (msg) => {
-        let e: { topic?: string };
+        let e: { topic?: Topic };
         try {
           e = JSON.parse(msg.data);
         } catch {
@@ -35,7 +36,7 @@ export function useLiveEvents(onRevoked: () => void) {
           source?.close();
           onRevoked();
         } else {
-          for (const key of STALE[e.topic ?? ''] ?? []) void qc.invalidateQueries({ queryKey: [key] });
+          for (const key of (e.topic && STALE[e.topic]) || []) void qc.invalidateQueries({ queryKey: [key] });
         }
       };
       source.onerror = () => {

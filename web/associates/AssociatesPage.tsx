@@ -5,17 +5,17 @@ import { PageTitle } from '../components/PageTitle';
 import { StatCard } from '../components/StatCard';
 import { PagedLeads } from '../components/LeadsTable';
 import { notifyFail, notifyOk } from '../components/notify';
-import { api } from '../api/client';
+import { call } from '../api/client';
 import { useLeads } from '../api/leads';
 
 function Notes() {
-  const saved = useQuery({ queryKey: ['notes'], queryFn: () => api<{ notes: string }>('/profile/notes') });
+  const saved = useQuery({ queryKey: ['notes'], queryFn: () => call('GET /profile/notes') });
   const [notes, setNotes] = useState('');
   useEffect(() => {
     if (saved.data) setNotes(saved.data.notes);
   }, [saved.data]);
   const save = useMutation({
-    mutationFn: () => api('/profile/notes', { method: 'PUT', body: { notes } }),
+    mutationFn: () => call('PUT /profile/notes', { body: { notes } }),
     onSuccess: () => notifyOk('Notes saved.'),
     onError: (err) => notifyFail('Failed to save notes', err),
   });
@@ -40,7 +40,7 @@ function Notes() {
 }
 
 export default function AssociatesPage() {
-  const counts = useQuery({ queryKey: ['my-stats'], queryFn: () => api<{ assignedToday: number; assignedMonth: number }>('/leads/mine/counts') });
+  const counts = useQuery({ queryKey: ['my-stats'], queryFn: () => call('GET /leads/mine/counts') });
   const [open, setOpen] = useState(true);
   const leads = useLeads({ q: '', open, mine: true });
   return (

@@ -2,17 +2,9 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Anchor, Badge, Button, Code, CopyButton, Group, Loader, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { api } from '../api/client';
+import { call } from '../api/client';
 import { notifyFail, notifyOk } from '../components/notify';
-
-interface ApiKey {
-  id: number;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+import type { ApiKeyInfo as ApiKey } from '../../domain/contract/answers';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }) : 'Never');
 
@@ -21,10 +13,10 @@ export function Integrations() {
   const qc = useQueryClient();
   const [name, setName] = useState('');
   const [fresh, setFresh] = useState<{ name: string; key: string } | null>(null);
-  const keys = useQuery({ queryKey: ['integrations'], queryFn: () => api<{ keys: ApiKey[] }>('/integrations/keys') });
+  const keys = useQuery({ queryKey: ['integrations'], queryFn: () => call('GET /integrations/keys') });
   const refresh = () => qc.invalidateQueries({ queryKey: ['integrations'] });
   const create = useMutation({
-    mutationFn: (n: string) => api<{ key: string; apiKey: ApiKey }>('/integrations/keys', { method: 'POST', body: { name: n } }),
+    mutationFn: (n: string) => call('POST /integrations/keys', { body: { name: n } }),
     onSuccess: (r) => {
       setFresh({ name: r.apiKey.name, key: r.key });
       setName('');
@@ -33,7 +25,7 @@ export function Integrations() {
     onError: (err) => notifyFail('Could not create the key', err),
   });
   const revoke = useMutation({
-    mutationFn: (id: number) => api(`/integrations/keys/${id}/revoke`, { method: 'POST' }),
+    mutationFn: (id: number) => call('POST /integrations/keys/:id/revoke', { params: { id } }),
     onSuccess: () => {
       notifyOk('Key revoked.');
       void refresh();

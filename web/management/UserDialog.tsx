@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Divider, Group, Loader, Modal, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { Role } from '../api/types';
+import type { Role } from '../../domain/roles';
 import { describeAudit } from '../../domain/users';
 import { useAudit, useSaveUser, type ManagedUser } from './api';
 

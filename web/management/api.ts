@@ -1,20 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
-import { api } from '../api/client';
-import type { Profile, Role } from '../api/types';
-import type { Changes } from '../../domain/users';
+import { call } from '../api/client';
+import type { Role } from '../../domain/roles';
 
-/** configured: a manager by MANAGER_EMAILS, whom the portal cannot disable, delete or demote. */
-export type ManagedUser = Profile & { configured: boolean };
-
-export interface AuditEntry {
-  id: number;
-  action: string;
-  actorName: string;
-  actorEmail: string | null;
-  changes: Changes;
-  at: string;
-}
+export type { ManagedUser } from '../../domain/contract/answers';
 
 export interface UserInput {
   email: string;
@@ -25,13 +14,13 @@ export interface UserInput {
 export const useUsers = (deleted: boolean) =>
   useQuery({
     queryKey: ['users', { deleted }],
-    queryFn: async () => (await api<{ users: ManagedUser[] }>(`/users${deleted ? '?deleted=1' : ''}`)).users,
+    queryFn: async () => (await call('GET /users', { query: { deleted: deleted ? 1 : undefined } })).users,
   });
 
 export const useAudit = (id: string | undefined) =>
   useQuery({
     queryKey: ['users', id, 'audit'],
-    queryFn: async () => (await api<{ entries: AuditEntry[] }>(`/users/${id}/audit`)).entries,
+    queryFn: async () => (await call('GET /users/:id/audit', { params: { id: id! } })).entries,
     enabled: !!id,
   });
 
@@ -42,8 +31,7 @@ export const notifyFailed = (what: string, err: unknown) =>
 export function useSaveUser(onDone: () => void) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...body }: UserInput & { id?: string }) =>
-      id ? api(`/users/${id}`, { method: 'PATCH', body }) : api('/users', { method: 'POST', body }),
+    mutationFn: ({ id, ...body }: UserInput & { id?: string }) => (id ? call('PATCH /users/:id', { params: { id }, body }) : call('POST /users', { body })),
     onSuccess: () => {
       notifications.show({ color: 'green', message: 'User profile updated.' });
       void qc.invalidateQueries({ queryKey: ['users'] });
@@ -71,7 +59,7 @@ const FAILED: Record<StatusAction, string> = {
 export function useStatus() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: StatusAction }) => api(`/users/${id}/${action}`, { method: 'POST' }),
+    mutationFn: ({ id, action }: { id: string; action: StatusAction }) => call(`POST /users/:id/${action}`, { params: { id } }),
     onSuccess: (_r, { action }) => {
       notifications.show({ color: 'green', message: DONE[action] });
       void qc.invalidateQueries({ queryKey: ['users'] });

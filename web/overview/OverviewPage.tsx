@@ -1,6 +1,6 @@
 import { Alert, Badge, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../api/client';
+import { call } from '../api/client';
 import { notifyFail } from '../components/notify';
 import { PageTitle } from '../components/PageTitle';
 import { StatCard } from '../components/StatCard';
@@ -13,7 +13,7 @@ import { OVERVIEW_LOG_SIZE } from '../../domain/rotation';
 function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
   const qc = useQueryClient();
   const set = useMutation({
-    mutationFn: (on: boolean) => api('/rotation/duty', { method: 'POST', body: { onDuty: on } }),
+    mutationFn: (on: boolean) => call('POST /rotation/duty', { body: { onDuty: on } }),
     onError: (err) => notifyFail('Could not change your status', err),
     onSettled: () => qc.invalidateQueries({ queryKey: ['rotation'] }),
   });

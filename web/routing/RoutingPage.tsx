@@ -5,7 +5,7 @@ import { PageTitle } from '../components/PageTitle';
 import { RecentActions } from '../components/RecentActions';
 import { notifyFail, notifyOk } from '../components/notify';
 import { useRotation, type RotationView } from '../api/rotation';
-import { api, newActionId } from '../api/client';
+import { call, newActionId } from '../api/client';
 import { useLeads } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
 import { ROUTING_LOG_SIZE, SKIP_WHOM, SNOOZE_MINUTES } from '../../domain/rotation';
@@ -71,9 +71,9 @@ function AssignForm({ nextUp }: { nextUp?: string }) {
   const [customer, setCustomer] = useState('');
   const [actionId, renew] = useActionId();
   const m = useMutation({
-    mutationFn: (c: string) => api<{ assignedTo: { name: string } }>('/rotation/assign', { method: 'POST', body: { customer: c, actionId } }),
+    mutationFn: (c: string) => call('POST /rotation/assign', { body: { customer: c, actionId } }),
     onSuccess: (r, c) => {
-      notifyOk(`${c} assigned to ${r.assignedTo.name}.`);
+      notifyOk(`${c} assigned to ${r.assignedTo?.name ?? 'no one'}.`);
       setCustomer('');
       renew();
     },
@@ -117,7 +117,7 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
   // Only someone in the queue can be skipped: the server refuses anyone else.
   const queue = team.filter((t) => t.eligible).sort((a, b) => a.place! - b.place!);
   const m = useMutation({
-    mutationFn: () => api('/rotation/skip', { method: 'POST', body: { targetUid: uid, reason: reason.trim(), minutes: SNOOZE_MINUTES, actionId } }),
+    mutationFn: () => call('POST /rotation/skip', { body: { targetUid: uid!, reason: reason.trim(), minutes: SNOOZE_MINUTES, actionId } }),
     onSuccess: () => {
       notifyOk(`${team.find((t) => t.id === uid)?.name ?? 'Salesman'} skipped for ${SNOOZE_MINUTES} minutes.`);
       setUid(null);
@@ -174,7 +174,7 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
   const qc = useQueryClient();
   const key = ['rotation', ROUTING_LOG_SIZE];
   const status = useMutation({
-    mutationFn: (b: { uid: string; active?: boolean; onDuty?: boolean }) => api('/rotation/status', { method: 'POST', body: b }),
+    mutationFn: (b: { uid: string; active?: boolean; onDuty?: boolean }) => call('POST /rotation/status', { body: b }),
     // The switch moves at once; the server's answer (or its refusal) settles it.
     onMutate: async ({ uid, active, onDuty }) => {
       await qc.cancelQueries({ queryKey: key });
@@ -192,7 +192,7 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
     return asked ?? t[field];
   };
   const move = useMutation({
-    mutationFn: (b: { uid: string; direction: 'up' | 'down' }) => api('/rotation/reorder', { method: 'POST', body: b }),
+    mutationFn: (b: { uid: string; direction: 'up' | 'down' }) => call('POST /rotation/reorder', { body: b }),
     onError: (err) => notifyFail('Failed to reorder', err),
   });
   return (

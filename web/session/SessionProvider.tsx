@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, setUnauthorizedHandler } from '../api/client';
-import type { Role, SessionUser } from '../api/types';
+import { ApiError, call, setUnauthorizedHandler } from '../api/client';
+import type { Role } from '../../domain/roles';
+import type { SessionUser } from '../../domain/contract/answers';
 import { MSG } from '../../domain/auth-messages';
 import { effectiveRole, normalizeEmail } from '../../domain/roles';
 
@@ -26,7 +27,7 @@ const ME = ['me'] as const;
 
 async function fetchMe(): Promise<SessionUser | null> {
   try {
-    return (await api<{ user: SessionUser }>('/auth/me')).user;
+    return (await call('GET /auth/me')).user;
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
     throw err;
@@ -51,7 +52,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const sendMagicLink = useCallback(async (raw: string) => {
     const email = normalizeEmail(raw ?? '');
     if (!email) throw new Error(MSG.emailRequired);
-    await api('/auth/link', { method: 'POST', body: { email } });
+    await call('POST /auth/link', { body: { email } });
     localStorage.setItem(EMAIL_KEY, email);
   }, []);
 
@@ -63,7 +64,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const email = url.searchParams.get('e') || localStorage.getItem(EMAIL_KEY);
       if (!email) throw new Error(MSG.missingEmail);
       try {
-        const { user: signedIn } = await api<{ user: SessionUser }>('/auth/complete', { method: 'POST', body: { email, token } });
+        const { user: signedIn } = await call('POST /auth/complete', { body: { email, token } });
         localStorage.removeItem(EMAIL_KEY);
         // A "who am I" answered before the link was spent must not overwrite the new session.
         await qc.cancelQueries({ queryKey: ME });
@@ -84,7 +85,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (!trimmed) throw new Error(MSG.nameRequired);
       const body: { name: string; greeting?: string | null } = { name: trimmed };
       if (greeting !== undefined) body.greeting = greeting;
-      const { user: updated } = await api<{ user: SessionUser }>('/profile', { method: 'PATCH', body });
+      const { user: updated } = await call('PATCH /profile', { body });
       qc.setQueryData(ME, updated);
     },
     [user, qc],
@@ -92,7 +93,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     try {
-      await api('/auth/logout', { method: 'POST' });
+      await call('POST /auth/logout');
     } finally {
       localStorage.removeItem(EMAIL_KEY);
       clear();

@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Text } from '@mantine/core';
-import { api } from '../api/client';
-import type { Weather } from '../api/types';
+import { call } from '../api/client';
 
 export function WeatherReadout() {
   const q = useQuery({
     queryKey: ['weather'],
-    queryFn: () => api<Weather>('/weather'),
+    queryFn: () => call('GET /weather'),
     staleTime: 10 * 60 * 1000,
     refetchInterval: 10 * 60 * 1000,
     retry: false,

@@ -3,31 +3,20 @@ import { Alert, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, Visually
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { PageTitle } from '../components/PageTitle';
-import { api } from '../api/client';
+import { call } from '../api/client';
 import { useSession } from '../session/SessionProvider';
+import type { AssociateKpi } from '../../domain/contract/answers';
 
-interface Kpi {
-  id?: string;
-  name?: string;
-  received: number;
-  closed: number;
-  skips: number;
-  closePct: number | null;
-}
-interface Kpis {
-  days: number;
-  associates: Kpi[];
-  average: Kpi;
-  skipReasons: { reason: string; count: number }[];
-}
+/** A row of the table: an associate, or the team's average (no id). */
+type Kpi = Omit<AssociateKpi, 'id'> & { id?: string };
 
 const pct = (v: number | null) => (v === null ? '—' : `${v}%`);
 
 export default function LeadsKpiPage() {
   const { isManager } = useSession();
-  const q = useQuery({ queryKey: ['kpis'], queryFn: () => api<Kpis>('/leads/kpis') });
+  const q = useQuery({ queryKey: ['kpis'], queryFn: () => call('GET /leads/kpis') });
   const rows: Kpi[] = q.data ? [...q.data.associates, { ...q.data.average, name: 'Team average' }] : [];
-  const chart = rows.map((r) => ({ name: r.name ?? '', Received: r.received, Closed: r.closed, Skips: r.skips }));
+  const chart = rows.map((r) => ({ name: r.name, Received: r.received, Closed: r.closed, Skips: r.skips }));
 
   return (
     <Stack>

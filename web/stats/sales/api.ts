@@ -1,30 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../api/client';
+import { api, ApiError, call } from '../../api/client';
 import { notifyFail, notifyOk } from '../../components/notify';
-import type { Plan, Split } from '../../../domain/commission';
-import type { SalesFigures } from '../../../domain/figures';
+import type { Split } from '../../../domain/commission';
 
-export interface Sale {
-  id: number;
-  date: string;
-  vehicleType: 'new' | 'used';
-  frontGrossCents: number;
-  split: Split;
-  plan: Plan;
-  planLabel: string;
-  commissionCents: number;
-}
-
-export interface Tracker {
-  today: string;
-  owner: { id: string; name: string; email: string };
-  readOnly: boolean;
-  sales: Sale[];
-  figures: SalesFigures;
-  daily: { day: string; commission: number }[];
-  monthly: { month: string; gross: number }[];
-  salesmen?: { id: string; name: string; email: string }[];
-}
+export type { Sale, Tracker } from '../../../domain/contract/answers';
 
 /** What the form sends; the server computes the commission itself. */
 export interface SaleDraft {
@@ -39,7 +18,7 @@ const query = (userId: string | null) => (userId ? `?user=${encodeURIComponent(u
 export const useTracker = (userId: string | null) =>
   useQuery({
     queryKey: ['sales', userId ?? 'me'],
-    queryFn: () => api<Tracker>(`/sales${query(userId)}`),
+    queryFn: () => call('GET /sales', { query: { user: userId ?? undefined } }),
     // A refusal or an unknown salesman will not change on a second try.
     retry: (n, err) => n < 1 && !(err instanceof ApiError && err.status >= 400 && err.status < 500),
   });
@@ -49,7 +28,7 @@ export const exportUrl = (userId: string | null) => `/api/sales/export.csv${quer
 export function useSaveSale(id?: number) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (d: SaleDraft) => api<Sale>(id ? `/sales/${id}` : '/sales', { method: id ? 'PATCH' : 'POST', body: d }),
+    mutationFn: (d: SaleDraft) => (id ? call('PATCH /sales/:id', { params: { id }, body: d }) : call('POST /sales', { body: d })),
     onSuccess: () => {
       notifyOk(id ? 'Sale updated.' : 'Sale saved.');
       return qc.invalidateQueries({ queryKey: ['sales'] });
@@ -61,7 +40,7 @@ export function useSaveSale(id?: number) {
 export function useDeleteSale() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api(`/sales/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => call('DELETE /sales/:id', { params: { id } }),
     onSuccess: () => {
       notifyOk('Sale deleted.');
       return qc.invalidateQueries({ queryKey: ['sales'] });

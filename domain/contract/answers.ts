@@ -1,0 +1,190 @@
+import { z } from 'zod';
+
+/**
+ * What the API answers, one schema per shape. The server's mappers must produce these (the test
+ * build checks every answer against them) and the web takes its types from them.
+ */
+
+const iso = z.iso.datetime({ offset: true });
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+export const role = z.enum(['manager', 'staff']);
+
+export const ok = z.object({ ok: z.literal(true) });
+
+export const profile = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role,
+  active: z.boolean(),
+  onDuty: z.boolean(),
+  snoozeUntil: iso.nullable(),
+  disabled: z.boolean(),
+  deletedAt: iso.nullable(),
+  greeting: z.string().nullable(),
+  signedInAt: iso.nullable(),
+  createdAt: iso,
+  updatedAt: iso,
+});
+
+/** The specification's in-app session user. */
+export const sessionUser = z.object({
+  uid: z.string(),
+  email: z.string(),
+  name: z.string(),
+  claimRole: role.nullable(),
+  profileRole: role,
+  role,
+  isManager: z.boolean(),
+  profile,
+});
+export const session = z.object({ user: sessionUser });
+
+/** A person as a manager sees him; configured: a manager by MANAGER_EMAILS. */
+export const managedUser = profile.extend({ configured: z.boolean() });
+export const userList = z.object({ users: z.array(managedUser) });
+export const oneUser = z.object({ user: managedUser });
+export const auditList = z.object({
+  entries: z.array(
+    z.object({
+      id: z.number().int(),
+      action: z.string(),
+      actorName: z.string(),
+      actorEmail: z.string().nullable(),
+      changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+      at: iso,
+    }),
+  ),
+});
+
+export const logEntry = z.object({
+  id: z.number().int(),
+  type: z.enum(['assign', 'skip']),
+  customer: z.string().nullable(),
+  targetId: z.string(),
+  targetName: z.string(),
+  reason: z.string().nullable(),
+  managerName: z.string(),
+  pointerPosAfter: z.number().int(),
+  createdAt: iso,
+});
+
+export const rotationView = z.object({
+  pointerPos: z.number().int(),
+  nextUp: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /** The eligible salesmen in the order they will be served; place 1 is Next Up. */
+  queue: z.array(z.object({ id: z.string(), name: z.string(), place: z.number().int().positive(), active: z.boolean(), onDuty: z.boolean() })),
+  /** Everyone on the team in the stored order; place is null when not eligible. */
+  team: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      active: z.boolean(),
+      onDuty: z.boolean(),
+      snoozeUntil: iso.nullable(),
+      eligible: z.boolean(),
+      place: z.number().int().positive().nullable(),
+    }),
+  ),
+  log: z.array(logEntry),
+  /** When a snooze ends and the queue changes by itself. */
+  nextChangeAt: iso.nullable(),
+});
+
+export const assigned = z.object({
+  leadId: z.number().int(),
+  customer: z.string(),
+  /** null: kept unassigned because no one was eligible. */
+  assignedTo: z.object({ id: z.string(), name: z.string() }).nullable(),
+  pointerPos: z.number().int(),
+  duplicate: z.boolean(),
+});
+export const skipped = z.object({ snoozeUntil: iso, pointerPos: z.number().int() });
+export const duty = z.object({ ok: z.literal(true), onDuty: z.boolean() });
+
+export const lead = z.object({
+  id: z.number().int(),
+  customer: z.string(),
+  /** null: no one was eligible; the lead waits in the Unassigned view. */
+  assignedTo: z.string().nullable(),
+  assignedToName: z.string(),
+  assignedByName: z.string(),
+  assignedAt: iso,
+  status: z.enum(['new', 'handed', 'closed']),
+  followUpDue: iso,
+  overdue: z.boolean(),
+  closed: z.boolean(),
+  source: z.string(),
+  closedAt: iso.nullable(),
+  closedById: z.string().nullable(),
+  closedByName: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  vehicle: z.string().nullable(),
+  vin: z.string().nullable(),
+  comments: z.string().nullable(),
+});
+export const leadPage = z.object({ leads: z.array(lead), nextCursor: z.string().nullable() });
+export const oneLead = z.object({ lead });
+export const myCounts = z.object({ assignedToday: z.number().int(), assignedMonth: z.number().int() });
+
+const kpiCounts = { received: z.number(), closed: z.number(), skips: z.number(), closePct: z.number().nullable() };
+export const associateKpi = z.object({ id: z.string(), name: z.string(), ...kpiCounts });
+export const kpis = z.object({
+  days: z.number().int(),
+  associates: z.array(associateKpi),
+  average: z.object(kpiCounts),
+  skipReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+});
+
+const plan = z.object({ type: z.enum(['flat', 'percent']), percent: z.number().nullable(), flat: z.number().nullable(), split: z.number() });
+export const sale = z.object({
+  id: z.number().int(),
+  date: day,
+  vehicleType: z.enum(['new', 'used']),
+  frontGrossCents: z.number().int(),
+  split: z.enum(['full', 'half']),
+  plan,
+  planLabel: z.string(),
+  commissionCents: z.number().int(),
+  repName: z.string(),
+  createdAt: iso,
+});
+const totals = z.object({ units: z.number().int(), grossCents: z.number().int(), commissionCents: z.number().int() });
+export const tracker = z.object({
+  today: day,
+  owner: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+  readOnly: z.boolean(),
+  sales: z.array(sale),
+  figures: z.object({ mtd: totals, ytd: totals, monthProjectionCents: z.number().int(), yearProjectionCents: z.number().int() }),
+  daily: z.array(z.object({ day, commission: z.number() })),
+  monthly: z.array(z.object({ month: z.string(), gross: z.number() })),
+  salesmen: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })).optional(),
+});
+
+export const notes = z.object({ notes: z.string() });
+export const weather = z.object({ temperatureF: z.number(), code: z.number().int(), label: z.string() });
+
+export const apiKey = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  prefix: z.string(),
+  createdAt: iso,
+  lastUsedAt: iso.nullable(),
+  revokedAt: iso.nullable(),
+});
+export const keyList = z.object({ keys: z.array(apiKey) });
+/** The key itself is shown once, here, and never again. */
+export const createdKey = z.object({ key: z.string(), apiKey });
+export const revokedKey = z.object({ apiKey });
+
+export type Profile = z.infer<typeof profile>;
+export type SessionUser = z.infer<typeof sessionUser>;
+export type ManagedUser = z.infer<typeof managedUser>;
+export type RotationView = z.infer<typeof rotationView>;
+export type LogEntry = z.infer<typeof logEntry>;
+export type Lead = z.infer<typeof lead>;
+export type Sale = z.infer<typeof sale>;
+export type Tracker = z.infer<typeof tracker>;
+export type AssociateKpi = z.infer<typeof associateKpi>;
+export type ApiKeyInfo = z.infer<typeof apiKey>;

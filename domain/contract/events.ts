@@ -1,0 +1,9 @@
+/**
+ * The live-event topics: what changed, so every open screen refetches the data behind it.
+ * "hello" opens each stream; "session-revoked" ends the stream of someone whose access was
+ * turned off.
+ */
+export const TOPICS = ['hello', 'rotation', 'users', 'leads', 'sales', 'profile', 'session-revoked'] as const;
+export type Topic = (typeof TOPICS)[number];
+/** Topics that mean "refetch this data". */
+export type DataTopic = Exclude<Topic, 'hello' | 'session-revoked'>;
