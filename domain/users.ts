@@ -1,5 +1,3 @@
-import type { Role } from './roles';
-
 export const USER_MSG = {
   duplicateEmail: 'Another person already has this e-mail address.',
   duplicateDeleted: 'Another person already has this e-mail address. They are soft-deleted: tick "Show deleted" and restore them.',
@@ -32,7 +30,8 @@ export interface Person {
   id: string;
   email: string;
   name: string;
-  role: Role | string;
+  /** As stored; anything but 'manager' is not a manager. */
+  role: string;
   disabled: boolean;
   deletedAt: string | number | null;
 }
@@ -83,7 +82,16 @@ const ACTION: Record<string, string> = {
 };
 const FIELD: Record<string, string> = { email: 'Email', name: 'Name', role: 'Role', disabled: 'Disabled', deletedAt: 'Deleted' };
 
-const show = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : v === true ? 'yes' : v === false ? 'no' : String(v));
+const show = (v: unknown) =>
+  v === null || v === undefined || v === ''
+    ? '—'
+    : v === true
+      ? 'yes'
+      : v === false
+        ? 'no'
+        : typeof v === 'string' || typeof v === 'number'
+          ? String(v)
+          : JSON.stringify(v);
 
 /** One line for the history list, e.g. "Edited: Name User → Ann; Role staff → manager". */
 export function describeAudit(action: string, changes: Changes): string {

@@ -19,7 +19,7 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
     if (await isFocused(target)) return;
   }
   const at = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 160));
-  throw new Error(`${key} × ${max} never reached ${target}; focus is on ${at}`);
+  throw new Error(`${key} × ${max} never reached ${target.toString()}; focus is on ${at}`);
 }
 
 /** The focused element shows a focus indicator: an outline or a ring (box-shadow). */

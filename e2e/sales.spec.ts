@@ -107,7 +107,7 @@ test('the CSV export has the exact header and rows', async ({ page }) => {
   await expect(page.getByTestId('sale-row')).toHaveCount(2);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
   expect(download.suggestedFilename()).toBe('sales_records.csv');
-  const text = fs.readFileSync((await download.path())!, 'utf8');
+  const text = fs.readFileSync(await download.path(), 'utf8');
   expect(text).toBe(
     'Date,FrontGross,Commission,VehicleType,PlanType,Percent,Flat,Split\r\n' +
       '2025-02-01,2500.1,375.02,used,percent,30,,0.5\r\n' +

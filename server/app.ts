@@ -85,9 +85,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     // Before routing: an address the router cannot decode, or too long a path parameter.
     // Fastify's own answers repeat the address, and a link's token may be in it.
     frameworkErrors: (err, _req, reply: FastifyReply) => {
-      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.status(414).send({ error: 'The address is too long.' });
-      if (err.code === 'FST_ERR_BAD_URL') return reply.status(400).send({ error: BAD_TEXT, code: 'bad_text' });
-      return reply.status(400).send({ error: 'Bad request.' });
+      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') void reply.status(414).send({ error: 'The address is too long.' });
+      else if (err.code === 'FST_ERR_BAD_URL') void reply.status(400).send({ error: BAD_TEXT, code: 'bad_text' });
+      else void reply.status(400).send({ error: 'Bad request.' });
     },
   });
   const secret = await sessionSecret(config, dbh);
@@ -143,7 +143,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
   // Fastify's own 404 repeats the address in its message and its log line; a link's token is in it.
   app.setNotFoundHandler(async (_req, reply) => reply.status(404).send({ error: 'Not found.' }));
 
-  app.setErrorHandler((err: any, req, reply) => {
+  app.setErrorHandler((err: Error & { statusCode?: unknown; code?: string }, req, reply) => {
     if (err instanceof HttpError) return reply.status(err.status).send({ error: err.message, code: err.code });
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status === 413) return reply.status(413).send({ error: 'The request is too large.' });
@@ -209,7 +209,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       index: false,
       globIgnore: ['index.html'],
       cacheControl: false,
-      setHeaders: (res, file) => res.setHeader('cache-control', path.relative(webDist, file).startsWith(`assets${path.sep}`) ? IMMUTABLE : 'no-cache'),
+      setHeaders: (res, file) => {
+        res.setHeader('cache-control', path.relative(webDist, file).startsWith(`assets${path.sep}`) ? IMMUTABLE : 'no-cache');
+      },
     });
     const esc = (v: string) => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
     const indexHtml = fs

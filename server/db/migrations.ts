@@ -1,16 +1,26 @@
-import { Kysely, Migrator, sql, type Migration } from 'kysely';
+import { Kysely, Migrator, sql, type CreateTableBuilder, type Migration } from 'kysely';
 import type { Dialect } from './index';
+
+/**
+ * What a migration may rely on: only the columns its own statements read or write, never the
+ * app's current schema (which later migrations change). Table DDL goes through db.schema.
+ */
+interface Then {
+  users: { id: string; position: number };
+  rotation_state: { id: number; pointer_pos: number };
+}
+type Db = Kysely<Then>;
 
 /** Migrations live in code so `npm start` needs no files beside the bundle. Append only. */
 function migrations(dialect: Dialect): Record<string, Migration> {
   const serial = dialect === 'postgres' ? 'bigserial' : 'integer';
   const big = dialect === 'postgres' ? 'bigint' : 'integer';
-  const idCol = (t: any) =>
-    dialect === 'postgres' ? t.addColumn('id', serial, (c: any) => c.primaryKey()) : t.addColumn('id', 'integer', (c: any) => c.primaryKey().autoIncrement());
+  const idCol = (t: CreateTableBuilder<string, never>) =>
+    dialect === 'postgres' ? t.addColumn('id', serial, (c) => c.primaryKey()) : t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 
   return {
     '001_initial': {
-      async up(db: Kysely<any>) {
+      async up(db: Db) {
         await db.schema
           .createTable('users')
           .addColumn('id', 'text', (c) => c.primaryKey())
@@ -67,30 +77,30 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.insertInto('rotation_state').values({ id: 1, pointer_pos: 0 }).execute();
 
         await idCol(db.schema.createTable('rotation_log'))
-          .addColumn('type', 'text', (c: any) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
           .addColumn('customer', 'text')
-          .addColumn('target_id', 'text', (c: any) => c.notNull())
-          .addColumn('target_name', 'text', (c: any) => c.notNull())
+          .addColumn('target_id', 'text', (c) => c.notNull())
+          .addColumn('target_name', 'text', (c) => c.notNull())
           .addColumn('reason', 'text')
           .addColumn('manager_id', 'text')
-          .addColumn('manager_name', 'text', (c: any) => c.notNull())
-          .addColumn('pointer_pos_after', 'integer', (c: any) => c.notNull())
+          .addColumn('manager_name', 'text', (c) => c.notNull())
+          .addColumn('pointer_pos_after', 'integer', (c) => c.notNull())
           .addColumn('lead_id', big)
-          .addColumn('created_at', big, (c: any) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
           .execute();
         await db.schema.createIndex('rotation_log_created').on('rotation_log').columns(['created_at', 'id']).execute();
 
         await idCol(db.schema.createTable('leads'))
-          .addColumn('customer', 'text', (c: any) => c.notNull())
-          .addColumn('assigned_to', 'text', (c: any) => c.notNull())
-          .addColumn('assigned_to_name', 'text', (c: any) => c.notNull())
+          .addColumn('customer', 'text', (c) => c.notNull())
+          .addColumn('assigned_to', 'text', (c) => c.notNull())
+          .addColumn('assigned_to_name', 'text', (c) => c.notNull())
           .addColumn('assigned_by', 'text')
-          .addColumn('assigned_by_name', 'text', (c: any) => c.notNull())
-          .addColumn('assigned_at', big, (c: any) => c.notNull())
-          .addColumn('status', 'text', (c: any) => c.notNull())
-          .addColumn('follow_up_due', big, (c: any) => c.notNull())
-          .addColumn('closed', 'integer', (c: any) => c.notNull().defaultTo(0))
-          .addColumn('source', 'text', (c: any) => c.notNull())
+          .addColumn('assigned_by_name', 'text', (c) => c.notNull())
+          .addColumn('assigned_at', big, (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('follow_up_due', big, (c) => c.notNull())
+          .addColumn('closed', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('source', 'text', (c) => c.notNull())
           .addColumn('closed_at', big)
           .addColumn('closed_by_id', 'text')
           .addColumn('closed_by_name', 'text')
@@ -100,28 +110,28 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('leads_assignee').on('leads').columns(['assigned_to', 'assigned_at']).execute();
 
         await idCol(db.schema.createTable('sales'))
-          .addColumn('user_id', 'text', (c: any) => c.notNull())
-          .addColumn('rep_name', 'text', (c: any) => c.notNull())
-          .addColumn('date', 'text', (c: any) => c.notNull())
-          .addColumn('vehicle_type', 'text', (c: any) => c.notNull())
-          .addColumn('front_gross_cents', big, (c: any) => c.notNull())
-          .addColumn('plan_type', 'text', (c: any) => c.notNull())
+          .addColumn('user_id', 'text', (c) => c.notNull())
+          .addColumn('rep_name', 'text', (c) => c.notNull())
+          .addColumn('date', 'text', (c) => c.notNull())
+          .addColumn('vehicle_type', 'text', (c) => c.notNull())
+          .addColumn('front_gross_cents', big, (c) => c.notNull())
+          .addColumn('plan_type', 'text', (c) => c.notNull())
           .addColumn('plan_percent', 'integer')
           .addColumn('plan_flat', 'integer')
-          .addColumn('plan_split', 'real', (c: any) => c.notNull())
-          .addColumn('commission_cents', big, (c: any) => c.notNull())
-          .addColumn('created_at', big, (c: any) => c.notNull())
-          .addColumn('created_by', 'text', (c: any) => c.notNull())
+          .addColumn('plan_split', 'real', (c) => c.notNull())
+          .addColumn('commission_cents', big, (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
+          .addColumn('created_by', 'text', (c) => c.notNull())
           .execute();
         await db.schema.createIndex('sales_user_date').on('sales').columns(['user_id', 'date']).execute();
 
         await idCol(db.schema.createTable('audit_log'))
-          .addColumn('user_id', 'text', (c: any) => c.notNull())
+          .addColumn('user_id', 'text', (c) => c.notNull())
           .addColumn('actor_id', 'text')
-          .addColumn('actor_name', 'text', (c: any) => c.notNull())
-          .addColumn('action', 'text', (c: any) => c.notNull())
-          .addColumn('changes', 'text', (c: any) => c.notNull())
-          .addColumn('at', big, (c: any) => c.notNull())
+          .addColumn('actor_name', 'text', (c) => c.notNull())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('changes', 'text', (c) => c.notNull())
+          .addColumn('at', big, (c) => c.notNull())
           .execute();
         await db.schema.createIndex('audit_log_user').on('audit_log').columns(['user_id', 'at']).execute();
       },
@@ -129,7 +139,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '004_leads_search': {
       // Search "customers or assignee" by any part of a name, fast over hundreds of thousands
       // of leads: a trigram index on PostgreSQL, an FTS5 trigram table on SQLite.
-      async up(db: Kysely<any>) {
+      async up(db: Db) {
         if (dialect === 'postgres') {
           const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_available_extensions where name = 'pg_trgm'`.execute(db);
           if (!rows[0]?.n) return;
@@ -153,7 +163,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       // SQLite cannot drop NOT NULL in place, and rebuilding leads would mean rebuilding its
       // indexes and 004's FTS triggers; '' matches no user, so every per-assignee query
       // already leaves it out.
-      async up(db: Kysely<any>) {
+      async up(db: Db) {
         // SQLite takes one ADD COLUMN per statement.
         for (const col of ['phone', 'email', 'vehicle', 'vin', 'comments', 'external_source', 'external_id']) {
           await db.schema.alterTable('leads').addColumn(col, 'text').execute();
@@ -162,11 +172,11 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('leads_external').on('leads').columns(['external_source', 'external_id']).unique().execute();
 
         await idCol(db.schema.createTable('api_keys'))
-          .addColumn('name', 'text', (c: any) => c.notNull())
-          .addColumn('key_hash', 'text', (c: any) => c.notNull().unique())
-          .addColumn('prefix', 'text', (c: any) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('prefix', 'text', (c) => c.notNull())
           .addColumn('created_by', 'text')
-          .addColumn('created_at', big, (c: any) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
           .addColumn('last_used_at', big)
           .addColumn('revoked_at', big)
           .execute();
@@ -186,7 +196,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '006_waiting_leads_index': {
       // "The oldest lead still waiting" is asked before every Assign; without this index the
       // planner walks every open lead to find none.
-      async up(db: Kysely<any>) {
+      async up(db: Db) {
         await db.schema.createIndex('leads_waiting').on('leads').columns(['assigned_to', 'closed', 'assigned_at', 'id']).execute();
       },
     },
@@ -195,7 +205,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       // second holder was always passed over. Renumber 1..n in today's order (position, then id,
       // as the queue sorts), move the pointer so the same person stays Next Up, and make places
       // unique from now on. Also: one result per manager action (a double-click assigns once).
-      async up(db: Kysely<any>) {
+      async up(db: Db) {
         const users = await db.selectFrom('users').select(['id', 'position']).orderBy('position').orderBy('id').execute();
         const { pointer_pos: pointer } = await db.selectFrom('rotation_state').select('pointer_pos').where('id', '=', 1).executeTakeFirstOrThrow();
         for (const [i, u] of users.entries())
@@ -220,14 +230,14 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     },
     '008_intake_request_hash': {
       // A retry with the same Idempotency-Key must be the same request; null on older rows.
-      async up(db: Kysely<any>) {
+      async up(db: Db) {
         await db.schema.alterTable('idempotency_keys').addColumn('request_hash', 'text').execute();
       },
     },
     '008_leads_search_per_column': {
       // Search matches inside the customer or inside the assignee, as SQLite's full-text table
       // does; the index on both joined together also matched across the two.
-      async up(db: Kysely<any>) {
+      async up(db: Db) {
         if (dialect !== 'postgres') return;
         const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
         if (!rows[0]?.n) return;
@@ -241,18 +251,18 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       // failed; dropped for a link request that sends nothing). body is sealed with the
       // session secret and emptied once sent. Rate-limit counters live here too, so every app
       // server on one database counts the same hits.
-      async up(db: Kysely<any>) {
+      async up(db: Db) {
         await idCol(db.schema.createTable('outbox'))
-          .addColumn('kind', 'text', (c: any) => c.notNull())
-          .addColumn('recipient', 'text', (c: any) => c.notNull())
-          .addColumn('body', 'text', (c: any) => c.notNull())
-          .addColumn('state', 'text', (c: any) => c.notNull())
-          .addColumn('attempts', 'integer', (c: any) => c.notNull().defaultTo(0))
-          .addColumn('next_at', big, (c: any) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('recipient', 'text', (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('next_at', big, (c) => c.notNull())
           .addColumn('lease_until', big)
-          .addColumn('expires_at', big, (c: any) => c.notNull())
+          .addColumn('expires_at', big, (c) => c.notNull())
           .addColumn('last_error', 'text')
-          .addColumn('created_at', big, (c: any) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
           .addColumn('done_at', big)
           .execute();
         await db.schema.createIndex('outbox_due').on('outbox').columns(['state', 'next_at']).execute();
@@ -272,9 +282,9 @@ function migrations(dialect: Dialect): Record<string, Migration> {
   };
 }
 
-export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
+export async function migrate<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
   const migrator = new Migrator({
-    db,
+    db: db as Kysely<unknown>,
     provider: { getMigrations: async () => migrations(dialect) },
     // Migrations are independent of each other; a database may have met them in another order.
     allowUnorderedMigrations: true,
@@ -282,6 +292,6 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> 
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${(error as Error)?.message ?? error}`);
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -31,7 +31,7 @@ async function prune(db: Db, now = Date.now()) {
 export function schedulePrune(db: Db, log: { error: (o: object, m: string) => void }, everyMs = PRUNE_EVERY_MS) {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = prune(db).catch((err) => log.error({ err }, 'pruning expired rows failed; trying again later'));
+    running = prune(db).catch((err: unknown) => log.error({ err }, 'pruning expired rows failed; trying again later'));
   };
   tick();
   const timer = setInterval(tick, everyMs);

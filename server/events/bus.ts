@@ -31,7 +31,7 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
       listener = client;
       client.on('notification', (msg) => {
         try {
-          emit(JSON.parse(msg.payload ?? '{}'));
+          emit(JSON.parse(msg.payload ?? '{}') as PortalEvent);
         } catch {
           /* a foreign payload on our channel is ignored */
         }
@@ -41,7 +41,7 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
         log.warn({ err }, 'event listener lost its connection; reconnecting');
         listener = null;
         client.release(true);
-        setTimeout(() => connect().catch(() => undefined), 1000);
+        setTimeout(() => void connect().catch(() => undefined), 1000);
       });
       await client.query(`LISTEN ${CHANNEL}`);
     };
@@ -52,7 +52,7 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
     publish(partial) {
       const e: PortalEvent = { ...partial, at: Date.now() };
       if (pool) {
-        pool.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(e)]).catch((err) => {
+        pool.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(e)]).catch((err: unknown) => {
           log.warn({ err }, 'could not publish event');
         });
       } else {

@@ -14,7 +14,7 @@ export async function hit(db: Db, key: string, windowMs: number): Promise<{ hits
       hits = case when rate_limits.reset_at <= ${now} then 1 else rate_limits.hits + 1 end,
       reset_at = case when rate_limits.reset_at <= ${now} then excluded.reset_at else rate_limits.reset_at end
     returning hits, reset_at`.execute(db);
-  const row = rows[0]!;
+  const row = rows[0];
   return { hits: Number(row.hits), ttl: Math.max(0, Number(row.reset_at) - now) };
 }
 

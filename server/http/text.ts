@@ -72,7 +72,7 @@ export function textGuard(app: FastifyInstance) {
     } catch (err) {
       return done(err as Error, undefined);
     }
-    json(req, text, (err, value) => {
+    void json(req, text, (err, value) => {
       if (err) return done(err, undefined);
       try {
         checkValue(value);

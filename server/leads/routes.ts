@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Ctx } from '../context';
@@ -22,7 +22,7 @@ const KPI_DAYS = 30;
 export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { dbh, bus } = ctx;
 
-  const list = (mine: boolean) => async (req: any) => {
+  const list = (mine: boolean) => async (req: FastifyRequest) => {
     const query = parse(listQuery, req.query);
     return listLeads(dbh, {
       q: query.q,
@@ -39,7 +39,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   app.get('/mine/counts', access('user'), async (req) => myCounts(dbh.db, req.user!.id, ctx.config.APP_TIMEZONE));
 
-  const change = (closed: boolean) => async (req: any) => {
+  const change = (closed: boolean) => async (req: FastifyRequest) => {
     const id = pathId(req.params, 'Lead not found');
     const me = req.user!;
     const lead = await findLead(dbh.db, id);

@@ -55,7 +55,7 @@ function sealer(secret: string) {
       const buf = Buffer.from(s, 'base64url');
       const d = crypto.createDecipheriv('aes-256-gcm', key, buf.subarray(0, 12));
       d.setAuthTag(buf.subarray(12, 28));
-      return JSON.parse(Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString('utf8'));
+      return JSON.parse(Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString('utf8')) as T;
     },
   };
 }

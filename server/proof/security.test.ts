@@ -14,7 +14,7 @@ describe.each(DIALECTS)('security on %s', (dialect) => {
 
   beforeAll(async () => {
     const stream = new Writable({ write: (chunk, _enc, done) => ((log += chunk.toString()), done()) });
-    t = await testApp(dialect, { PUBLIC_URL: 'https://portal.dealer.test' }, { logger: { level: 'trace', stream } as never });
+    t = await testApp(dialect, { PUBLIC_URL: 'https://portal.dealer.test' }, { logger: { level: 'trace', stream } });
     ({ app, dbh } = t);
     await app.inject({ method: 'POST', url: '/api/auth/link', payload: { email: MANAGER } });
     const link = linkIn(await t.smtp.mailTo(MANAGER));

@@ -105,7 +105,7 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
 
   it('reorders neighbours, but not the first up or the last down', async () => {
     expect((await post('/reorder', { uid: reps[1].id, direction: 'up' })).statusCode).toBe(200);
-    let v = await view();
+    const v = await view();
     expect(v.team.map((m: any) => m.name).filter((n: string) => n.length === 3)).toEqual(['Ben', 'Ann', 'Cat', 'Dan']);
     const first = v.team[0].id;
     expect((await post('/reorder', { uid: first, direction: 'up' })).statusCode).toBe(409);

@@ -91,7 +91,7 @@ export interface Assigned {
  * nothing. Call inside the rotation transaction, which makes the check and the write one step.
  */
 async function once<T extends object>(trx: Db, actionId: string | undefined, request: object, run: () => Promise<T>): Promise<T & { replayed?: true }> {
-  if (!actionId) return run() as Promise<T & { replayed?: true }>;
+  if (!actionId) return run();
   const asked = JSON.stringify(request);
   const seen = await trx.selectFrom('rotation_actions').selectAll().where('id', '=', actionId).executeTakeFirst();
   if (seen) {
@@ -103,7 +103,7 @@ async function once<T extends object>(trx: Db, actionId: string | undefined, req
     .insertInto('rotation_actions')
     .values({ id: actionId, request: asked, result: JSON.stringify(result), created_at: Date.now() })
     .execute();
-  return result as T & { replayed?: true };
+  return result;
 }
 
 /** Action ids are kept a day: long past any retry. */

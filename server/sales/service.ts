@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { saleSchema } from '../../domain/schemas';
 import type { Db } from '../db';
 import type { SalesTable } from '../db/schema';
-import { commissionFor, planLabel, type Plan, type Split } from '../../domain/commission';
+import { commissionFor, planLabel, type Plan } from '../../domain/commission';
 import { dailyCommission, monthlyGross, salesFigures } from '../../domain/figures';
 
 type SaleRow = Selectable<SalesTable>;
@@ -20,7 +20,7 @@ export function toSale(r: SaleRow): Sale {
     date: r.date,
     vehicleType: r.vehicle_type,
     frontGrossCents: r.front_gross_cents,
-    split: (plan.split === 0.5 ? 'half' : 'full') as Split,
+    split: plan.split === 0.5 ? 'half' : 'full',
     plan,
     planLabel: planLabel(plan),
     commissionCents: r.commission_cents,

@@ -35,8 +35,8 @@ export async function startServerProcess(env: Record<string, string>, fixedPort?
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  proc.stdout!.on('data', (c) => (out += c));
-  proc.stderr!.on('data', (c) => (out += c));
+  proc.stdout.on('data', (c) => (out += c));
+  proc.stderr.on('data', (c) => (out += c));
   const base = `http://127.0.0.1:${port}`;
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   const deadline = Date.now() + 30_000;

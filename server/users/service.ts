@@ -2,7 +2,7 @@ import type { Db, DbHandle } from '../db';
 import { withRotationLock } from '../db';
 import { HttpError, notFound } from '../http/errors';
 import { writeAudit } from './audit';
-import { findUser, findUserByEmail, insertUser, isBlocked, nextPosition, toUser, type UserRow } from './repo';
+import { findUser, findUserByEmail, insertUser, isBlocked, nextPosition, type UserRow } from './repo';
 import { diff, leavesNoManager, lockoutRefusal, USER_MSG, type AuditAction, type Lockout, type Person } from '../../domain/users';
 import type { Role } from '../../domain/roles';
 

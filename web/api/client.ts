@@ -56,7 +56,7 @@ export async function api<T>(path: string, opts: { method?: Method; body?: unkno
     throw new ApiError(0, 'The portal cannot be reached. Check your connection and try again.');
   }
   const text = await res.text();
-  let data: any = null;
+  let data: unknown = null;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
@@ -64,7 +64,8 @@ export async function api<T>(path: string, opts: { method?: Method; body?: unkno
   }
   if (!res.ok) {
     if (res.status === 401 && !path.startsWith('/auth/')) onUnauthorized?.();
-    throw new ApiError(res.status, data?.error ?? `Request failed (${res.status})`, data?.code);
+    const refusal = (data ?? {}) as { error?: string; code?: string };
+    throw new ApiError(res.status, refusal.error ?? `Request failed (${res.status})`, refusal.code);
   }
   return data as T;
 }

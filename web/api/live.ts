@@ -24,7 +24,7 @@ export function useLiveEvents(onRevoked: () => void) {
       source.onmessage = (msg) => {
         let e: { topic?: Topic };
         try {
-          e = JSON.parse(msg.data);
+          e = JSON.parse(msg.data as string) as { topic?: Topic };
         } catch {
           return;
         }

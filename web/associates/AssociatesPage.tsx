@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
@@ -11,9 +11,12 @@ import { useLeads } from '../api/leads';
 function Notes() {
   const saved = useQuery({ queryKey: ['notes'], queryFn: () => call('GET /profile/notes') });
   const [notes, setNotes] = useState('');
-  useEffect(() => {
-    if (saved.data) setNotes(saved.data.notes);
-  }, [saved.data]);
+  // When the saved notes arrive (or change elsewhere), the editor shows them.
+  const [shown, setShown] = useState<string | null>(null);
+  if (saved.data && saved.data.notes !== shown) {
+    setShown(saved.data.notes);
+    setNotes(saved.data.notes);
+  }
   const save = useMutation({
     mutationFn: () => call('PUT /profile/notes', { body: { notes } }),
     onSuccess: () => notifyOk('Notes saved.'),

@@ -156,7 +156,7 @@ export function PagedLeads({ query, ...table }: { query: ReturnType<typeof useLe
     <>
       <LeadsTable leads={query.data?.pages.flatMap((p) => p.leads) ?? []} {...table} />
       {query.hasNextPage && (
-        <Button mt="md" variant="light" onClick={() => query.fetchNextPage()} loading={query.isFetchingNextPage}>
+        <Button mt="md" variant="light" onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage}>
           Load more
         </Button>
       )}

@@ -19,7 +19,7 @@ export default function LeadsPage() {
       <SegmentedControl
         aria-label="Which leads"
         value={view}
-        onChange={(v) => setView(v as 'all' | 'unassigned')}
+        onChange={(v) => setView(v)}
         data={[
           { value: 'all', label: 'All leads' },
           { value: 'unassigned', label: 'Unassigned' },

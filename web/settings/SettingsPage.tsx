@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Paper, Stack, Text, TextInput, Title, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { PageTitle } from '../components/PageTitle';
@@ -13,10 +13,14 @@ export default function SettingsPage() {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
-  useEffect(() => {
+  // A change saved elsewhere (another tab) shows here too.
+  const saved = `${user?.name ?? ''}\n${user?.profile.greeting ?? ''}`;
+  const [shown, setShown] = useState(saved);
+  if (saved !== shown) {
+    setShown(saved);
     setName(user?.name ?? '');
     setGreeting(user?.profile.greeting ?? '');
-  }, [user?.name, user?.profile.greeting]);
+  }
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -48,7 +52,7 @@ export default function SettingsPage() {
           </Button>
         </Stack>
       </Paper>
-      <Paper withBorder p="md" radius="md" component="form" onSubmit={save}>
+      <Paper withBorder p="md" radius="md" component="form" onSubmit={(e) => void save(e)}>
         <Stack gap="sm">
           <Title order={2} size="h4">
             Profile

@@ -34,16 +34,19 @@ export default function DashboardShell() {
   // must also be out of the tab order and the accessibility tree.
   const phone = useMediaQuery('(max-width: 47.99em)');
 
-  useEffect(() => {
+  // Arriving on a Stats page opens its group in the menu.
+  const [wasOnStats, setWasOnStats] = useState(onStats);
+  if (onStats !== wasOnStats) {
+    setWasOnStats(onStats);
     if (onStats) setStatsOpen(true);
-  }, [onStats]);
+  }
   useEffect(close, [location.pathname, close]);
 
   const onRevoked = useCallback(() => {
     // The sign-in page tells him why (his own session knew who he was, so no stranger learns it).
     sessionStorage.setItem(SIGNED_OUT_WHY, 'access-off');
     qc.setQueryData(['me'], null);
-    navigate('/', { replace: true });
+    void navigate('/', { replace: true });
   }, [qc, navigate]);
   useLiveEvents(onRevoked);
 
@@ -86,14 +89,7 @@ export default function DashboardShell() {
               </>
             )}
             {link('/dashboard/settings', 'Settings')}
-            <NavLink
-              component="button"
-              label="Logout"
-              onClick={async () => {
-                await logout();
-                navigate('/', { replace: true });
-              }}
-            />
+            <NavLink component="button" label="Logout" onClick={() => void logout().then(() => navigate('/', { replace: true }))} />
           </AppShell.Section>
           <AppShell.Section>
             <Text size="xs" c="dimmed" p="xs" truncate data-testid="user-email">

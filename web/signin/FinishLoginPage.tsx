@@ -22,7 +22,7 @@ export default function FinishLoginPage() {
     completeMagicFromUrl()
       .then(() => {
         setState('done');
-        navigate('/dashboard/overview', { replace: true });
+        void navigate('/dashboard/overview', { replace: true });
       })
       .catch((err: Error) => {
         setError(finishLoginMessage(err?.message));

@@ -67,7 +67,7 @@ export default function SignInPage() {
               </Button>
             </Stack>
           ) : (
-            <form onSubmit={submit} noValidate={false}>
+            <form onSubmit={(e) => void submit(e)} noValidate={false}>
               <Stack>
                 {why && state.step === 'empty' && (
                   <Alert color="orange" role="alert" data-testid="signed-out-why">

@@ -86,7 +86,7 @@ export default function LeadsKpiPage() {
               ) : (
                 <Table aria-label="Skips by reason">
                   <Table.Tbody>
-                    {q.data!.skipReasons.map((s) => (
+                    {q.data.skipReasons.map((s) => (
                       <Table.Tr key={s.reason}>
                         <Table.Td>{s.reason}</Table.Td>
                         <Table.Td>{s.count}</Table.Td>

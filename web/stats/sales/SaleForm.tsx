@@ -43,7 +43,7 @@ export function SaleForm({ initial, today, id, onSaved }: { initial: SaleDraft; 
         error={dateError}
         onChange={(e) => set({ date: e.currentTarget.value })}
       />
-      <Radio.Group label="Vehicle type" name={`${name}-vehicle`} value={d.vehicleType} onChange={(v) => set({ vehicleType: v as SaleDraft['vehicleType'] })}>
+      <Radio.Group label="Vehicle type" name={`${name}-vehicle`} value={d.vehicleType} onChange={(v) => set({ vehicleType: v })}>
         <Group gap="lg" mt={4}>
           <Radio value="new" label="New" />
           <Radio value="used" label="Used" />
@@ -59,7 +59,7 @@ export function SaleForm({ initial, today, id, onSaved }: { initial: SaleDraft; 
         onChange={(e) => set({ frontGross: e.currentTarget.value })}
         maxLength={20}
       />
-      <Radio.Group label="Split" name={`${name}-split`} value={d.split} onChange={(v) => set({ split: v as SaleDraft['split'] })}>
+      <Radio.Group label="Split" name={`${name}-split`} value={d.split} onChange={(v) => set({ split: v })}>
         <Group gap="lg" mt={4}>
           <Radio value="full" label="Full" />
           <Radio value="half" label="50/50" />

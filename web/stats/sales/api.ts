@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, call } from '../../api/client';
+import { ApiError, call } from '../../api/client';
 import { notifyFail, notifyOk } from '../../components/notify';
 import type { Split } from '../../../domain/commission';
 
