@@ -66,8 +66,9 @@ describe('isEligible', () => {
     expect(isEligible(member('a', 1, { snoozeUntil: new Date(NOW.getTime() - 60_000) }), NOW)).toBe(true);
   });
 
-  it('reads the role case-insensitively', () => {
-    expect(isEligible(member('a', 1, { role: ' Staff ' }), NOW)).toBe(true);
+  it('reads the role exactly as stored (roles are normalised when written), as the SQL does', () => {
+    expect(isEligible(member('a', 1, { role: 'staff' }), NOW)).toBe(true);
+    expect(isEligible(member('a', 1, { role: ' Staff ' }), NOW)).toBe(false);
     expect(isEligible(member('a', 1, { role: 'MANAGER' }), NOW)).toBe(false);
   });
 });

@@ -1,5 +1,3 @@
-import { normalizeRole } from './roles';
-
 export const SNOOZE_MINUTES = 30;
 export const FOLLOW_UP_HOURS = 24;
 export const OVERVIEW_LOG_SIZE = 10;
@@ -23,12 +21,8 @@ export type Member = {
 
 export function isEligible(m: Member, now: Date): boolean {
   return (
-    normalizeRole(m.role) === 'staff' &&
-    m.active &&
-    m.onDuty &&
-    !m.disabled &&
-    m.deletedAt === null &&
-    (m.snoozeUntil === null || m.snoozeUntil.getTime() <= now.getTime())
+    // Roles are stored normalised; exactly what the SQL asks (proven equal in fairness.test.ts).
+    m.role === 'staff' && m.active && m.onDuty && !m.disabled && m.deletedAt === null && (m.snoozeUntil === null || m.snoozeUntil.getTime() <= now.getTime())
   );
 }
 

@@ -26,6 +26,12 @@ export function lockoutRefusal(
   return change === 'disable' ? USER_MSG.selfDisable : change === 'delete' ? USER_MSG.selfDelete : USER_MSG.selfDemote;
 }
 
+/** Who made a change: a person, or the system (id null: "command line", an integration, the rotation). */
+export interface Actor {
+  id: string | null;
+  name: string;
+}
+
 export interface Person {
   id: string;
   email: string;

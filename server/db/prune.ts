@@ -5,7 +5,8 @@ export const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
  * Deletes what can no longer be used: expired link tokens and sessions, idempotency claims
- * older than a day, mail sent (or given up) more than a day ago, and ended rate-limit windows.
+ * and manager action ids older than a day, mail sent (or given up) more than a day ago, and
+ * ended rate-limit windows.
  * Idempotent, so every app server may run it.
  */
 async function prune(db: Db, now = Date.now()) {
@@ -22,9 +23,13 @@ async function prune(db: Db, now = Date.now()) {
       .where('done_at', '<', now - DAY_MS)
       .executeTakeFirst(),
     db.deleteFrom('rate_limits').where('reset_at', '<', now).executeTakeFirst(),
+    db
+      .deleteFrom('rotation_actions')
+      .where('created_at', '<', now - DAY_MS)
+      .executeTakeFirst(),
   ]);
-  const [tokens, sessions, idempotency, outbox, limits] = counts.map((r) => Number(r.numDeletedRows));
-  return { tokens, sessions, idempotency, outbox, limits };
+  const [tokens, sessions, idempotency, outbox, limits, actions] = counts.map((r) => Number(r.numDeletedRows));
+  return { tokens, sessions, idempotency, outbox, limits, actions };
 }
 
 /** Prunes now and then every `everyMs`; returns the stop function. */

@@ -5,7 +5,8 @@ import { DIALECTS, freshDb, MANAGER, STAFF_DOMAIN, testApp, type TestApp } from 
 import { migrate } from '../db/migrations';
 import { linkIn } from '../test/smtp';
 import { createUser, editUser, setStatus as setUserStatus } from '../users/service';
-import { assignNext, reorder, rotationView, setStatus, skip } from './service';
+import { assignNext, candidates, reorder, rotationView, setStatus, skip, toMember } from './service';
+import { eligibleQueue } from '../../domain/rotation';
 
 const positions = async (t: Pick<TestApp, 'db'>) => (await t.db.selectFrom('users').select('position').execute()).map((u) => u.position);
 
@@ -189,4 +190,56 @@ describe('the rotation under random histories (SQLite)', () => {
       await h.close();
     }
   }, 120_000);
+});
+
+describe.each(DIALECTS)('one definition of eligibility on %s', (dialect) => {
+  it('the SQL and domain/rotation.ts pick the same salesmen', async () => {
+    const h = await freshDb(dialect);
+    const now = new Date('2026-11-22T15:00:00Z');
+    const person = fc.record({
+      role: fc.constantFrom('staff', 'manager', ' Staff ', 'STAFF', 'owner', ''),
+      active: fc.constantFrom(0, 1),
+      on_duty: fc.constantFrom(0, 1),
+      disabled: fc.constantFrom(0, 1),
+      deleted: fc.boolean(),
+      snooze: fc.constantFrom(null, -60_000, 0, 60_000),
+    });
+    let n = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(person, { maxLength: 12 }), async (people) => {
+          await h.db.deleteFrom('users').execute();
+          for (const p of people) {
+            const t = now.getTime();
+            await h.db
+              .insertInto('users')
+              .values({
+                id: `u${++n}`,
+                email: `u${n}@x.test`,
+                name: `U${n}`,
+                role: p.role,
+                active: p.active,
+                on_duty: p.on_duty,
+                position: n,
+                snooze_until: p.snooze === null ? null : t + p.snooze,
+                disabled: p.disabled,
+                deleted_at: p.deleted ? t : null,
+                greeting: null,
+                notes: null,
+                signed_in_at: null,
+                created_at: t,
+                updated_at: t,
+              })
+              .execute();
+          }
+          const all = (await h.db.selectFrom('users').selectAll().execute()).map(toMember);
+          const bySql = eligibleQueue((await candidates(h.db)).map(toMember), now).map((m) => m.id);
+          expect(bySql).toEqual(eligibleQueue(all, now).map((m) => m.id));
+        }),
+        { numRuns: 30 },
+      );
+    } finally {
+      await h.close();
+    }
+  }, 60_000);
 });

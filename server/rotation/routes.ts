@@ -5,8 +5,8 @@ import { access } from '../http/access';
 import { HttpError, parse } from '../http/errors';
 import { assignSchema, dutySchema, reorderSchema, skipSchema, toggleSchema } from '../../domain/schemas';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
-import { assignNext, handOutWaiting, pruneActions, reorder, rotationView, setStatus, skip, type Assigned } from './service';
-import { notifyAssigned } from '../leads/notify';
+import { reorder, rotationView, setStatus, skip } from './service';
+import { handOut, handOutWaitingLeads } from './handout';
 
 const viewQuery = z.object({ log: z.coerce.number().int().min(1).max(ROUTING_LOG_SIZE).default(OVERVIEW_LOG_SIZE) });
 
@@ -15,53 +15,29 @@ export const WAITING_SWEEP_MS = 15_000;
 
 export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { ctx: Ctx; sweepMs?: number }) {
   const { dbh, bus } = ctx;
-  const changed = (leads = false) => {
-    bus.publish({ topic: 'rotation' });
-    if (leads) bus.publish({ topic: 'leads' });
-  };
+  const changed = () => bus.publish({ topic: 'rotation' });
   const actor = (u: { id: string; name: string }) => ({ id: u.id, name: u.name });
 
   app.get('/', access('user'), async (req) => rotationView(dbh.db, parse(viewQuery, req.query).log));
 
-  /** Leads waiting for someone eligible go first; returns them so their salesmen get mail. */
-  const handOut = async () => {
-    const given = await handOutWaiting(dbh);
-    if (given.length) changed(true);
-    return given;
-  };
-  const mail = (list: Assigned[]) =>
-    notifyAssigned(
-      ctx,
-      list.filter((a) => a.assignedTo).map((a) => a.leadId),
-    );
-
+  // The sweep runs while the app is up: started when it is ready, stopped when it closes.
+  let sweep: ReturnType<typeof setInterval> | undefined;
   let sweeping = false;
-  const sweep = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    handOut()
-      .then(mail)
-      .then(() => pruneActions(dbh.db))
-      .catch((err) => ctx.log.warn({ err }, 'could not hand out waiting leads'))
-      .finally(() => (sweeping = false));
-  }, sweepMs ?? WAITING_SWEEP_MS);
-  sweep.unref();
+  app.addHook('onReady', async () => {
+    sweep = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      handOutWaitingLeads(ctx)
+        .catch((err: unknown) => ctx.log.warn({ err }, 'could not hand out waiting leads'))
+        .finally(() => (sweeping = false));
+    }, sweepMs ?? WAITING_SWEEP_MS);
+    sweep.unref();
+  });
   app.addHook('onClose', async () => clearInterval(sweep));
 
   app.post('/assign', access('manager'), async (req) => {
     const { customer, actionId } = parse(assignSchema, req.body);
-    const waiting = await handOut();
-    let result: Assigned & { replayed?: true };
-    try {
-      result = await assignNext(dbh, customer, actor(req.user!), { actionId });
-    } finally {
-      mail(waiting);
-    }
-    const { replayed, ...answer } = result;
-    if (!replayed) {
-      changed(true);
-      mail([answer]);
-    }
+    const [{ replayed, ...answer }] = await handOut(ctx, [{ customer }], actor(req.user!), { actionId });
     return answer;
   });
 
@@ -84,7 +60,7 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
     await setStatus(dbh, uid, { active, onDuty }, actor(req.user!));
     changed();
     bus.publish({ topic: 'users' });
-    if (active || onDuty) mail(await handOut());
+    if (active || onDuty) await handOutWaitingLeads(ctx);
     return { ok: true };
   });
 
@@ -96,7 +72,7 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
     await setStatus(dbh, me.id, { onDuty }, actor(me));
     changed();
     bus.publish({ topic: 'users' });
-    if (onDuty) mail(await handOut());
+    if (onDuty) await handOutWaitingLeads(ctx);
     return { ok: true, onDuty };
   });
 }

@@ -41,7 +41,8 @@ export const teamStaff = (db: Db) =>
     .orderBy('id')
     .execute();
 
-const candidates = (db: Db) =>
+/** The SQL side of eligibility: staff, active, on duty, not disabled or deleted (snoozes are the domain's). */
+export const candidates = (db: Db) =>
   db
     .selectFrom('users')
     .selectAll()
@@ -56,10 +57,8 @@ const candidates = (db: Db) =>
 
 const readState = (db: Db) => db.selectFrom('rotation_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
 
-export interface Actor {
-  id: string | null;
-  name: string;
-}
+import type { Actor } from '../../domain/users';
+export type { Actor };
 
 /** A lead to hand out: a manager's walk-in is just a customer; an integration's has details. */
 export interface NewLead {
@@ -105,13 +104,6 @@ async function once<T extends object>(trx: Db, actionId: string | undefined, req
     .execute();
   return result;
 }
-
-/** Action ids are kept a day: long past any retry. */
-export const pruneActions = (db: Db, now = Date.now()) =>
-  db
-    .deleteFrom('rotation_actions')
-    .where('created_at', '<', now - 86_400_000)
-    .execute();
 
 /** Logs the assign and moves the pointer to the salesman who got the lead. */
 async function logAssign(trx: Db, leadId: number, customer: string, next: Member, by: Actor, at: number) {

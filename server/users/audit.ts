@@ -1,3 +1,4 @@
+import type { Actor } from '../../domain/users';
 import type { Db } from '../db';
 
 export interface AuditEntry {
@@ -7,7 +8,7 @@ export interface AuditEntry {
 }
 
 /** The one writer of the audit log: who changed which person's record, when, from what to what. */
-export async function writeAudit(db: Db, userId: string, by: { id: string | null; name: string }, entries: AuditEntry[]) {
+export async function writeAudit(db: Db, userId: string, by: Actor, entries: AuditEntry[]) {
   if (!entries.length) return;
   const at = Date.now();
   await db

@@ -6,10 +6,8 @@ import { findUser, findUserByEmail, insertUser, isBlocked, nextPosition, type Us
 import { diff, leavesNoManager, lockoutRefusal, USER_MSG, type AuditAction, type Lockout, type Person } from '../../domain/users';
 import type { Role } from '../../domain/roles';
 
-export interface Actor {
-  id: string | null;
-  name: string;
-}
+import type { Actor } from '../../domain/users';
+export type { Actor };
 
 const person = (u: UserRow): Person => ({ id: u.id, email: u.email, name: u.name, role: u.role, disabled: !!u.disabled, deletedAt: u.deleted_at });
 /** The fields the audit log follows, as the API names them. */
