@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import { notifyFail } from '../components/notify';
 
@@ -23,6 +23,12 @@ export interface Lead {
   vehicle: string | null;
   vin: string | null;
   comments: string | null;
+  /** The vehicle the customer trades in (ADF interest="trade-in"). */
+  tradeIn: { year: string; make: string; model: string; odometer: string } | null;
+  /** The sender gave no name: the customer is a placeholder for the salesman to fill in. */
+  nameMissing: boolean;
+  /** It came in as an ADF document, which a manager may read. */
+  hasDocument: boolean;
 }
 
 interface Page {
@@ -53,5 +59,28 @@ export function useLeadAction(onClosed?: (lead: Lead) => void) {
       if (close) onClosed?.(lead);
     },
     onError: (err) => notifyFail('Failed to update', err),
+  });
+}
+
+/** The ADF document a lead came in, as text (managers only); fetched when asked for. */
+export function useLeadDocument(id: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['lead-document', id],
+    queryFn: () => api<{ document: string }>(`/leads/${id}/document`),
+    enabled,
+    staleTime: Infinity,
+  });
+}
+
+/** Gives a lead its customer's name (a lead that came in without one). */
+export function useSetLeadName(onDone?: () => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, customer }: { id: number; customer: string }) => api<{ lead: Lead }>(`/leads/${id}/name`, { method: 'POST', body: { customer } }),
+    onSuccess: () => {
+      onDone?.();
+      void qc.invalidateQueries({ queryKey: ['leads'] });
+    },
+    onError: (err) => notifyFail('Failed to save the name', err),
   });
 }
