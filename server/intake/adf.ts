@@ -123,7 +123,7 @@ const decode = (s: string) =>
   });
 
 /** An element as the reader sees it: lower-case local name, attributes, children in document order, its own text. */
-export interface El {
+interface El {
   name: string;
   attrs: Record<string, string>;
   kids: El[];

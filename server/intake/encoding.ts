@@ -23,10 +23,10 @@ const LABELS: Record<string, Encoding> = {
   'x-cp1252': 'windows-1252',
 };
 type Encoding = 'utf-8' | 'utf-16' | 'utf-16le' | 'utf-16be' | 'windows-1252';
-export const ACCEPTED_ENCODINGS = 'UTF-8, UTF-16, ISO-8859-1 or Windows-1252';
+const ACCEPTED_ENCODINGS = 'UTF-8, UTF-16, ISO-8859-1 or Windows-1252';
 
 /** The charset parameter of a Content-Type header, lower-case, or ''. */
-export const charsetOf = (contentType: string | undefined) => /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? '';
+const charsetOf = (contentType: string | undefined) => /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? '';
 
 function encodingFor(label: string, where: string): Encoding {
   const e = LABELS[label.toLowerCase()];
