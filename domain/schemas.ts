@@ -183,6 +183,9 @@ export const leadSchema = z.strictObject(
 );
 export type LeadInput = z.output<typeof leadSchema>;
 
+/** A name for a lead that came in without one (or a corrected one), set by its salesman or a manager. */
+export const leadNameSchema = body({ customer: text('Customer name is required') });
+
 /** A salesman clocking themselves in or out. */
 export const dutySchema = body({ onDuty: z.boolean({ error: 'onDuty must be true or false' }) });
 

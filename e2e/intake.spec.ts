@@ -151,3 +151,60 @@ test('a lead that arrives when no one is on the floor waits in Unassigned and go
   }
   for (const p of [rep, boss]) await p.context().close();
 });
+
+test("a manager sees an ADF lead's vehicle, trade-in, comments and provider, names a nameless one, and reads the raw document as text", async ({
+  browser,
+  request,
+}) => {
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  const key = (await (await boss.request.post('/api/integrations/keys', { data: { name: unique('Trade feed') } })).json()).key;
+  const customer = unique('Nora Blake');
+  const caller = `843-555-${String(Math.floor(Math.random() * 9000) + 1000)}`;
+  // Latin-1, as a European-built system sends it; the trade-in listed first; comments in three places.
+  const adf = Buffer.from(
+    `<?xml version="1.0" encoding="ISO-8859-1"?>
+<ADF><prospect>
+  <vehicle interest="trade-in"><year>2015</year><make>Honda</make><model>Civic</model><odometer units="mi">82000</odometer></vehicle>
+  <vehicle interest="buy"><year>2026</year><make>Honda</make><model>CR-V</model><trim>EX-L</trim><vin>7FARS4H71TE000001</vin>
+    <comments>Wants the two-tone interior.</comments></vehicle>
+  <customer><contact><name part="full">${customer}</name><phone>843-555-0165</phone></contact>
+    <comments><![CDATA[<script>alert("x")</script> Café visit & test drive]]></comments></customer>
+  <vendor><provider><name part="full">TradeValue</name></provider></vendor>
+</prospect>
+<prospect><customer><contact><phone>${caller}</phone></contact></customer></prospect></ADF>`,
+    'latin1',
+  );
+  const res = await request.post('/api/v1/leads', { headers: { 'x-api-key': key, 'content-type': 'application/xml' }, data: adf });
+  expect(res.status()).toBe(201);
+  const [ours, nameless] = (await res.json()).leads;
+  expect(ours).toMatchObject({ customer });
+  expect(nameless).toMatchObject({ customer: `Customer ${caller}` });
+
+  await boss.goto('/dashboard/leads');
+  const row = boss.getByTestId('lead-row').filter({ hasText: customer });
+  await expect(row.getByTestId('lead-vehicle')).toHaveText('2026 Honda CR-V EX-L · VIN 7FARS4H71TE000001');
+  await expect(row.getByTestId('lead-trade-in')).toHaveText('Trade-in: 2015 Honda Civic · 82000 mi');
+  await expect(row.getByTestId('lead-comments')).toHaveText('Wants the two-tone interior.\n<script>alert("x")</script> Café visit & test drive');
+  await expect(row.getByTestId('lead-provider')).toHaveText('via TradeValue');
+  await expect(row.getByTestId('lead-contact')).toHaveText('843-555-0165');
+
+  // The raw document, as text: its tags and the script in it are shown, not run.
+  await row.getByRole('button', { name: 'ADF document' }).click();
+  const doc = boss.getByRole('dialog').getByTestId('lead-document');
+  await expect(doc).toContainText('<vehicle interest="trade-in"><year>2015</year>');
+  await expect(doc).toContainText('<![CDATA[<script>alert("x")</script> Café visit & test drive]]>');
+  await boss.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await expect(boss.getByRole('dialog')).toHaveCount(0);
+
+  // The prospect without a name came in under its phone number, flagged; the manager names it.
+  const unnamed = boss.getByTestId('lead-row').filter({ hasText: `Customer ${caller}` });
+  await expect(unnamed.getByTestId('lead-name-missing')).toHaveText('Name needed');
+  await unnamed.getByRole('button', { name: 'Set name' }).click();
+  const named = unique('Pat Quinn');
+  await boss.getByRole('dialog').getByLabel('Customer name').fill(named);
+  await boss.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  const renamed = boss.getByTestId('lead-row').filter({ hasText: named });
+  await expect(renamed).toContainText(caller);
+  await expect(renamed.getByTestId('lead-name-missing')).toHaveCount(0);
+  await boss.context().close();
+});

@@ -123,9 +123,17 @@ export const lead = z.object({
   vehicle: z.string().nullable(),
   vin: z.string().nullable(),
   comments: z.string().nullable(),
+  /** The vehicle the customer trades in (ADF interest="trade-in"). */
+  tradeIn: z.object({ year: z.string(), make: z.string(), model: z.string(), odometer: z.string() }).nullable(),
+  /** The sender gave no name: the customer is a placeholder for the salesman to fill in. */
+  nameMissing: z.boolean(),
+  /** It came in as an ADF document, which a manager may read. */
+  hasDocument: z.boolean(),
 });
 export const leadPage = z.object({ leads: z.array(lead), nextCursor: z.string().nullable() });
 export const oneLead = z.object({ lead });
+/** The ADF document a lead came in, as the sender sent it (decoded text). */
+export const leadDocument = z.object({ document: z.string() });
 export const myCounts = z.object({ assignedToday: z.number().int(), assignedMonth: z.number().int() });
 
 const kpiCounts = { received: z.number(), closed: z.number(), skips: z.number(), closePct: z.number().nullable() };

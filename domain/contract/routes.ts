@@ -13,6 +13,7 @@ import {
   toggleSchema,
   keyNameSchema,
   saleSchema,
+  leadNameSchema,
 } from '../schemas';
 
 /** A route of the API: what it takes (the body's schema) and what it answers on success. */
@@ -49,6 +50,8 @@ export const routes = {
   'GET /leads/mine/counts': { answer: a.myCounts },
   'POST /leads/:id/close': { answer: a.oneLead },
   'POST /leads/:id/reopen': { answer: a.oneLead },
+  'POST /leads/:id/name': { body: leadNameSchema, answer: a.oneLead },
+  'GET /leads/:id/document': { answer: a.leadDocument },
   'GET /leads/kpis': { answer: a.kpis },
 
   'GET /users': { answer: a.userList },

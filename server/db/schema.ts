@@ -83,6 +83,22 @@ export interface LeadsTable {
   comments: string | null;
   external_source: string | null;
   external_id: string | null;
+  /** The customer's name as the sender gave it, folded (case, spaces): a repeat needs the same one. */
+  customer_key: string | null;
+  /** JSON {year, make, model, odometer} of an ADF trade-in vehicle. */
+  trade_in: string | null;
+  /** 1: the sender gave no name; the customer is a placeholder until a salesman fills it in. */
+  name_missing: Generated<number>;
+  /** The ADF document the lead came in, readable by managers. */
+  document_id: number | null;
+}
+
+/** ADF documents as they came in (decoded text, at most the 1 MB intake limit), shown to managers. */
+export interface IntakeDocumentsTable {
+  id: Generated<number>;
+  api_key_id: number;
+  body: string;
+  created_at: number;
 }
 
 /** Integration keys: only the SHA-256 of the key is kept; the key itself is shown once. */
@@ -177,6 +193,7 @@ export interface Database {
   rotation_state: RotationStateTable;
   rotation_log: RotationLogTable;
   leads: LeadsTable;
+  intake_documents: IntakeDocumentsTable;
   sales: SalesTable;
   audit_log: AuditLogTable;
   api_keys: ApiKeysTable;

@@ -1,17 +1,29 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { badRequest } from '../http/errors';
+import { HttpError, badRequest } from '../http/errors';
+
+/** A vehicle the customer brings in (ADF `<vehicle interest="trade-in">`); empty parts are ''. */
+export interface TradeIn {
+  year: string;
+  make: string;
+  model: string;
+  odometer: string;
+}
 
 /** What one ADF <prospect> says, before the lead's own checks (lengths, a customer name). */
 export interface Prospect {
+  /** '' when the sender gave no name. */
   customer: string;
   phone: string;
   email: string;
   vehicle: string;
   vin: string;
+  tradeIn: TradeIn | null;
   comments: string;
   provider: string;
   id: string;
   idSource: string;
+  /** The prospect says `status="resend"`: the sender sends a lead it sent before. */
+  resend: boolean;
 }
 
 export const MAX_PROSPECTS = 100;
@@ -78,19 +90,25 @@ export function prescan(doc: string) {
 
 // Entities are never expanded by the parser: a DOCTYPE (the only place one can be declared) is
 // refused before parsing, and the five predefined ones and character references are decoded
-// below in a single pass, so "&amp;lt;" stays "&lt;".
+// below in a single pass, so "&amp;lt;" stays "&lt;". Element and attribute names are read
+// without regard to case or namespace prefix (<ADF>, <adf:prospect>), and in document order.
 const parser = new XMLParser({
+  preserveOrder: true,
   ignoreAttributes: false,
-  attributeNamePrefix: '@',
+  attributeNamePrefix: '',
   processEntities: false,
   htmlEntities: false,
   parseTagValue: false,
   parseAttributeValue: false,
+  trimValues: false,
   cdataPropName: '#cdata',
   ignoreDeclaration: true,
   ignorePiTags: true,
   commentPropName: false,
+  transformTagName: (name) => localName(name),
+  transformAttributeName: (name) => localName(name),
 });
+const localName = (name: string) => name.replace(/^.*:/, '').toLowerCase();
 
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 /** The characters XML 1.0 allows: a reference to NUL or to half a surrogate pair is not text. */
@@ -104,66 +122,138 @@ const decode = (s: string) =>
     return String.fromCodePoint(cp);
   });
 
-type Node = any;
-const all = (v: Node): Node[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
-const first = (v: Node): Node => all(v)[0];
-const attr = (v: Node, name: string): string => (v && typeof v === 'object' && typeof v[`@${name}`] === 'string' ? decode(v[`@${name}`]).trim() : '');
-
-/** The text of an element: its character data (decoded) and its CDATA sections (kept as they are). */
-function text(v: Node): string {
-  if (v === undefined || v === null) return '';
-  if (typeof v !== 'object') return decode(String(v)).trim();
-  if (Array.isArray(v)) return text(v[0]);
-  const cdata = all(v['#cdata']).map(String).join('');
-  return (decode(String(v['#text'] ?? '')) + cdata).trim();
+/** An element as the reader sees it: lower-case local name, attributes, children in document order, its own text. */
+interface El {
+  name: string;
+  attrs: Record<string, string>;
+  kids: El[];
+  text: string;
 }
 
+type Ordered = Record<string, unknown>;
+/** fast-xml-parser's ordered output ([{tag: [...children], ':@': {attrs}}, {'#text': '...'}]) as a tree of El. */
+function toEl(name: string, nodes: Ordered[], attrs: Record<string, unknown> = {}): El {
+  const el: El = { name, attrs: {}, kids: [], text: '' };
+  for (const [k, v] of Object.entries(attrs)) if (typeof v === 'string') el.attrs[k] = decode(v).trim();
+  for (const node of nodes) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === ':@') continue;
+      if (key === '#text') el.text += decode(String(value));
+      else if (key === '#cdata') el.text += (value as Ordered[]).map((t) => (typeof t['#text'] === 'string' ? t['#text'] : '')).join('');
+      else el.kids.push(toEl(key, value as Ordered[], node[':@'] as Record<string, unknown> | undefined));
+    }
+  }
+  return el;
+}
+
+const kids = (el: El | undefined, name: string) => (el ? el.kids.filter((k) => k.name === name) : []);
+const kid = (el: El | undefined, ...path: string[]): El | undefined => {
+  let at = el;
+  for (const name of path) at = kids(at, name)[0];
+  return at;
+};
+const text = (el: El | undefined) => (el ? el.text.replace(/\s+/g, ' ').trim() : '');
+/** Multi-line text (comments) keeps its line breaks but not the indentation around it. */
+const block = (el: El) =>
+  el.text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .join('\n')
+    .trim();
 const join = (parts: string[]) => parts.filter(Boolean).join(' ');
 
-function personName(contact: Node): string {
-  const names = all(contact?.name);
-  const part = (p: string) => text(names.find((n) => attr(n, 'part').toLowerCase() === p));
-  return part('full') || join([part('first'), part('middle'), part('last')]) || text(names.find((n) => !attr(n, 'part')));
+/** A person's name from <name part="..."> parts, a <name> with <first>/<last> inside, or a plain <name>. */
+function personName(holder: El | undefined): string {
+  const names = kids(holder, 'name');
+  const part = (p: string) => text(names.find((n) => (n.attrs.part ?? '').toLowerCase() === p));
+  const nested = (n: El) => text(kid(n, 'full')) || join(['first', 'middle', 'last'].map((k) => text(kid(n, k))));
+  return (
+    part('full') ||
+    join([part('first'), part('middle'), part('last')]) ||
+    names.map((n) => (n.attrs.part ? '' : text(n) || nested(n))).find(Boolean) ||
+    join([text(kid(holder, 'firstname')), text(kid(holder, 'lastname'))])
+  );
 }
 
-function prospect(p: Node): Prospect {
-  const customer = first(p?.customer);
-  const contact = first(customer?.contact);
-  const phones = all(contact?.phone);
-  const vehicle = first(p?.vehicle);
-  const provider = first(p?.provider);
-  const id = first(p?.id);
-  return {
-    customer: personName(contact),
-    phone: text(phones.find((ph) => (attr(ph, 'type') || 'voice') === 'voice') ?? phones[0]),
-    email: text(first(contact?.email)),
-    vehicle: join(['year', 'make', 'model', 'trim'].map((k) => text(first(vehicle?.[k])))),
-    vin: text(first(vehicle?.vin)),
-    comments: text(first(customer?.comments)) || text(first(vehicle?.comments)),
-    provider: personName(provider) || text(first(provider?.service)),
-    id: text(id),
-    idSource: attr(id, 'source'),
+const BUY = ['buy', 'lease', 'purchase'];
+const TRADE = ['trade-in', 'tradein', 'trade', 'sell'];
+const interest = (v: El) => (v.attrs.interest ?? '').toLowerCase();
+
+/** Comments are kept from every place senders put them, in document order. */
+const COMMENT_HOLDERS = new Set(['prospect', 'customer', 'contact', 'vehicle']);
+function comments(el: El, out: string[] = []): string[] {
+  for (const k of el.kids) {
+    if ((k.name === 'comments' || k.name === 'comment') && COMMENT_HOLDERS.has(el.name)) {
+      const t = block(k);
+      if (t) out.push(t);
+    } else comments(k, out);
+  }
+  return out;
+}
+
+function prospect(p: El, adf: El): Prospect {
+  const customer = kid(p, 'customer');
+  // Loose dialects leave <contact> out: the name, phone and e-mail sit in <customer> itself.
+  const contact = kid(customer, 'contact') ?? customer;
+  const phones = [...kids(contact, 'phone'), ...(contact === customer ? [] : kids(customer, 'phone'))];
+  const emails = [...kids(contact, 'email'), ...(contact === customer ? [] : kids(customer, 'email'))];
+  const vehicles = kids(p, 'vehicle');
+  const vehicle = vehicles.find((v) => BUY.includes(interest(v))) ?? vehicles.find((v) => !TRADE.includes(interest(v)));
+  const trade = vehicles.find((v) => TRADE.includes(interest(v)));
+  const odometer = kid(trade, 'odometer');
+  const provider = kid(p, 'provider') ?? kid(p, 'vendor', 'provider') ?? kid(adf, 'provider');
+  const id = kid(p, 'id') ?? kid(customer, 'id');
+  const tradeIn = trade && {
+    year: text(kid(trade, 'year')),
+    make: text(kid(trade, 'make')),
+    model: text(kid(trade, 'model')),
+    odometer: join([text(odometer), odometer && text(odometer) ? (odometer.attrs.units ?? '') : '']),
   };
+  return {
+    customer: personName(contact) || (contact === customer ? '' : personName(customer)),
+    phone: text(phones.find((ph) => ['voice', 'cellphone', 'mobile', ''].includes((ph.attrs.type ?? '').toLowerCase())) ?? phones[0]),
+    email: text(emails[0]),
+    vehicle: vehicle ? join(['year', 'make', 'model', 'trim'].map((k) => text(kid(vehicle, k)))) : '',
+    vin: text(kid(vehicle, 'vin')),
+    tradeIn: tradeIn && Object.values(tradeIn).some(Boolean) ? tradeIn : null,
+    comments: comments(p).join('\n'),
+    provider: provider ? personName(provider) || text(kid(provider, 'service')) || text(provider) : '',
+    id: text(id),
+    idSource: id?.attrs.source ?? '',
+    resend: (p.attrs.status ?? '').toLowerCase() === 'resend',
+  };
+}
+
+/**
+ * A bare "&" (senders paste "Tom & Ann" straight into the text) becomes "&amp;"; references and
+ * CDATA sections and comments are left as they are.
+ */
+export function repairAmpersands(doc: string): string {
+  return doc.replace(/(<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->)|&(?!(?:[A-Za-z][A-Za-z0-9._-]*|#[0-9]+|#x[0-9A-Fa-f]+);)/g, (m, kept: string | undefined) =>
+    kept ? m : '&amp;',
+  );
 }
 
 /** Reads an ADF/XML document into its prospects; anything wrong or hostile is a 400 that says what. */
 export function parseAdf(xml: string): Prospect[] {
-  const doc = xml.replace(/^\uFEFF/, '');
+  // A BOM, spaces or newlines before "<?xml" are ignored.
+  const doc = xml.replace(/^[\uFEFF\s]+/, '');
   if (!doc.trim()) throw badRequest('The ADF/XML body is empty.');
   if (/<!(DOCTYPE|ENTITY)/i.test(doc)) throw badRequest('DOCTYPE and ENTITY declarations are not allowed in ADF/XML.');
   prescan(doc);
-  const valid = XMLValidator.validate(doc);
-  if (valid !== true) throw badRequest(`The XML is not well-formed: ${valid.err.msg} (line ${valid.err.line}).`);
-  let tree: Node;
+  const repaired = repairAmpersands(doc);
+  const valid = XMLValidator.validate(repaired);
+  if (valid !== true) throw badRequest(`The XML is not well-formed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`);
+  let root: El | undefined;
   try {
-    tree = parser.parse(doc);
+    root = toEl('#document', parser.parse(repaired) as Ordered[]).kids[0];
   } catch (err) {
+    if (err instanceof HttpError) throw err;
     throw badRequest(`The XML could not be read: ${(err as Error).message}`);
   }
-  const adf = first(tree?.adf);
-  if (adf === undefined) throw badRequest('The document is not ADF: its root element must be <adf>.');
-  const prospects = all(adf?.prospect);
+  if (root?.name !== 'adf') throw badRequest('The document is not ADF: its root element must be <adf>.');
+  const prospects = kids(root, 'prospect');
   if (!prospects.length) throw badRequest('The ADF document has no <prospect>.');
   if (prospects.length > MAX_PROSPECTS) throw badRequest(`Too many prospects in one document (max ${MAX_PROSPECTS}).`);
-  return prospects.map(prospect);
+  return prospects.map((p) => prospect(p, root));
 }

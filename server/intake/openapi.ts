@@ -48,13 +48,15 @@ export const openapi = (publicUrl: string) => ({
               type: 'object',
               required: ['id', 'customer', 'status', 'assignedTo'],
               properties: {
-                id: { type: 'integer' },
+                id: { type: ['integer', 'null'], description: 'null for a refused prospect.' },
                 customer: { type: 'string' },
                 status: {
                   type: 'string',
-                  enum: ['assigned', 'unassigned', 'duplicate'],
-                  description: 'unassigned: no one is eligible now; the lead waits and is handed out first when someone is.',
+                  enum: ['assigned', 'unassigned', 'duplicate', 'refused'],
+                  description:
+                    'unassigned: no one is eligible now; the lead waits and is handed out first when someone is. refused: this prospect was not stored (see error).',
                 },
+                error: { type: 'string', description: 'Why this prospect was refused.' },
                 assignedTo: { type: ['string', 'null'], description: 'The salesman the lead went to.' },
               },
             },
@@ -69,11 +71,17 @@ export const openapi = (publicUrl: string) => ({
       post: {
         summary: 'Send one lead (JSON) or one or more prospects (ADF/XML)',
         description:
-          'ADF/XML: every <prospect> becomes a lead. The customer is <customer><contact><name part="full"> or the first and ' +
-          'last parts; phone, e-mail, <vehicle> year/make/model/trim/VIN, <customer><comments> (CDATA allowed) and the ' +
-          '<provider> name as the source are read. <id source="..."> is the prospect id. DOCTYPE and ENTITY declarations ' +
-          'are refused. One bad prospect refuses the whole document and nothing is stored. At most 1 MB, 100 prospects, ' +
-          `and ${INTAKE_PER_MINUTE} requests a minute per key.`,
+          'ADF/XML: every <prospect> becomes a lead and is answered on its own (assigned, unassigned, duplicate, or refused ' +
+          'with its reason); the good ones come in even when another is refused. The customer is <customer><contact><name> ' +
+          '(full, or first and last; <contact> may be left out); without a name, a phone or e-mail is enough and the lead comes ' +
+          'in as "Customer <phone>" (or the e-mail), flagged for a salesman to name. Phone, e-mail, the <vehicle> with ' +
+          'interest="buy" or "lease" (year/make/model/trim/VIN), a trade-in (interest="trade-in"), comments from prospect, ' +
+          'customer, contact and vehicle, and the <provider> (in the prospect, in <vendor> or beside the prospect) as the ' +
+          'source are read. Element names match in any case and with any namespace prefix. The encoding is taken from a BOM, ' +
+          'the charset, or <?xml encoding>: UTF-8, UTF-16, ISO-8859-1 or Windows-1252. <id source="..."> (or <customer><id>) ' +
+          'is the prospect id: the same id from the same key is a duplicate only for the same customer (name and a phone or ' +
+          'e-mail) or when the prospect says status="resend". DOCTYPE and ENTITY declarations are refused. At most 1 MB, ' +
+          `100 prospects, and ${INTAKE_PER_MINUTE} requests a minute per key.`,
         parameters: [
           {
             name: 'Idempotency-Key',
@@ -100,6 +108,8 @@ export const openapi = (publicUrl: string) => ({
                 '</prospect></adf>',
             },
             'text/xml': { schema: { type: 'string' } },
+            'application/xml': { schema: { type: 'string' } },
+            'text/plain': { schema: { type: 'string' }, description: 'ADF/XML posted as plain text (e-mail relays).' },
           },
         },
         responses: {
@@ -112,7 +122,7 @@ export const openapi = (publicUrl: string) => ({
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Result' } } },
           },
           '400': {
-            description: 'Bad input: not well-formed or hostile XML, no customer name, a field too long.',
+            description: 'Bad input: not well-formed or hostile XML, text that does not decode in its declared encoding, or every prospect refused.',
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
           },
           '401': {
@@ -128,7 +138,10 @@ export const openapi = (publicUrl: string) => ({
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
           },
           '413': { description: 'The body is over 1 MB.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-          '415': { description: 'Neither JSON nor ADF/XML.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+          '415': {
+            description: 'Neither JSON nor ADF/XML, or an encoding that is not read.',
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
           '429': {
             description: 'Too many requests with this key; wait a minute.',
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

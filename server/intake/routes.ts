@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { pathId } from '../http/params';
-import { HttpError, badRequest, parse } from '../http/errors';
+import { HttpError, badRequest, notFound, parse } from '../http/errors';
 import { parseAdf } from './adf';
-import { decodeBody } from '../http/text';
+import { decodeXml } from './encoding';
 import { openapi } from './openapi';
 import { keyNameSchema, leadSchema } from '../../domain/schemas';
 import {
@@ -23,7 +23,9 @@ import {
   toNewLead,
   INTAKE_BODY_LIMIT,
   INTAKE_PER_MINUTE,
+  leadDocument,
   type ApiKey,
+  type Planned,
 } from './service';
 
 declare module 'fastify' {
@@ -33,9 +35,22 @@ declare module 'fastify' {
 }
 
 export const XML_TYPES = ['application/x-adf+xml', 'text/xml', 'application/xml'];
+const TYPES_WE_TAKE =
+  'Send the lead as JSON (application/json) or ADF/XML (application/xml, text/xml or application/x-adf+xml; XML sent as text/plain is read too).';
 
+/** An XML body as bytes: it is decoded by the encoding it declares, once the key is known. */
 class XmlBody {
-  constructor(public text: string) {}
+  constructor(
+    public bytes: Buffer,
+    public contentType: string,
+  ) {}
+}
+
+/** The document's text; a text/plain body must be XML (e-mail relays post ADF that way). */
+function readXml(body: XmlBody): string {
+  const text = decodeXml(body.bytes, body.contentType);
+  if (/^text\/plain/i.test(body.contentType) && !text.replace(/^[\uFEFF\s]+/, '').startsWith('<')) throw new HttpError(415, TYPES_WE_TAKE);
+  return text;
 }
 
 const keyOf = (req: FastifyRequest) => {
@@ -49,16 +64,12 @@ const keyOf = (req: FastifyRequest) => {
 export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { db } = ctx.dbh;
   app.decorateRequest('apiKey', null);
-  app.addContentTypeParser(XML_TYPES, { parseAs: 'buffer' }, (_req, body, done) => {
-    try {
-      done(null, new XmlBody(decodeBody(body as Buffer)));
-    } catch (err) {
-      done(err as Error, undefined);
-    }
-  });
-  app.addContentTypeParser('*', (_req, _payload, done) =>
-    done(new HttpError(415, 'Send the lead as JSON (application/json) or ADF/XML (application/x-adf+xml or text/xml).')),
+  // Here the body is decoded by the encoding the document declares, not taken as UTF-8 only.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser([...XML_TYPES, 'text/plain'], { parseAs: 'buffer' }, (req, body, done) =>
+    done(null, new XmlBody(body as Buffer, req.headers['content-type'] ?? '')),
   );
+  app.addContentTypeParser('*', (_req, _payload, done) => done(new HttpError(415, TYPES_WE_TAKE)));
 
   app.post(
     '/leads',
@@ -75,20 +86,20 @@ export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) 
     },
     async (req, reply) => {
       const key = req.apiKey!;
-      const xml = req.body instanceof XmlBody;
-      let leads = xml ? prospectsToLeads(parseAdf((req.body as XmlBody).text), key) : [toNewLead(parse(leadSchema, req.body), key)];
+      const xml = req.body instanceof XmlBody ? readXml(req.body) : null;
+      let leads: Planned[] = xml !== null ? prospectsToLeads(parseAdf(xml), key) : [{ lead: toNewLead(parse(leadSchema, req.body), key) }];
       const idem = req.headers['idempotency-key'];
       if (idem !== undefined && (typeof idem !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(idem))) {
         throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');
       }
       if (idem) {
-        const hash = requestHash(xml ? 'xml' : 'json', xml ? (req.body as XmlBody).text : req.body);
+        const hash = requestHash(xml !== null ? 'xml' : 'json', xml ?? req.body);
         const prior = await claimIdempotency(db, key.id, idem, hash, ctx.config.INTAKE_LEASE_SECONDS * 1000);
         if (prior) return reply.status(prior.status).header('idempotent-replayed', 'true').send(prior.body);
         leads = underIdempotencyKey(leads, key, idem, hash);
       }
       try {
-        const { status, body } = await intake(ctx, leads, key);
+        const { status, body } = await intake(ctx, leads, key, xml ?? undefined);
         if (idem) await saveIdempotency(db, key.id, idem, status, body);
         return reply.status(status).send(body);
       } catch (err) {
@@ -110,6 +121,14 @@ export async function integrationRoutes(app: FastifyInstance, { ctx }: { ctx: Ct
     const { name } = parse(keyNameSchema, req.body);
     const created = await createKey(db, name, req.user!.id);
     return reply.status(201).send(created);
+  });
+
+  /** The ADF document a lead came in, as text, for managers only. */
+  app.get('/leads/:id/document', access('manager'), async (req) => {
+    const id = pathId(req.params, 'Lead not found');
+    const document = await leadDocument(db, id);
+    if (document === null) throw notFound('This lead did not come in as an ADF document.');
+    return { document };
   });
 
   app.post('/integrations/keys/:id/revoke', access('manager'), async (req) => {

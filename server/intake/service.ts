@@ -5,12 +5,11 @@ import { HttpError, badRequest, notFound, parse } from '../http/errors';
 import { assignNext, handOutWaiting, type Actor, type Assigned, type NewLead } from '../rotation/service';
 import { notifyAssigned } from '../leads/notify';
 import type { Prospect } from './adf';
+import { customerKey, isRepeat, prospectFields } from './lead';
 import { leadSchema, type LeadInput } from '../../domain/schemas';
 
 export const INTAKE_BODY_LIMIT = 1024 * 1024;
 export const INTAKE_PER_MINUTE = 60;
-/** As long as a lead's source may be. */
-const MAX_SOURCE = 100;
 
 export interface ApiKey {
   id: number;
@@ -24,9 +23,9 @@ export interface ApiKey {
 export const scopeOf = (key: ApiKey, source: string) => `${key.id}:${source}`;
 
 /** The lead as stored: the source defaults to the integration's name; a prospect id is scoped to its key and source. */
-export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string): NewLead {
+export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string, resend = false): NewLead {
   const source = l.source || key.name;
-  return {
+  const lead: NewLead = {
     customer: l.customer,
     phone: l.phone,
     email: l.email,
@@ -36,29 +35,44 @@ export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string): NewLead
     source,
     externalSource: l.externalId ? scopeOf(key, idSource || source) : null,
     externalId: l.externalId || null,
+    customerKey: customerKey(l.customer),
   };
+  if (lead.externalSource && lead.externalId) lead.findRepeat = repeatFinder(lead.externalSource, lead.externalId, lead, resend);
+  return lead;
 }
 
-/** Every prospect must pass before any is stored: one bad prospect refuses the whole document. */
-export function prospectsToLeads(list: Prospect[], key: ApiKey): NewLead[] {
+/**
+ * The earlier lead this one repeats, by the repeat rule (lead.ts): the same key and prospect id
+ * and the same customer, or any lead under that id when the prospect says status="resend".
+ */
+const repeatFinder = (source: string, id: string, l: NewLead, resend: boolean) => async (trx: Db) => {
+  const base = trx
+    .selectFrom('leads')
+    .select(['id', 'customer', 'assigned_to', 'assigned_to_name', 'phone', 'email', 'customer_key'])
+    .where('external_source', '=', source)
+    .where('external_id', '=', id);
+  const key = l.customerKey ?? customerKey(l.customer);
+  const same = await base.where('customer_key', '=', key).orderBy('id').limit(100).execute();
+  const who = { key, phone: l.phone ?? null, email: l.email ?? null };
+  const hit = same.find((r) => isRepeat({ key: r.customer_key ?? '', phone: r.phone, email: r.email }, who, false));
+  if (hit || !resend) return hit;
+  return base.orderBy('id', 'desc').executeTakeFirst();
+};
+
+/** One prospect of a document: a lead to hand out, or the reason it was refused. */
+export type Planned = { lead: NewLead } | { refused: string; customer: string };
+
+/** Each prospect on its own: a bad one is refused with its reason and the good ones still come in. */
+export function prospectsToLeads(list: Prospect[], key: ApiKey): Planned[] {
   return list.map((p, i) => {
     const label = list.length > 1 ? `Prospect ${i + 1}: ` : '';
-    if (!p.customer) throw badRequest(`${label}Customer name is required (<customer><contact><name>).`);
-    if (p.idSource.length > MAX_SOURCE) throw badRequest(`${label}<id source> is too long (max ${MAX_SOURCE} characters).`);
+    const o = prospectFields(p, label);
+    if (!o.ok) return { refused: o.error, customer: o.customer };
     try {
-      const input = parse(leadSchema, {
-        customer: p.customer,
-        phone: p.phone,
-        email: p.email,
-        vehicle: p.vehicle,
-        vin: p.vin,
-        comments: p.comments,
-        source: p.provider || undefined,
-        externalId: p.id || undefined,
-      });
-      return toNewLead(input, key, p.idSource);
+      const lead = toNewLead(parse(leadSchema, o.fields), key, o.idSource, o.resend);
+      return { lead: { ...lead, nameMissing: o.nameMissing, tradeIn: o.tradeIn ? JSON.stringify(o.tradeIn) : null } };
     } catch (err) {
-      if (err instanceof HttpError) throw badRequest(label + err.message);
+      if (err instanceof HttpError) return { refused: label + err.message, customer: o.fields.customer };
       throw err;
     }
   });
@@ -72,44 +86,81 @@ const idemScope = (key: ApiKey) => `${key.id}#idempotency`;
  * its place in it, so a retry after a crash finds the lead the first try made instead of making a
  * second (and a key used again after its 24 hours for another request still makes a new lead).
  */
-export function underIdempotencyKey(leads: NewLead[], key: ApiKey, idem: string, hash: string): NewLead[] {
-  return leads.map((l, i) => (l.externalId ? l : { ...l, externalSource: idemScope(key), externalId: `${idem}#${i}#${hash.slice(0, 16)}` }));
+export function underIdempotencyKey(planned: Planned[], key: ApiKey, idem: string, hash: string): Planned[] {
+  return planned.map((p, i) =>
+    !('lead' in p) || p.lead.externalId ? p : { lead: { ...p.lead, externalSource: idemScope(key), externalId: `${idem}#${i}#${hash.slice(0, 16)}` } },
+  );
 }
 
-/** Hands out what was waiting, then each new lead by the same round-robin transaction as a manager's Assign. */
-export async function intake(ctx: Ctx, leads: NewLead[], key: ApiKey) {
+type Answer = { id: number | null; customer: string; status: 'assigned' | 'unassigned' | 'duplicate' | 'refused'; assignedTo: string | null; error?: string };
+
+/**
+ * Hands out what was waiting, then each new lead by the same round-robin transaction as a
+ * manager's Assign. Answers per prospect; a repeat's answer names only the customer as sent now.
+ * An ADF document is kept (for managers) with the leads it made.
+ */
+export async function intake(ctx: Ctx, planned: Planned[], key: ApiKey, document?: string) {
+  const refused = planned.filter((p) => 'refused' in p);
+  if (refused.length === planned.length) throw badRequest(refused.map((p) => p.refused).join(' '));
   const by: Actor = { id: null, name: key.name };
+  const { db } = ctx.dbh;
+  const documentId =
+    document === undefined
+      ? null
+      : Number(
+          (
+            await db
+              .insertInto('intake_documents')
+              .values({ api_key_id: key.id, body: document, created_at: Date.now() })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          ).id,
+        );
   const waiting = await handOutWaiting(ctx.dbh);
-  const results: (Assigned & { again?: boolean })[] = [];
+  const answers: Answer[] = [];
+  const fresh: Assigned[] = [];
   try {
-    for (const l of leads) {
-      const r = await assignNext(ctx.dbh, l, by, { keep: true });
+    for (const p of planned) {
+      if ('refused' in p) {
+        answers.push({ id: null, customer: p.customer, status: 'refused', assignedTo: null, error: p.refused });
+        continue;
+      }
+      const r = await assignNext(ctx.dbh, { ...p.lead, documentId }, by, { keep: true });
       // Found again under the same Idempotency-Key: the first try made it, and this answers for it.
-      results.push(r.duplicate && l.externalSource === idemScope(key) ? { ...r, duplicate: false, again: true } : r);
+      const again = r.duplicate && p.lead.externalSource === idemScope(key);
+      if (!r.duplicate) fresh.push(r);
+      answers.push({
+        id: r.leadId,
+        customer: p.lead.customer,
+        status: r.duplicate && !again ? 'duplicate' : r.assignedTo ? 'assigned' : 'unassigned',
+        assignedTo: r.assignedTo?.name ?? null,
+      });
     }
   } finally {
-    const fresh = [...waiting, ...results.filter((r) => !r.again)];
     notifyAssigned(
       ctx,
-      fresh.filter((r) => r.assignedTo && !r.duplicate).map((r) => r.leadId),
+      [...waiting, ...fresh].filter((r) => r.assignedTo).map((r) => r.leadId),
     );
-    if (waiting.length || results.length) {
+    if (waiting.length || fresh.length) {
       ctx.bus.publish({ topic: 'leads' });
       ctx.bus.publish({ topic: 'rotation' });
     }
+    if (documentId !== null && !fresh.length) await db.deleteFrom('intake_documents').where('id', '=', documentId).execute();
   }
-  const created = results.some((r) => !r.duplicate);
-  return {
-    status: created ? 201 : 200,
-    body: {
-      leads: results.map((r) => ({
-        id: r.leadId,
-        customer: r.customer,
-        status: r.duplicate ? 'duplicate' : r.assignedTo ? 'assigned' : 'unassigned',
-        assignedTo: r.assignedTo?.name ?? null,
-      })),
-    },
-  };
+  const created = answers.some((a) => a.status === 'assigned' || a.status === 'unassigned');
+  return { status: created ? 201 : 200, body: { leads: answers } };
+}
+
+/** The ADF document a lead came in, for a manager; null when it came in some other way. */
+export async function leadDocument(db: Db, leadId: number) {
+  const row = await db
+    .selectFrom('leads')
+    .leftJoin('intake_documents', 'intake_documents.id', 'leads.document_id')
+    .select(['leads.id', 'intake_documents.body'])
+    .where('leads.id', '=', leadId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Lead not found');
+  return row.body ?? null;
 }
 
 // API keys: high-entropy random strings, so a plain SHA-256 is enough to store them safely.

@@ -5,7 +5,8 @@ import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { forbidden, notFound, parse } from '../http/errors';
 import { pathId } from '../http/params';
-import { findLead, listLeads, myCounts, setClosed, toLead } from './service';
+import { findLead, listLeads, myCounts, setClosed, setCustomerName, toLead } from './service';
+import { leadNameSchema } from '../../domain/schemas';
 import { leadKpis, skipReasons } from '../../domain/kpis';
 import { LEADS_PAGE_SIZE } from '../../domain/rotation';
 
@@ -53,6 +54,19 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   };
   app.post('/:id/close', access('user'), change(true));
   app.post('/:id/reopen', access('user'), change(false));
+
+  /** A lead that came in without a name: its salesman or a manager fills the name in. */
+  app.post('/:id/name', access('user'), async (req) => {
+    const id = pathId(req.params, 'Lead not found');
+    const me = req.user!;
+    const lead = await findLead(dbh.db, id);
+    if (!lead) throw notFound('Lead not found');
+    if (me.role !== 'manager' && lead.assigned_to !== me.id) throw forbidden('You can only name your own leads.');
+    const { customer } = parse(leadNameSchema, req.body);
+    await setCustomerName(dbh.db, id, customer);
+    bus.publish({ topic: 'leads' });
+    return { lead: toLead((await findLead(dbh.db, id))!) };
+  });
 
   /** The four planned KPIs over the last 30 days: received, closed, close % and skips. */
   app.get('/kpis', access('user'), async (req) => {

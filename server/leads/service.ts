@@ -6,6 +6,21 @@ import { LEADS_PAGE_SIZE } from '../../domain/rotation';
 import { UNASSIGNED } from '../rotation/service';
 import { dayKey, startOfMonth, zonedStartOfDay } from '../../domain/time';
 
+interface TradeIn {
+  year: string;
+  make: string;
+  model: string;
+  odometer: string;
+}
+const tradeIn = (json: string | null): TradeIn | null => {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as TradeIn;
+  } catch {
+    return null;
+  }
+};
+
 /** An unassigned lead has no salesman yet: assignedTo is null, and it cannot be overdue. */
 export const toLead = (l: Selectable<LeadsTable>, now = Date.now()): Lead => ({
   id: Number(l.id),
@@ -27,6 +42,11 @@ export const toLead = (l: Selectable<LeadsTable>, now = Date.now()): Lead => ({
   vehicle: l.vehicle,
   vin: l.vin,
   comments: l.comments,
+  tradeIn: tradeIn(l.trade_in),
+  /** The sender gave no name: the customer is a placeholder for a salesman to fill in. */
+  nameMissing: !!l.name_missing,
+  /** It came in as an ADF document, which a manager may read (GET /api/leads/:id/document). */
+  hasDocument: l.document_id !== null && l.document_id !== undefined,
 });
 
 export interface LeadQuery {
@@ -86,6 +106,10 @@ export async function listLeads(h: DbHandle, query: LeadQuery) {
 }
 
 export const findLead = (db: Db, id: number) => db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Gives a lead its customer's name; the placeholder flag goes (the repeat rule still compares the name as sent). */
+export const setCustomerName = (db: Db, id: number, customer: string) =>
+  db.updateTable('leads').set({ customer, name_missing: 0 }).where('id', '=', id).execute();
 
 /** Closes or reopens; a lead already so is left as it is (the first closer and time stay). True when it changed. */
 export async function setClosed(db: Db, id: number, closed: boolean, by: { id: string; name: string }) {

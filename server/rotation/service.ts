@@ -72,6 +72,13 @@ export interface NewLead {
   /** A prospect id and who issued it: the same pair twice is one lead. */
   externalSource?: string | null;
   externalId?: string | null;
+  /** Finds the lead this one repeats (inside the rotation transaction); without it the same prospect id is enough. */
+  findRepeat?: (trx: Db) => Promise<{ id: number; customer: string; assigned_to: string; assigned_to_name: string } | undefined>;
+  /** Intake details kept as they are: the folded customer name, a trade-in (JSON), a missing name, the document. */
+  customerKey?: string | null;
+  tradeIn?: string | null;
+  nameMissing?: boolean;
+  documentId?: number | null;
 }
 
 export interface Assigned {
@@ -150,12 +157,14 @@ export async function assignNext(
   return withRotationLock(h, (trx) =>
     once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
       if (ext) {
-        const seen = await trx
-          .selectFrom('leads')
-          .selectAll()
-          .where('external_source', '=', l.externalSource!)
-          .where('external_id', '=', l.externalId!)
-          .executeTakeFirst();
+        const seen = l.findRepeat
+          ? await l.findRepeat(trx)
+          : await trx
+              .selectFrom('leads')
+              .selectAll()
+              .where('external_source', '=', l.externalSource!)
+              .where('external_id', '=', l.externalId!)
+              .executeTakeFirst();
         if (seen) {
           const to = seen.assigned_to ? { id: seen.assigned_to, name: seen.assigned_to_name } : null;
           return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx)).pointer_pos, duplicate: true };
@@ -187,6 +196,10 @@ export async function assignNext(
           comments: l.comments || null,
           external_source: ext ? l.externalSource : null,
           external_id: ext ? l.externalId : null,
+          customer_key: l.customerKey ?? null,
+          trade_in: l.tradeIn ?? null,
+          name_missing: l.nameMissing ? 1 : 0,
+          document_id: l.documentId ?? null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from './client';
 import { notifyFail } from '../components/notify';
 import type { Lead } from '../../domain/contract/answers';
@@ -25,5 +25,28 @@ export function useLeadAction(onClosed?: (lead: Lead) => void) {
       if (close) onClosed?.(lead);
     },
     onError: (err) => notifyFail('Failed to update', err),
+  });
+}
+
+/** The ADF document a lead came in, as text (managers only); fetched when asked for. */
+export function useLeadDocument(id: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['lead-document', id],
+    queryFn: () => call('GET /leads/:id/document', { params: { id } }),
+    enabled,
+    staleTime: Infinity,
+  });
+}
+
+/** Gives a lead its customer's name (a lead that came in without one). */
+export function useSetLeadName(onDone?: () => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, customer }: { id: number; customer: string }) => call('POST /leads/:id/name', { params: { id }, body: { customer } }),
+    onSuccess: () => {
+      onDone?.();
+      void qc.invalidateQueries({ queryKey: ['leads'] });
+    },
+    onError: (err) => notifyFail('Failed to save the name', err),
   });
 }

@@ -1,18 +1,92 @@
-import { Badge, Button, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Badge, Button, Code, Group, Modal, ScrollArea, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import type { Lead } from '../api/leads';
 import { notifications } from '@mantine/notifications';
-import { useLeadAction, useLeads } from '../api/leads';
+import { useLeadAction, useLeadDocument, useLeads, useSetLeadName } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
+
+/** "2015 Honda Civic · 82000 mi" */
+const tradeInText = (t: NonNullable<Lead['tradeIn']>) => [[t.year, t.make, t.model].filter(Boolean).join(' '), t.odometer].filter(Boolean).join(' · ');
+
+/** A lead that came in without a name: its salesman (or a manager) types the name in. */
+function NameLead({ lead }: { lead: Lead }) {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const save = useSetLeadName(() => setOpen(false));
+  return (
+    <>
+      <Button size="compact-xs" variant="light" onClick={() => setOpen(true)}>
+        Set name
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title="Customer name" closeButtonProps={{ 'aria-label': 'Close' }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate({ id: lead.id, customer: name });
+          }}
+        >
+          <Stack>
+            <Text size="sm" c="dimmed">
+              {`This lead came in as "${lead.customer}".`}
+            </Text>
+            <TextInput label="Customer name" value={name} onChange={(e) => setName(e.currentTarget.value)} required maxLength={200} data-autofocus />
+            <Group justify="flex-end">
+              <Button type="submit" loading={save.isPending} disabled={!name.trim()}>
+                Save
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
+/** The ADF document as it came in, shown as text (React escapes it), for managers. */
+function DocumentButton({ lead }: { lead: Lead }) {
+  const [open, setOpen] = useState(false);
+  const doc = useLeadDocument(lead.id, open);
+  return (
+    <>
+      <Button size="compact-xs" variant="subtle" onClick={() => setOpen(true)}>
+        ADF document
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={`ADF document: ${lead.customer}`} size="xl" closeButtonProps={{ 'aria-label': 'Close' }}>
+        {doc.isPending ? (
+          <Skeleton h={120} />
+        ) : doc.isError ? (
+          <Text c="red">{doc.error.message}</Text>
+        ) : (
+          <ScrollArea.Autosize mah="70vh">
+            <Code block data-testid="lead-document">
+              {doc.data.document}
+            </Code>
+          </ScrollArea.Autosize>
+        )}
+      </Modal>
+    </>
+  );
+}
 
 /** The contact and vehicle details an integration sent, under the customer's name. */
 function Details({ lead: l }: { lead: Lead }) {
+  const { user, isManager } = useSession();
   const vehicle = [l.vehicle, l.vin && `VIN ${l.vin}`].filter(Boolean).join(' · ');
   const contact = [l.phone, l.email].filter(Boolean).join(' · ');
+  const mayName = isManager || (!!user && l.assignedTo === user.uid);
   return (
     <Stack gap={0}>
-      <Text size="sm" fw={500}>
-        {l.customer}
-      </Text>
+      <Group gap={6}>
+        <Text size="sm" fw={500}>
+          {l.customer}
+        </Text>
+        {l.nameMissing && (
+          <Badge size="xs" color="orange" variant="light" data-testid="lead-name-missing">
+            Name needed
+          </Badge>
+        )}
+        {l.nameMissing && mayName && <NameLead lead={l} />}
+      </Group>
       {contact && (
         <Text size="xs" c="dimmed" data-testid="lead-contact">
           {contact}
@@ -23,15 +97,25 @@ function Details({ lead: l }: { lead: Lead }) {
           {vehicle}
         </Text>
       )}
+      {l.tradeIn && (
+        <Text size="xs" c="dimmed" data-testid="lead-trade-in">
+          Trade-in: {tradeInText(l.tradeIn)}
+        </Text>
+      )}
       {l.comments && (
-        <Text size="xs" c="dimmed" lineClamp={2} title={l.comments} style={{ whiteSpace: 'pre-line' }} data-testid="lead-comments">
+        <Text size="xs" c="dimmed" lineClamp={4} title={l.comments} style={{ whiteSpace: 'pre-line' }} data-testid="lead-comments">
           {l.comments}
         </Text>
       )}
       {l.source !== 'BDC Portal' && (
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="dimmed" data-testid="lead-provider">
           via {l.source}
         </Text>
+      )}
+      {isManager && l.hasDocument && (
+        <Group>
+          <DocumentButton lead={l} />
+        </Group>
       )}
     </Stack>
   );
