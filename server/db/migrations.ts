@@ -284,7 +284,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       // there): the same id from the same key is a repeat only for the same customer, so the
       // unique index becomes a plain one that also holds the folded customer name. Trade-ins, a
       // "name missing" flag and the document as it came in are kept with the lead.
-      async up(db: Kysely<any>) {
+      async up(db: Db) {
         for (const [col, type] of [
           ['customer_key', 'text'],
           ['trade_in', 'text'],
@@ -300,9 +300,9 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropIndex('leads_external').ifExists().execute();
         await db.schema.createIndex('leads_external').on('leads').columns(['external_source', 'external_id', 'customer_key']).execute();
         await idCol(db.schema.createTable('intake_documents'))
-          .addColumn('api_key_id', big, (c: any) => c.notNull())
-          .addColumn('body', 'text', (c: any) => c.notNull())
-          .addColumn('created_at', big, (c: any) => c.notNull())
+          .addColumn('api_key_id', big, (c) => c.notNull())
+          .addColumn('body', 'text', (c) => c.notNull())
+          .addColumn('created_at', big, (c) => c.notNull())
           .execute();
       },
     },

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { pathId } from '../http/params';

@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import type { Ctx } from '../context';
 import type { Db } from '../db';
 import { HttpError, badRequest, notFound, parse } from '../http/errors';
-import { assignNext, handOutWaiting, type Actor, type Assigned, type NewLead } from '../rotation/service';
-import { notifyAssigned } from '../leads/notify';
+import { type Actor, type Assigned, type NewLead } from '../rotation/service';
+import { handOut } from '../rotation/handout';
 import type { Prospect } from './adf';
 import { customerKey, isRepeat, prospectFields } from './lead';
 import { leadSchema, type LeadInput } from '../../domain/schemas';
@@ -116,37 +116,26 @@ export async function intake(ctx: Ctx, planned: Planned[], key: ApiKey, document
               .executeTakeFirstOrThrow()
           ).id,
         );
-  const waiting = await handOutWaiting(ctx.dbh);
-  const answers: Answer[] = [];
-  const fresh: Assigned[] = [];
+  const accepted = planned.flatMap((p) => ('lead' in p ? [{ ...p.lead, documentId }] : []));
+  let made: Assigned[] = [];
   try {
-    for (const p of planned) {
-      if ('refused' in p) {
-        answers.push({ id: null, customer: p.customer, status: 'refused', assignedTo: null, error: p.refused });
-        continue;
-      }
-      const r = await assignNext(ctx.dbh, { ...p.lead, documentId }, by, { keep: true });
-      // Found again under the same Idempotency-Key: the first try made it, and this answers for it.
-      const again = r.duplicate && p.lead.externalSource === idemScope(key);
-      if (!r.duplicate) fresh.push(r);
-      answers.push({
-        id: r.leadId,
-        customer: p.lead.customer,
-        status: r.duplicate && !again ? 'duplicate' : r.assignedTo ? 'assigned' : 'unassigned',
-        assignedTo: r.assignedTo?.name ?? null,
-      });
-    }
+    made = await handOut(ctx, accepted, by, { keep: true });
   } finally {
-    notifyAssigned(
-      ctx,
-      [...waiting, ...fresh].filter((r) => r.assignedTo).map((r) => r.leadId),
-    );
-    if (waiting.length || fresh.length) {
-      ctx.bus.publish({ topic: 'leads' });
-      ctx.bus.publish({ topic: 'rotation' });
-    }
-    if (documentId !== null && !fresh.length) await db.deleteFrom('intake_documents').where('id', '=', documentId).execute();
+    if (documentId !== null && !made.some((r) => !r.duplicate)) await db.deleteFrom('intake_documents').where('id', '=', documentId).execute();
   }
+  const results = made.values();
+  const answers: Answer[] = planned.map((p) => {
+    if ('refused' in p) return { id: null, customer: p.customer, status: 'refused', assignedTo: null, error: p.refused };
+    const r = results.next().value!;
+    // Found again under the same Idempotency-Key: the first try made it, and this answers for it.
+    const again = r.duplicate && p.lead.externalSource === idemScope(key);
+    return {
+      id: r.leadId,
+      customer: p.lead.customer,
+      status: r.duplicate && !again ? 'duplicate' : r.assignedTo ? 'assigned' : 'unassigned',
+      assignedTo: r.assignedTo?.name ?? null,
+    };
+  });
   const created = answers.some((a) => a.status === 'assigned' || a.status === 'unassigned');
   return { status: created ? 201 : 200, body: { leads: answers } };
 }
@@ -236,7 +225,7 @@ export async function claimIdempotency(db: Db, keyId: number, idem: string, hash
   if (Number(r.numInsertedOrUpdatedRows ?? 0) === 1) return null;
   const prior = await db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', keyId).where('key', '=', idem).executeTakeFirst();
   if (prior?.request_hash && prior.request_hash !== hash) throw new HttpError(422, 'This Idempotency-Key was already used with a different request.');
-  if (prior && prior.status !== null) return { status: prior.status, body: JSON.parse(prior.body ?? 'null') };
+  if (prior && prior.status !== null) return { status: prior.status, body: JSON.parse(prior.body ?? 'null') as unknown };
   if (prior && prior.created_at <= now - leaseMs) {
     const taken = await db
       .updateTable('idempotency_keys')
