@@ -3,7 +3,7 @@ import { dayOfYear, daysInMonth, parseDayKey } from './time';
 
 export type SaleRow = { date: string; frontGrossCents: number; commissionCents: number };
 
-export type Totals = { units: number; grossCents: number; commissionCents: number };
+type Totals = { units: number; grossCents: number; commissionCents: number };
 
 export type SalesFigures = {
   mtd: Totals;

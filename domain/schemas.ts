@@ -5,12 +5,12 @@ import { normalizeName, normalizeRole } from './roles';
 import { SKIP_WHOM, SNOOZE_MINUTES } from './rotation';
 import { isValidDayKey } from './time';
 
-export const MAX_TEXT = 200;
-export const MAX_NOTES = 5000;
-export const MAX_GREETING = 80;
-export const MAX_SNOOZE_MINUTES = 480;
+const MAX_TEXT = 200;
+const MAX_NOTES = 5000;
+const MAX_GREETING = 80;
+const MAX_SNOOZE_MINUTES = 480;
 
-export const tooLong = (max: number) => `Too long (max ${max} characters)`;
+const tooLong = (max: number) => `Too long (max ${max} characters)`;
 const INVALID_CHARS = 'Contains invalid characters';
 const NOT_TEXT = 'Must be text';
 const INVALID_EMAIL = 'Enter a valid e-mail address';
@@ -133,8 +133,8 @@ export const saleSchema = z
   .transform(({ frontGross, ...rest }) => ({ ...rest, frontGrossCents: frontGross }));
 
 export const MIN_SALE_DATE = '2000-01-01';
-export const DATE_IN_FUTURE = 'Date cannot be in the future.';
-export const DATE_TOO_EARLY = 'Date cannot be before 2000.';
+const DATE_IN_FUTURE = 'Date cannot be in the future.';
+const DATE_TOO_EARLY = 'Date cannot be before 2000.';
 
 /** What is wrong with a sale's date, given today in the dealership's time zone (YYYY-MM-DD); null when fine. */
 export function saleDateError(date: string, today: string): string | null {

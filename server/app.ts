@@ -48,7 +48,7 @@ async function sessionSecret(config: Config, dbh: DbHandle): Promise<string> {
 }
 
 /** What a request looks like in the log: never a sign-in token from a link, never a cookie. */
-export function safeRequest(req: { method: string; url: string; ip?: string }) {
+function safeRequest(req: { method: string; url: string; ip?: string }) {
   return { method: req.method, url: req.url.replace(/([?&]t=)[^&]*/g, '$1[redacted]'), ip: req.ip };
 }
 

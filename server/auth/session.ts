@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Ctx } from '../context';
 import { hashToken, SESSION_COOKIE, SESSION_IDLE_MS, SESSION_MAX_MS, SESSION_RENEW_MS } from './tokens';
@@ -55,11 +55,6 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
     if (need === 'manager' && req.user.role !== 'manager') throw forbidden();
   });
 });
-
-export const currentUser = (req: FastifyRequest): UserRow => {
-  if (!req.user) throw unauthorized();
-  return req.user;
-};
 
 export function setSessionCookie(reply: FastifyReply, token: string, ttlMs: number, secure: boolean) {
   reply.setCookie(SESSION_COOKIE, token, {

@@ -19,7 +19,7 @@ export interface UsersTable {
   updated_at: number;
 }
 
-export interface LoginTokensTable {
+interface LoginTokensTable {
   token_hash: string;
   email: string;
   expires_at: number;
@@ -27,19 +27,19 @@ export interface LoginTokensTable {
   created_at: number;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   id_hash: string;
   user_id: string;
   created_at: number;
   expires_at: number;
 }
 
-export interface SettingsTable {
+interface SettingsTable {
   key: string;
   value: string;
 }
 
-export interface RotationStateTable {
+interface RotationStateTable {
   id: number;
   pointer_pos: number;
   last_assigned_to: string | null;
@@ -47,7 +47,7 @@ export interface RotationStateTable {
   updated_by: string | null;
 }
 
-export interface RotationLogTable {
+interface RotationLogTable {
   id: Generated<number>;
   type: 'assign' | 'skip';
   customer: string | null;
@@ -94,7 +94,7 @@ export interface LeadsTable {
 }
 
 /** ADF documents as they came in (decoded text, at most the 1 MB intake limit), shown to managers. */
-export interface IntakeDocumentsTable {
+interface IntakeDocumentsTable {
   id: Generated<number>;
   api_key_id: number;
   body: string;
@@ -102,7 +102,7 @@ export interface IntakeDocumentsTable {
 }
 
 /** Integration keys: only the SHA-256 of the key is kept; the key itself is shown once. */
-export interface ApiKeysTable {
+interface ApiKeysTable {
   id: Generated<number>;
   name: string;
   key_hash: string;
@@ -117,7 +117,7 @@ export interface ApiKeysTable {
  * An intake request's answer kept per key and Idempotency-Key; status null while it runs.
  * created_at is when the running claim was taken: a claim older than the lease was left by a crash.
  */
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   api_key_id: number;
   key: string;
   created_at: number;
@@ -127,7 +127,7 @@ export interface IdempotencyKeysTable {
 }
 
 /** A manager's assign or skip, kept by the action id the form made, so a repeat replays it. */
-export interface RotationActionsTable {
+interface RotationActionsTable {
   id: string;
   /** What was asked, so the same id with another request is refused. */
   request: string;
@@ -151,7 +151,7 @@ export interface SalesTable {
   created_by: string;
 }
 
-export interface AuditLogTable {
+interface AuditLogTable {
   id: Generated<number>;
   user_id: string;
   actor_id: string | null;
@@ -162,7 +162,7 @@ export interface AuditLogTable {
 }
 
 /** Mail on its way: waiting until sent, failed (gave up) or dropped (a link request that sends nothing). */
-export interface OutboxTable {
+interface OutboxTable {
   id: Generated<number>;
   kind: 'signin' | 'lead';
   recipient: string;
@@ -179,7 +179,7 @@ export interface OutboxTable {
 }
 
 /** A rate-limit counter shared by every app server: hits in the window ending at reset_at. */
-export interface RateLimitsTable {
+interface RateLimitsTable {
   key: string;
   hits: number;
   reset_at: number;

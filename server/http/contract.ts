@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { routes, type Route } from '../../domain/contract/routes';
+import { routes } from '../../domain/contract/routes';
 
 const contracts: Record<string, { answer: { safeParse: (v: unknown) => { success: boolean; error?: { issues: unknown[] } } } }> = routes;
 
@@ -21,5 +21,3 @@ export function checkAnswers(app: FastifyInstance) {
     return JSON.stringify({ error: `Answer of ${route} does not match its contract: ${JSON.stringify(checked.error?.issues).slice(0, 500)}` });
   });
 }
-
-export type { Route };

@@ -8,7 +8,7 @@ import { HttpError } from './errors';
  * PostgreSQL refuses it in text, and a lone surrogate is stored differently from what was sent.
  */
 export const BAD_TEXT = 'Text must be valid Unicode (UTF-8) without NUL characters.';
-export const MAX_URL = 8 * 1024;
+const MAX_URL = 8 * 1024;
 
 const badText = () => new HttpError(400, BAD_TEXT, 'bad_text');
 
@@ -19,7 +19,7 @@ export const isCleanText = (s: string) => !LONE_SURROGATE.test(s) && !s.includes
 /** Strict decoding: invalid UTF-8 is an error, never a silent U+FFFD. */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-export function decodeBody(buf: Buffer): string {
+function decodeBody(buf: Buffer): string {
   let s: string;
   try {
     s = utf8.decode(buf);
@@ -45,7 +45,7 @@ function checkValue(v: unknown): void {
 }
 
 /** The address as sent, checked once: percent-escapes must decode to clean UTF-8. */
-export function checkUrl(url: string) {
+function checkUrl(url: string) {
   if (url.length > MAX_URL) throw new HttpError(414, 'The address is too long.');
   if (!url.includes('%') && isCleanText(url)) return;
   for (const part of url.split(/[?&=]/)) {

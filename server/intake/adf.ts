@@ -26,9 +26,9 @@ export interface Prospect {
   resend: boolean;
 }
 
-export const MAX_PROSPECTS = 100;
+const MAX_PROSPECTS = 100;
 /** Far above any real ADF lead, far below what costs the parser time. */
-export const ADF_LIMITS = { elements: 3000, attributes: 2000, attributesPerElement: 20, attributeLength: 1000, tagLength: 2000, textLength: 32_000, depth: 20 };
+const ADF_LIMITS = { elements: 3000, attributes: 2000, attributesPerElement: 20, attributeLength: 1000, tagLength: 2000, textLength: 32_000, depth: 20 };
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -38,7 +38,7 @@ const n = (x: number) => x.toLocaleString('en-US');
  * of thousands of attributes on one element, megabytes in one attribute) is refused here in a
  * few milliseconds instead of holding the event loop for a second in the parser.
  */
-export function prescan(doc: string) {
+function prescan(doc: string) {
   const L = ADF_LIMITS;
   let elements = 0;
   let attributes = 0;

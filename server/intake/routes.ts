@@ -33,7 +33,7 @@ declare module 'fastify' {
   }
 }
 
-export const XML_TYPES = ['application/x-adf+xml', 'text/xml', 'application/xml'];
+const XML_TYPES = ['application/x-adf+xml', 'text/xml', 'application/xml'];
 const TYPES_WE_TAKE =
   'Send the lead as JSON (application/json) or ADF/XML (application/xml, text/xml or application/x-adf+xml; XML sent as text/plain is read too).';
 

@@ -20,7 +20,7 @@ export interface ApiKey {
  * Where a prospect id came from, as stored: the API key and the source that issued it. Two
  * integrations never share an id space, so one never gets back another's lead.
  */
-export const scopeOf = (key: ApiKey, source: string) => `${key.id}:${source}`;
+const scopeOf = (key: ApiKey, source: string) => `${key.id}:${source}`;
 
 /** The lead as stored: the source defaults to the integration's name; a prospect id is scoped to its key and source. */
 export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string, resend = false): NewLead {
@@ -153,7 +153,7 @@ export async function leadDocument(db: Db, leadId: number) {
 }
 
 // API keys: high-entropy random strings, so a plain SHA-256 is enough to store them safely.
-export const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
+const hashKey = (key: string) => crypto.createHash('sha256').update(key).digest('hex');
 
 const toKey = (k: { id: number; name: string; prefix: string; created_at: number; last_used_at: number | null; revoked_at: number | null }) => ({
   id: Number(k.id),

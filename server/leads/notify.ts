@@ -28,7 +28,7 @@ const LEAD_MAIL_TTL_MS = 24 * 60 * 60 * 1000;
  * Tells each salesman about the lead they just got, through the outbox. Runs after the assign
  * committed; a mail that cannot be queued is logged and never undoes or fails the assign.
  */
-export async function mailAssigned(ctx: Ctx, leadIds: number[]) {
+async function mailAssigned(ctx: Ctx, leadIds: number[]) {
   if (!leadIds.length) return;
   const rows = await ctx.dbh.db
     .selectFrom('leads')

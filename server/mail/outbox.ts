@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbHandle } from '../db';
 import type { Mail, Mailer } from './mailer';
 
-export interface QueuedMail {
+interface QueuedMail {
   kind: 'signin' | 'lead';
   mail: Mail;
   /** What the log shows instead when no SMTP server is set. */

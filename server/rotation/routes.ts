@@ -11,7 +11,7 @@ import { handOut, handOutWaitingLeads } from './handout';
 const viewQuery = z.object({ log: z.coerce.number().int().min(1).max(ROUTING_LOG_SIZE).default(OVERVIEW_LOG_SIZE) });
 
 /** How often waiting leads are offered again, for when someone becomes eligible by themselves (a snooze ends). */
-export const WAITING_SWEEP_MS = 15_000;
+const WAITING_SWEEP_MS = 15_000;
 
 export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { ctx: Ctx; sweepMs?: number }) {
   const { dbh, bus } = ctx;

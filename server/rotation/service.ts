@@ -30,7 +30,7 @@ export const toMember = (u: UserRow): Member => ({
 });
 
 /** Staff still on the team (not disabled or deleted), in rotation order. */
-export const teamStaff = (db: Db) =>
+const teamStaff = (db: Db) =>
   db
     .selectFrom('users')
     .selectAll()

@@ -25,7 +25,6 @@ export function toUser(u: UserRow): Profile {
     updatedAt: new Date(u.updated_at).toISOString(),
   };
 }
-export type User = ReturnType<typeof toUser>;
 
 export const findUserByEmail = (db: Db, email: string) => db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 

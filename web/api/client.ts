@@ -43,7 +43,7 @@ export const setUnauthorizedHandler = (fn: (() => void) | null) => {
   onUnauthorized = fn;
 };
 
-export async function api<T>(path: string, opts: { method?: Method; body?: unknown } = {}): Promise<T> {
+async function api<T>(path: string, opts: { method?: Method; body?: unknown } = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`/api${path}`, {

@@ -152,7 +152,7 @@ function useCloseWithUndo() {
 }
 
 /** The leads table of the specification; `canReopen` is false on a salesman's own list, where he may reopen only what he closed. */
-export function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; canReopen: boolean; showAssignee?: boolean }) {
+function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; canReopen: boolean; showAssignee?: boolean }) {
   const action = useCloseWithUndo();
   const { user } = useSession();
   if (!leads.length) return <Text c="dimmed">No leads found.</Text>;

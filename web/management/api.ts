@@ -25,7 +25,7 @@ export const useAudit = (id: string | undefined) =>
   });
 
 /** The specification's failure alert: "Failed to save: {message}". */
-export const notifyFailed = (what: string, err: unknown) =>
+const notifyFailed = (what: string, err: unknown) =>
   notifications.show({ color: 'red', message: `${what}: ${(err as Error)?.message || 'Unknown error'}`, autoClose: 8000 });
 
 export function useSaveUser(onDone: () => void) {

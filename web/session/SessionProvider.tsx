@@ -6,7 +6,7 @@ import type { SessionUser } from '../../domain/contract/answers';
 import { MSG } from '../../domain/auth-messages';
 import { effectiveRole, normalizeEmail } from '../../domain/roles';
 
-export const EMAIL_KEY = 'emailForSignIn';
+const EMAIL_KEY = 'emailForSignIn';
 /** Session storage key: why an open dashboard sent its user to sign in ("access-off"), shown once there. */
 export const SIGNED_OUT_WHY = 'signedOutWhy';
 
