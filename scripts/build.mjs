@@ -16,7 +16,7 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
 /** Folders whose every file goes into the hash. */
 const SOURCE_DIRS = ['web', 'domain', 'server'];
 /** Single files that change what a build makes. */
-const SOURCE_FILES = ['package-lock.json', 'vite.config.ts', 'scripts/build.mjs'];
+const SOURCE_FILES = ['package-lock.json', 'vite.config.ts', 'tsconfig.json', 'scripts/build.mjs'];
 /** The server's entry points, each compiled to build/<name>.js. */
 const ENTRIES = ['main', 'cli'];
 

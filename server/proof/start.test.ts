@@ -25,6 +25,7 @@ function fakeTree() {
   write('server/cli.ts', 'console.log("cli");\n');
   write('package-lock.json', '{}\n');
   write('vite.config.ts', 'export default {};\n');
+  write('tsconfig.json', '{}\n');
   write('README.md', '# Portal\n');
   const builds: string[] = [];
   const compile = async (r: string, web: string) => {
@@ -64,6 +65,7 @@ describe('npm start builds only when the build does not match the sources', () =
       ['server/cli.ts', 'console.log("cli 2");\n'],
       ['package-lock.json', '{"lockfileVersion":3}\n'],
       ['vite.config.ts', 'export default { base: "/" };\n'],
+      ['tsconfig.json', '{"compilerOptions":{"target":"ES2023"}}\n'],
     ];
     for (const [file, text] of changes) {
       tree.write(file, text);
