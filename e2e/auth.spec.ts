@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { signIn } from './support/session';
 import { mailsTo, nextLink } from './support/mail';
+import { uniqueEmail } from './support/people';
 
 const MANAGER = 'manager@e2e.test';
 
@@ -32,7 +33,7 @@ test('a manager requests a link, receives the real e-mail, and lands signed in',
 });
 
 test('a used link says so and offers the way back', async ({ page, browser }) => {
-  const link = await signIn(page, 'twice@e2e.test');
+  const link = await signIn(page, uniqueEmail('twice'));
   const other = await browser.newPage();
   await other.goto(link);
   await expect(other.getByText('This link was already used or expired.')).toBeVisible();
@@ -60,7 +61,7 @@ test('signed-out visitors to the dashboard are sent to sign-in', async ({ page }
 });
 
 test('staff who open a manager page land on the overview, and see no manager entries', async ({ page }) => {
-  await signIn(page, 'rep.one@e2e.test');
+  await signIn(page, uniqueEmail('rep.one'));
   await expect(page.getByRole('navigation').getByText('Routing', { exact: true })).toHaveCount(0);
   for (const path of ['/dashboard/management', '/dashboard/leads']) {
     await page.goto(path);
@@ -69,7 +70,7 @@ test('staff who open a manager page land on the overview, and see no manager ent
 });
 
 test('logout ends the session: the old cookie no longer works', async ({ page, context }) => {
-  await signIn(page, 'leaver@e2e.test');
+  await signIn(page, uniqueEmail('leaver'));
   const old = (await context.cookies()).find((c) => c.name === 'bdc_session')!;
   expect(old.httpOnly).toBe(true);
   await page.getByRole('navigation').getByText('Logout').click();
@@ -81,7 +82,7 @@ test('logout ends the session: the old cookie no longer works', async ({ page, c
 });
 
 test('dark mode survives a reload', async ({ page }) => {
-  await signIn(page, 'night@e2e.test');
+  await signIn(page, uniqueEmail('night'));
   await page.goto('/dashboard/settings');
   await expect(page.getByRole('heading', { name: 'Appearance' })).toBeVisible();
   const scheme = () => page.locator('html').getAttribute('data-mantine-color-scheme');
@@ -94,7 +95,7 @@ test('dark mode survives a reload', async ({ page }) => {
 });
 
 test('the profile name is edited in settings and shows in the header', async ({ page }) => {
-  await signIn(page, 'named@e2e.test');
+  await signIn(page, uniqueEmail('named'));
   await page.goto('/dashboard/settings');
   await page.getByLabel('Name').fill('   ');
   await page.getByRole('button', { name: 'Save profile' }).click();
@@ -114,7 +115,7 @@ test('an unknown path shows Page Not Found with a way home', async ({ page }) =>
 
 test('the menu slides over on a 375-pixel-wide screen', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  await signIn(page, 'phone@e2e.test');
+  await signIn(page, uniqueEmail('phone'));
   const nav = page.getByRole('navigation');
   await expect(nav.getByText('Settings')).not.toBeInViewport();
   await page.getByRole('button', { name: 'Open menu' }).click();
@@ -125,7 +126,7 @@ test('the menu slides over on a 375-pixel-wide screen', async ({ page }) => {
 });
 
 test('Stats expands to Sales and Leads and /dashboard/stats goes to Sales', async ({ page }) => {
-  await signIn(page, 'stats@e2e.test');
+  await signIn(page, uniqueEmail('stats'));
   await page.goto('/dashboard/stats');
   await expect(page).toHaveURL(/\/dashboard\/stats\/sales$/);
   await expect(page.getByRole('navigation').getByText('Sales', { exact: true })).toBeVisible();

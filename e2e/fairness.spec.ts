@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { personPage, unique } from './support/people';
+import { makeNextUp, personPage, unique } from './support/people';
 
 const MANAGER = 'manager@e2e.test';
 const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -99,14 +99,11 @@ test('closing a lead shows Undo, and a salesman may undo his own close', async (
   const name = unique('Cleo');
   const rep = await personPage(browser, `cleo.${stamp()}@e2e.test`, name);
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
-  // Only Cleo on the floor would be simplest, but the shared database has others: assign until she gets one.
-  let customer = '';
-  for (let i = 0; i < 300 && !customer; i++) {
-    const c = unique('Undo');
-    const r = await (await boss.request.post('/api/rotation/assign', { data: { customer: c } })).json();
-    if (r.assignedTo.name === name) customer = c;
-  }
-  expect(customer).not.toBe('');
+  // The shared database has others on the floor: hand out walk-ins until she is Next Up.
+  await makeNextUp(boss, name);
+  const customer = unique('Undo');
+  const handed = await (await boss.request.post('/api/rotation/assign', { data: { customer } })).json();
+  expect(handed.assignedTo.name).toBe(name);
   await rep.goto('/dashboard/associates');
   const row = rep.getByTestId('lead-row').filter({ hasText: customer });
   await row.getByRole('button', { name: 'Mark Closed' }).click();

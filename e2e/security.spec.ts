@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { personPage } from './support/people';
+import { personPage, unique } from './support/people';
 
 test('customer names with HTML show as text on every screen, and the app runs under its CSP', async ({ browser }) => {
-  const rep = await personPage(browser, `html.${Date.now()}@e2e.test`, 'Hal Html');
+  const rep = await personPage(browser, `html.${Date.now()}@e2e.test`, unique('Hal Html'));
   const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
   const cspErrors: string[] = [];
   boss.on('console', (m) => {

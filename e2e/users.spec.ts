@@ -190,8 +190,16 @@ test('the page and its dialog have no accessibility violations', async ({ page }
   await page.getByRole('button', { name: 'Add User' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add User' });
   await expect(dialog).toBeVisible();
-  // Measure colours once the opening fade has finished.
+  // Measure colours once the opening fade has finished: every finite animation and transition
+  // on the page (the dialog's and the overlay's) has ended.
   await expect(dialog).toHaveCSS('opacity', '1');
-  await page.waitForTimeout(300);
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   expect(await scan('[role="dialog"]')).toEqual([]);
 });

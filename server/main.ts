@@ -1,6 +1,16 @@
+import { createRequire } from 'node:module';
 import { loadConfig, loadDotEnv, ConfigError } from './config';
 import { openDb } from './db';
 import { buildApp } from './app';
+
+/** pino-pretty is a development tool: where it is not installed, the log stays JSON. */
+function prettyTarget(): string | null {
+  try {
+    return createRequire(import.meta.url).resolve('pino-pretty');
+  } catch {
+    return null;
+  }
+}
 
 async function main() {
   let config;
@@ -14,10 +24,10 @@ async function main() {
     }
     throw err;
   }
-  const pretty = config.NODE_ENV !== 'production' && process.stdout.isTTY;
+  const pretty = config.NODE_ENV !== 'production' && process.stdout.isTTY ? prettyTarget() : null;
   const logger = {
     level: config.LOG_LEVEL,
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
+    ...(pretty ? { transport: { target: pretty, options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
   };
   let dbh;
   try {

@@ -21,6 +21,23 @@ export async function personPage(browser: Browser, email: string, name: string, 
 
 export const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
 
+/** An address nobody else in the run uses (the staff domain), so a spec starts from a new person. */
+export const uniqueEmail = (prefix: string) => `${prefix}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}@e2e.test`;
+
+/**
+ * Hands walk-ins out through the real API until `name` is Next Up, so the next lead is theirs
+ * however many others the shared database has on the floor.
+ */
+export async function makeNextUp(manager: Page, name: string) {
+  for (let i = 0; i < 500; i++) {
+    const view = await (await manager.request.get('/api/rotation')).json();
+    if (view.nextUp?.name === name) return;
+    const res = await manager.request.post('/api/rotation/assign', { data: { customer: unique('Filler') } });
+    if (!res.ok()) throw new Error(`assign failed: ${res.status()} ${await res.text()}`);
+  }
+  throw new Error(`${name} never came up in the rotation`);
+}
+
 /** Assigns customers through the real API until `count` of them went to `name`; returns theirs. */
 export async function assignUntil(manager: Page, name: string, count: number, prefix = 'Lead'): Promise<string[]> {
   const theirs: string[] = [];

@@ -141,8 +141,7 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
   it('limits link requests per client', async () => {
     const codes: number[] = [];
     for (let i = 0; i <= t.config.SIGNIN_LINKS_PER_MINUTE; i++) codes.push((await requestLink(`flood${i}@elsewhere.test`, '10.9.9.9')).statusCode);
-    expect(codes.slice(0, t.config.SIGNIN_LINKS_PER_MINUTE).every((c) => c === 200)).toBe(true);
-    expect(codes.at(-1)).toBe(429);
+    expect(codes).toEqual([...Array<number>(t.config.SIGNIN_LINKS_PER_MINUTE).fill(200), 429]);
     // A made-up X-Forwarded-For does not make a new client (no proxy is trusted by default).
     const spoofed = await t.app.inject({
       method: 'POST',

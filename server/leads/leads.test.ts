@@ -71,7 +71,9 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
 
   it('filters to open leads', async () => {
     const r = (await get('open=1&limit=100')).json();
-    expect(r.leads.every((l: any) => !l.closed && l.status === 'handed')).toBe(true);
+    // 200 of the 250 are open: a full page, none of them closed.
+    expect(r.leads).toHaveLength(100);
+    expect(r.leads.filter((l: any) => l.closed || l.status !== 'handed')).toEqual([]);
   });
 
   it('searches customers and assignees, case-insensitively, in the database', async () => {
@@ -79,7 +81,7 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
     expect(byCustomer.leads.map((l: any) => l.customer)).toEqual(['Zelda McGuire']);
     const byAssignee = (await get('open=0&q=BOOKER&limit=100')).json();
     expect(byAssignee.leads).toHaveLength(100);
-    expect(byAssignee.leads.every((l: any) => l.assignedToName === 'Ben Booker')).toBe(true);
+    expect(byAssignee.leads.filter((l: any) => l.assignedToName !== 'Ben Booker')).toEqual([]);
     const short = (await get('open=0&q=ze')).json();
     expect(short.leads.map((l: any) => l.customer)).toContain('Zelda McGuire');
     expect((await get('open=0&q=%25')).json().leads).toHaveLength(0);
@@ -107,7 +109,8 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
     const mine = await addLead('Ann Only', ann, 'Ann Archer', Date.now());
     expect((await get('open=1', ann.cookie)).statusCode).toBe(403);
     const list = (await t.app.inject({ method: 'GET', url: '/api/leads/mine?open=0', headers: { cookie: ann.cookie } })).json();
-    expect(list.leads.every((l: any) => l.assignedTo === ann.id)).toBe(true);
+    expect(list.leads.map((l: any) => l.customer)).toContain('Ann Only');
+    expect(list.leads.filter((l: any) => l.assignedTo !== ann.id)).toEqual([]);
     const other = await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/close`, headers: { cookie: ben.cookie } });
     expect(other.statusCode).toBe(403);
     expect((await t.db.selectFrom('leads').select('closed').where('id', '=', mine).executeTakeFirstOrThrow()).closed).toBe(0);

@@ -11,6 +11,12 @@ import { createKey } from '../intake/service';
  * then restarted: every assign that was answered 2xx must be there once, and the rotation log,
  * the pointer and the leads must agree.
  */
+/** Rejects when every client has given up: the load ended before what the test waits for. */
+const stalled = (clients: Promise<void>[], why: string) =>
+  Promise.all(clients).then(() => {
+    throw new Error(why);
+  });
+
 describe.each(DIALECTS)('durability on %s', (dialect) => {
   it('keeps every acknowledged assign exactly once across a SIGKILL', async () => {
     const dbh = await freshDb(dialect);
@@ -22,6 +28,8 @@ describe.each(DIALECTS)('durability on %s', (dialect) => {
 
     const server = await startServerProcess(env);
     const acked: { leadId: number; customer: string }[] = [];
+    let enough = () => {};
+    const enoughAcked = new Promise<void>((r) => (enough = r));
     let stopped = false;
     let sent = 0;
     const clients = Array.from({ length: 12 }, async (_, c) => {
@@ -35,12 +43,13 @@ describe.each(DIALECTS)('durability on %s', (dialect) => {
             body: JSON.stringify({ customer }),
           });
           if (res.ok) acked.push({ leadId: (await res.json()).leadId, customer });
+          if (acked.length >= 150) enough();
         } catch {
           return; // the server is gone
         }
       }
     });
-    while (acked.length < 150) await new Promise((r) => setTimeout(r, 5));
+    await Promise.race([enoughAcked, stalled(clients, 'the clients stopped before 150 assigns were acknowledged')]);
     server.proc.kill('SIGKILL');
     stopped = true;
     await Promise.all(clients);
@@ -97,6 +106,8 @@ describe.each(DIALECTS)('intake durability on %s', (dialect) => {
     const server = await startServerProcess(env);
     const sent: { c: number; idem: string }[] = [];
     const acked = new Map<string, number>();
+    let enough = () => {};
+    const enoughAcked = new Promise<void>((r) => (enough = r));
     let stopped = false;
     const clients = keys.map(async (_, c) => {
       for (let i = 0; !stopped; i++) {
@@ -105,12 +116,13 @@ describe.each(DIALECTS)('intake durability on %s', (dialect) => {
         try {
           const res = await post(server.base, c, idem);
           if (res.status === 201) acked.set(idem, (await res.json()).leads[0].id);
+          if (acked.size >= 60) enough();
         } catch {
           return; // the server is gone
         }
       }
     });
-    while (acked.size < 60) await new Promise((r) => setTimeout(r, 5));
+    await Promise.race([enoughAcked, stalled(clients, 'the clients stopped before 60 leads were acknowledged')]);
     server.proc.kill('SIGKILL');
     stopped = true;
     await Promise.all(clients);

@@ -42,7 +42,8 @@ describe('operations', () => {
           () => 'refused',
         ),
       );
-      await new Promise((r) => setTimeout(r, 20));
+      // The signal comes while the server is at work: one answer is back, the rest in flight or queued.
+      await Promise.race(inFlight);
       const code = await server.stop('SIGTERM');
       const answers = await Promise.all(inFlight);
       expect(code).toBe(0);
@@ -64,10 +65,15 @@ describe('operations', () => {
     try {
       let writing = true;
       let written = 0;
+      let twenty = () => {};
+      const twentyWritten = new Promise<void>((r) => (twenty = r));
       const writer = (async () => {
-        while (writing) if ((await assign(`Backup ${written}`)).ok) written++;
+        while (writing) {
+          if ((await assign(`Backup ${written}`)).ok) written++;
+          if (written >= 20) twenty();
+        }
       })();
-      while (written < 20) await new Promise((r) => setTimeout(r, 10));
+      await twentyWritten;
       const file = path.join(dbh.dir, 'copy.sqlite');
       const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'backup', file], {
         cwd: ROOT,

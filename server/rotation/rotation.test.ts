@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
-import { UNASSIGNED } from './service';
+import { UNASSIGNED, handOutWaiting } from './service';
 
 describe.each(DIALECTS)('round robin on %s', (dialect) => {
   let t: TestApp;
@@ -201,7 +201,7 @@ describe.each(DIALECTS)('waiting leads on %s', (dialect) => {
       const rep = await insertUser(t.db, { email: 'sleepy@dealer.test', name: 'Sleepy', onDuty: true });
       await t.db
         .updateTable('users')
-        .set({ snooze_until: Date.now() + 400 })
+        .set({ snooze_until: Date.now() + 3_600_000 })
         .where('id', '=', rep.id)
         .execute();
       const now = Date.now();
@@ -224,10 +224,19 @@ describe.each(DIALECTS)('waiting leads on %s', (dialect) => {
         } as never)
         .execute();
       const lead = () => t.db.selectFrom('leads').selectAll().where('customer', '=', 'Waited').executeTakeFirstOrThrow();
-      await new Promise((r) => setTimeout(r, 200));
+      // While he is snoozed a hand-out pass (what the background sweep runs) leaves the lead waiting.
+      expect(await handOutWaiting(t.dbh)).toEqual([]);
       expect((await lead()).assigned_to).toBe(UNASSIGNED);
-      const deadline = Date.now() + 5000;
-      while ((await lead()).assigned_to !== rep.id && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      // The snooze ends; nobody presses anything; the sweep hands the lead out and says so.
+      const handedOut = new Promise<void>((resolve) => {
+        const off = t.app.ctx.bus.subscribe((e) => {
+          if (e.topic !== 'leads') return;
+          off();
+          resolve();
+        });
+      });
+      await t.db.updateTable('users').set({ snooze_until: Date.now() }).where('id', '=', rep.id).execute();
+      await handedOut;
       expect(await lead()).toMatchObject({ assigned_to: rep.id, assigned_to_name: 'Sleepy' });
       await t.smtp.mailTo('sleepy@dealer.test');
     } finally {

@@ -26,11 +26,18 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The real portal in a process of its own (tsx server/main.ts), up when /healthz answers. */
-export async function startServerProcess(env: Record<string, string>, fixedPort?: number): Promise<ServerProcess> {
+/**
+ * The real portal in a process of its own, up when /healthz answers: by default the sources
+ * through tsx (`node --import tsx server/main.ts`); `args` runs something else under node.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  fixedPort?: number,
+  args: string[] = ['--import', 'tsx', 'server/main.ts'],
+): Promise<ServerProcess> {
   const port = fixedPort ?? (await freePort());
   let out = '';
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
