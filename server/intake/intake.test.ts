@@ -336,7 +336,7 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
   it('a manager putting someone on duty, or the next Assign, hands waiting leads out first', async () => {
     await t.db.updateTable('users').set({ on_duty: 0 }).where('role', '=', 'staff').execute();
     await send(sample('two-prospects.xml'));
-    expect((await leads()).map((l) => l.assigned_to)).toEqual(['', '']);
+    expect((await leads()).map((l) => l.assigned_to)).toEqual(['', '', '']);
     await t.app.inject({ method: 'POST', url: '/api/rotation/status', headers: { cookie: boss }, payload: { uid: reps[1].id, onDuty: true } });
     expect((await leads()).map((l) => l.assigned_to_name)).toEqual(['Ben', 'Ben', 'Ben']);
 
