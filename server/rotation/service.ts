@@ -15,6 +15,7 @@ import {
   swapTarget,
   type Member,
 } from '../../domain/rotation';
+import { assignOnPostgres } from './assign-postgres';
 
 export const toMember = (u: UserRow): Member => ({
   id: u.id,
@@ -149,10 +150,13 @@ export async function assignNext(
   h: DbHandle,
   lead: string | NewLead,
   by: Actor,
-  opts: { now?: Date; keep?: boolean; actionId?: string } = {},
+  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean } = {},
 ): Promise<Assigned & { replayed?: true }> {
   const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
   const now = opts.now ?? new Date();
+  // PostgreSQL: the same steps in one round trip (assign-postgres.ts); `stepwise` keeps the
+  // statement-by-statement transaction below (the benchmark's baseline).
+  if (h.dialect === 'postgres' && !opts.stepwise) return assignOnPostgres(h, l, by, { ...opts, now });
   const ext = !!(l.externalSource && l.externalId);
   return withRotationLock(h, (trx) =>
     once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
