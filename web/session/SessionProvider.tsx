@@ -24,13 +24,9 @@ export interface Session {
 const SessionContext = createContext<Session | null>(null);
 const ME = ['me'] as const;
 
+/** Signed out is answered { user: null }, not 401, so a first visit logs no error. */
 async function fetchMe(): Promise<SessionUser | null> {
-  try {
-    return (await api<{ user: SessionUser }>('/auth/me')).user;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
+  return (await api<{ user: SessionUser | null }>('/auth/me')).user;
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
