@@ -18,7 +18,8 @@ test('a signed-out visit logs no error, loads no dashboard code and asks search 
   await expect(page.getByRole('heading', { name: 'BDC Portal' })).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(problems).toEqual([]);
-  expect(scripts.filter((s) => /DashboardShell|OverviewPage|RoutingPage|LeadsPage|SalesPage|charts/.test(s))).toEqual([]);
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((s) => /dashboard|DashboardShell|OverviewPage|RoutingPage|LeadsPage|SalesPage|charts/i.test(s))).toEqual([]);
   // Everything text-like arrives compressed: the page, its scripts and its styles.
   expect([...encodings.entries()].filter(([, enc]) => enc !== 'br')).toEqual([]);
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
@@ -31,12 +32,15 @@ test('the overview of a signed-in manager logs no error and shows the rotation',
   const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
   const problems: string[] = [];
   boss.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
+    // A hint the page did not use would be a warning: what the server names must be what it needs.
+    if (m.type() === 'error' || (m.type() === 'warning' && /preload/i.test(m.text()))) problems.push(m.text());
   });
   await boss.goto('/dashboard/overview');
   await expect(boss.getByRole('heading', { name: 'Round Robin', exact: true })).toBeVisible();
   await expect(boss.getByTestId('queue-size')).toHaveText(/^\d+$/);
   await boss.waitForLoadState('networkidle');
+  // Chromium warns of an unused preload a few seconds after the load.
+  await boss.waitForTimeout(3500);
   expect(problems).toEqual([]);
   await boss.context().close();
 });

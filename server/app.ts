@@ -18,6 +18,7 @@ import { PRUNE_EVERY_MS, schedulePrune } from './db/prune';
 import { HttpError } from './http/errors';
 import { BAD_TEXT, textGuard } from './http/text';
 import { COMPRESSIBLE, compressApi, precompressed, sendPrecompressed } from './http/compress';
+import { dashboardHints } from './http/preload';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
 import { profileRoutes } from './profile/routes';
@@ -222,15 +223,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       },
     });
     const esc = (v: string) => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-    const indexHtml = precompressed(
-      fs
-        .readFileSync(path.join(webDist, 'index.html'), 'utf8')
-        .replaceAll('__APP_NAME__', esc(config.APP_NAME))
-        .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? '')),
-    );
+    const template = fs
+      .readFileSync(path.join(webDist, 'index.html'), 'utf8')
+      .replaceAll('__APP_NAME__', esc(config.APP_NAME))
+      .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? ''));
+    // One page per set of hints (a dashboard screen's code and data), compressed once.
+    const hintsFor = dashboardHints(webDist);
+    const pages = new Map<string, ReturnType<typeof precompressed>>();
+    const pageFor = (pathname: string) => {
+      const hints = hintsFor(pathname);
+      let page = pages.get(hints);
+      if (!page) pages.set(hints, (page = precompressed(template.replace('</head>', `${hints}</head>`))));
+      return page;
+    };
     // Every non-API path is the single-page app; it shows its own "Page Not Found".
     const page = async (req: FastifyRequest, reply: FastifyReply) =>
-      sendPrecompressed(req, reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8'), indexHtml);
+      sendPrecompressed(req, reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8'), pageFor(req.url.split('?')[0]));
     app.get('/*', { config: { access: 'public' } }, page);
     app.get('/', { config: { access: 'public' } }, page);
   }

@@ -52,8 +52,10 @@ export function precompressDir(dir: string): { files: number } {
   const walk = (d: string) => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
       const full = path.join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (COMPRESSIBLE.test(entry.name) && !(d === dir && entry.name === 'index.html')) {
+      // .vite holds the build's manifest, read by the server, never sent.
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.')) walk(full);
+      } else if (COMPRESSIBLE.test(entry.name) && !(d === dir && entry.name === 'index.html')) {
         const body = fs.readFileSync(full);
         fs.writeFileSync(`${full}.br`, brotliBest(body));
         fs.writeFileSync(`${full}.gz`, zlib.gzipSync(body, { level: 9 }));

@@ -12,8 +12,22 @@ const SCRIPT = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{ 
 function fakeDist() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-dist-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<title>__APP_NAME__</title><script type="module" src="/assets/index-Ab12Cd34.js"></script>');
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<head><title>__APP_NAME__</title><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body></body>',
+  );
   fs.writeFileSync(path.join(dir, 'assets', 'index-Ab12Cd34.js'), SCRIPT);
+  fs.writeFileSync(path.join(dir, 'assets', 'OverviewPage-Ef56Gh78.js'), 'export default 1;');
+  fs.writeFileSync(path.join(dir, 'assets', 'dashboard-Ij90Kl12.js'), 'export default 2;');
+  fs.mkdirSync(path.join(dir, '.vite'));
+  fs.writeFileSync(
+    path.join(dir, '.vite', 'manifest.json'),
+    JSON.stringify({
+      'index.html': { file: 'assets/index-Ab12Cd34.js', isEntry: true },
+      '_dashboard-Ij90Kl12.js': { file: 'assets/dashboard-Ij90Kl12.js', css: ['assets/dashboard-Mn34Op56.css'] },
+      'overview/OverviewPage.tsx': { file: 'assets/OverviewPage-Ef56Gh78.js', imports: ['index.html', '_dashboard-Ij90Kl12.js'] },
+    }),
+  );
   precompressDir(dir);
   return dir;
 }
@@ -87,6 +101,22 @@ describe('compression and caching as a browser sees them', () => {
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.headers['cache-control']).toBe('no-store');
     expect(small.json().user.email).toBe(MANAGER);
+  });
+
+  it("a dashboard address names its screen's code and first data with the page, so they load at once", async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/dashboard/overview' });
+    for (const hint of [
+      '<link rel="modulepreload" crossorigin href="/assets/OverviewPage-Ef56Gh78.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/dashboard-Ij90Kl12.js">',
+      '<link rel="preload" as="style" crossorigin href="/assets/dashboard-Mn34Op56.css">',
+      '<link rel="preload" as="fetch" crossorigin href="/api/auth/me">',
+      '<link rel="preload" as="fetch" crossorigin href="/api/rotation?log=10">',
+    ])
+      expect(r.body).toContain(hint);
+    expect(r.body).not.toContain('modulepreload crossorigin href="/assets/index-Ab12Cd34.js"');
+    // The sign-in page asks for nothing of the dashboard, and the build's manifest is never served.
+    expect((await t.app.inject({ method: 'GET', url: '/' })).body).not.toContain('preload');
+    expect((await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' })).headers['content-type']).toMatch(/text\/html/);
   });
 
   it('stays out of search engines: robots.txt refuses everything and every answer says noindex', async () => {
