@@ -37,7 +37,8 @@ const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
 async function seed(dbh: DbHandle) {
   const boss = await insertUser(dbh.db, { email: 'bench.boss@bench.test', name: 'Bench Boss', role: 'manager' });
-  for (let i = 0; i < 12; i++) await insertUser(dbh.db, { email: `rep${i}@bench.test`, name: `Rep ${i}` });
+  // On the floor: newcomers start off duty.
+  for (let i = 0; i < 12; i++) await insertUser(dbh.db, { email: `rep${i}@bench.test`, name: `Rep ${i}`, onDuty: true });
   // One sign-in holds at most 10 event streams: each streaming screen has a session of its own.
   const viewers: string[] = [];
   for (let i = 0; i < SSE_CLIENTS; i++) viewers.push(await managerSession(dbh, SECRET, boss.id));

@@ -18,6 +18,13 @@ export function useLiveEvents(onRevoked: () => void) {
     let source: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let first = true;
+    const stale = new Set<string>();
+    let flush: ReturnType<typeof setTimeout> | undefined;
+    const invalidate = () => {
+      flush = undefined;
+      for (const key of stale) void qc.invalidateQueries({ queryKey: [key] });
+      stale.clear();
+    };
     const open = () => {
       source = new EventSource('/api/events');
       source.onmessage = (msg) => {
@@ -35,7 +42,10 @@ export function useLiveEvents(onRevoked: () => void) {
           source?.close();
           onRevoked();
         } else {
-          for (const key of STALE[e.topic ?? ''] ?? []) void qc.invalidateQueries({ queryKey: [key] });
+          // One change often comes as several topics at once (an assign: rotation and leads);
+          // gathered, each query refetches once instead of being cancelled and asked again.
+          for (const key of STALE[e.topic ?? ''] ?? []) stale.add(key);
+          if (!flush) flush = setTimeout(invalidate, 0);
         }
       };
       source.onerror = () => {
@@ -50,6 +60,7 @@ export function useLiveEvents(onRevoked: () => void) {
     open();
     return () => {
       clearTimeout(retry);
+      clearTimeout(flush);
       source?.close();
     };
   }, [qc, onRevoked]);
