@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /** Files worth compressing: text. Images and fonts are compressed already. */
 export const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|xml|map|webmanifest)$/i;
 /** Below this an answer fits one packet anyway; compressing it costs more than it saves. */
-export const API_MIN_BYTES = 1024;
+const API_MIN_BYTES = 1024;
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -32,7 +32,7 @@ export function pickEncoding(header: string | string[] | undefined): Encoding | 
 }
 
 /** Adds Accept-Encoding to Vary, keeping what is there. */
-export function varyOnEncoding(reply: FastifyReply) {
+function varyOnEncoding(reply: FastifyReply) {
   const had = reply.getHeader('vary');
   const list = (Array.isArray(had) ? had.join(',') : String(had ?? ''))
     .split(',')
