@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -18,6 +18,8 @@ import { PRUNE_EVERY_MS, schedulePrune } from './db/prune';
 import { HttpError } from './http/errors';
 import { BAD_TEXT, textGuard } from './http/text';
 import { checkAnswers } from './http/contract';
+import { COMPRESSIBLE, compressApi, precompressed, sendPrecompressed } from './http/compress';
+import { dashboardHints } from './http/preload';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
 import { profileRoutes } from './profile/routes';
@@ -93,9 +95,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
   const secret = await sessionSecret(config, dbh);
   const mailer = opts.mailer ?? createMailer(config, app.log);
   // API answers are personal and change all the time: no browser or proxy may keep a copy.
+  // An internal tool: no search engine may list any of it (robots.txt below says the same).
   app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-robots-tag', 'noindex, nofollow');
     if (req.url.startsWith('/api/') || req.url === '/api') reply.header('cache-control', 'no-store');
   });
+  compressApi(app);
 
   textGuard(app);
   if (config.NODE_ENV === 'test') checkAnswers(app);
@@ -178,6 +183,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       return reply.status(503).send({ ok: false, error: 'Database unreachable' });
     }
   });
+  app.get('/robots.txt', { config: { access: 'public' } }, async (_req, reply) =>
+    reply.header('cache-control', 'public, max-age=86400').type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /\n'),
+  );
   let ready = true;
   app.get('/readyz', { config: { access: 'public' } }, async (_req, reply) => (ready ? { ok: true } : reply.status(503).send({ ok: false })));
 
@@ -207,20 +215,34 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       root: webDist,
       wildcard: false,
       index: false,
-      globIgnore: ['index.html'],
+      globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+      // The build writes file.br and file.gz beside each text file (see vite.config.ts).
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (res, file) => {
         res.setHeader('cache-control', path.relative(webDist, file).startsWith(`assets${path.sep}`) ? IMMUTABLE : 'no-cache');
+        if (COMPRESSIBLE.test(file.replace(/\.(br|gz)$/, ''))) res.setHeader('vary', 'Accept-Encoding');
       },
     });
     const esc = (v: string) => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-    const indexHtml = fs
+    const template = fs
       .readFileSync(path.join(webDist, 'index.html'), 'utf8')
       .replaceAll('__APP_NAME__', esc(config.APP_NAME))
       .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? ''));
+    // One page per set of hints (a dashboard screen's code and data), compressed once.
+    const hintsFor = dashboardHints(webDist);
+    const pages = new Map<string, ReturnType<typeof precompressed>>();
+    const pageFor = (pathname: string) => {
+      const hints = hintsFor(pathname);
+      let page = pages.get(hints);
+      if (!page) pages.set(hints, (page = precompressed(template.replace('</head>', `${hints}</head>`))));
+      return page;
+    };
     // Every non-API path is the single-page app; it shows its own "Page Not Found".
-    app.get('/*', { config: { access: 'public' } }, async (_req, reply) => reply.header('cache-control', 'no-cache').type('text/html').send(indexHtml));
-    app.get('/', { config: { access: 'public' } }, async (_req, reply) => reply.header('cache-control', 'no-cache').type('text/html').send(indexHtml));
+    const page = async (req: FastifyRequest, reply: FastifyReply) =>
+      sendPrecompressed(req, reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8'), pageFor(req.url.split('?')[0]));
+    app.get('/*', { config: { access: 'public' } }, page);
+    app.get('/', { config: { access: 'public' } }, page);
   }
 
   let stopPruning = async () => {};

@@ -3,24 +3,33 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MantineProvider } from '@mantine/core';
-import '@mantine/core/styles.css';
+import './styles/base';
 import { SessionProvider } from './session/SessionProvider';
 import { PageLoader, RequireAuth, RequireManager } from './shell/guards';
 import SignInPage from './signin/SignInPage';
 import FinishLoginPage from './signin/FinishLoginPage';
 import NotFoundPage from './components/NotFoundPage';
 import { cssVariablesResolver, theme } from './theme';
+import { screens } from './screens';
 
 // The shell and every screen load on demand, so the sign-in page stays small.
-const DashboardShell = lazy(() => import('./shell/DashboardShell'));
-const OverviewPage = lazy(() => import('./overview/OverviewPage'));
-const AssociatesPage = lazy(() => import('./associates/AssociatesPage'));
-const SalesPage = lazy(() => import('./stats/SalesPage'));
-const LeadsKpiPage = lazy(() => import('./stats/LeadsKpiPage'));
-const ManagementPage = lazy(() => import('./management/ManagementPage'));
-const RoutingPage = lazy(() => import('./routing/RoutingPage'));
-const LeadsPage = lazy(() => import('./leads/LeadsPage'));
-const SettingsPage = lazy(() => import('./settings/SettingsPage'));
+const DashboardShell = lazy(screens.shell);
+const OverviewPage = lazy(screens.overview);
+const AssociatesPage = lazy(screens.associates);
+const SalesPage = lazy(screens.sales);
+const LeadsKpiPage = lazy(screens.leadsKpi);
+const ManagementPage = lazy(screens.management);
+const RoutingPage = lazy(screens.routing);
+const LeadsPage = lazy(screens.leads);
+const SettingsPage = lazy(screens.settings);
+
+// Opening a dashboard address: fetch the shell and that screen now, alongside "who am I", rather
+// than one after the other once the session is known.
+if (window.location.pathname.startsWith('/dashboard')) {
+  const screen = window.location.pathname.split('/')[2];
+  const first = { overview: screens.overview, routing: screens.routing, leads: screens.leads, associates: screens.associates }[screen ?? 'overview'];
+  for (const load of [screens.shell, first ?? screens.overview]) load().catch(() => undefined);
+}
 
 const router = createBrowserRouter([
   { path: '/', element: <SignInPage /> },

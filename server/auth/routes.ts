@@ -113,7 +113,8 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     return { user: sessionUser(ctx, user) };
   });
 
-  app.get('/me', access('user'), async (req) => ({ user: sessionUser(ctx, req.user!) }));
+  // Who am I: signed out is an answer (null), not an error, so a first visit logs nothing in red.
+  app.get('/me', access('public'), async (req) => ({ user: req.user ? sessionUser(ctx, req.user) : null }));
 
   app.post('/logout', access('public'), async (req, reply) => {
     if (req.sessionHash) await db.deleteFrom('sessions').where('id_hash', '=', req.sessionHash).execute();

@@ -115,8 +115,8 @@ describe.each(DIALECTS)('authorisation of every API route on %s', (dialect) => {
   it('the blocked callers really hold what used to be working cookies', async () => {
     // Re-enabling the database-disabled user revives the kept session: it was the flag that refused it.
     await t.db.updateTable('users').set({ disabled: 0 }).where('email', '=', 'disabled@dealer.test').execute();
-    expect((await hit('GET', '/api/auth/me', who.disabled)).status).toBe(200);
+    expect(JSON.parse((await hit('GET', '/api/auth/me', who.disabled)).body).user).toMatchObject({ email: 'disabled@dealer.test' });
     await t.db.updateTable('users').set({ disabled: 1 }).where('email', '=', 'disabled@dealer.test').execute();
-    expect((await hit('GET', '/api/auth/me', who.disabled)).status).toBe(401);
+    expect(JSON.parse((await hit('GET', '/api/auth/me', who.disabled)).body)).toEqual({ user: null });
   });
 });

@@ -16,6 +16,7 @@ import {
   swapTarget,
   type Member,
 } from '../../domain/rotation';
+import { assignOnPostgres } from './assign-postgres';
 
 export const toMember = (u: UserRow): Member => ({
   id: u.id,
@@ -149,10 +150,16 @@ export async function assignNext(
   h: DbHandle,
   lead: string | NewLead,
   by: Actor,
-  opts: { now?: Date; keep?: boolean; actionId?: string } = {},
+  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean } = {},
 ): Promise<Assigned & { replayed?: true }> {
   const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
   const now = opts.now ?? new Date();
+  // PostgreSQL: the same steps in one round trip (assign-postgres.ts); `stepwise` keeps the
+  // statement-by-statement transaction below (the benchmark's baseline).
+  // Leads with a prospect id or intake details (the ADF repeat rule, trade-ins, documents) take the
+  // stepwise path; the one-call function covers the plain lead a manager assigns.
+  const plain = !l.externalId && !l.findRepeat && !l.tradeIn && !l.nameMissing && !l.documentId && !l.customerKey;
+  if (h.dialect === 'postgres' && plain && !opts.stepwise) return assignOnPostgres(h, l, by, { ...opts, now });
   const ext = !!(l.externalSource && l.externalId);
   return withRotationLock(h, (trx) =>
     once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {

@@ -19,6 +19,13 @@ export function useLiveEvents(onRevoked: () => void) {
     let source: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let first = true;
+    const stale = new Set<string>();
+    let flush: ReturnType<typeof setTimeout> | undefined;
+    const invalidate = () => {
+      flush = undefined;
+      for (const key of stale) void qc.invalidateQueries({ queryKey: [key] });
+      stale.clear();
+    };
     const open = () => {
       source = new EventSource('/api/events');
       source.onmessage = (msg) => {
@@ -36,7 +43,10 @@ export function useLiveEvents(onRevoked: () => void) {
           source?.close();
           onRevoked();
         } else {
-          for (const key of (e.topic && STALE[e.topic]) || []) void qc.invalidateQueries({ queryKey: [key] });
+          // One change often comes as several topics at once (an assign: rotation and leads);
+          // gathered, each query refetches once instead of being cancelled and asked again.
+          for (const key of (e.topic && STALE[e.topic]) || []) stale.add(key);
+          if (!flush) flush = setTimeout(invalidate, 0);
         }
       };
       source.onerror = () => {
@@ -51,6 +61,7 @@ export function useLiveEvents(onRevoked: () => void) {
     open();
     return () => {
       clearTimeout(retry);
+      clearTimeout(flush);
       source?.close();
     };
   }, [qc, onRevoked]);

@@ -25,13 +25,9 @@ export interface Session {
 const SessionContext = createContext<Session | null>(null);
 const ME = ['me'] as const;
 
+/** Signed out is answered { user: null }, not 401, so a first visit logs no error. */
 async function fetchMe(): Promise<SessionUser | null> {
-  try {
-    return (await call('GET /auth/me')).user;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return null;
-    throw err;
-  }
+  return (await call('GET /auth/me')).user;
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {

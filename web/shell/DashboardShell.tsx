@@ -10,7 +10,8 @@ import { APP_NAME } from '../api/meta';
 import { useQueryClient } from '@tanstack/react-query';
 import { Notifications } from '@mantine/notifications';
 import { ModalsProvider } from '@mantine/modals';
-import '@mantine/notifications/styles.css';
+import '../styles/dashboard';
+import { likelyNext, prefetchWhenIdle } from '../screens';
 
 function useHour() {
   const [hour, setHour] = useState(() => new Date().getHours());
@@ -41,6 +42,7 @@ export default function DashboardShell() {
     if (onStats) setStatsOpen(true);
   }
   useEffect(close, [location.pathname, close]);
+  useEffect(() => prefetchWhenIdle(likelyNext(location.pathname, isManager)), [location.pathname, isManager]);
 
   const onRevoked = useCallback(() => {
     // The sign-in page tells him why (his own session knew who he was, so no stranger learns it).

@@ -4,6 +4,7 @@ import { Anchor, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core
 import { useSession } from '../session/SessionProvider';
 import { APP_NAME, DEALERSHIP_NAME } from '../api/meta';
 import { finishLoginMessage } from '../../domain/auth-messages';
+import { screens } from '../screens';
 
 type State = 'idle' | 'working' | 'done' | 'error';
 
@@ -19,6 +20,8 @@ export default function FinishLoginPage() {
     if (started.current) return;
     started.current = true;
     setState('working');
+    // The dashboard comes next: fetch its code while the link is checked.
+    for (const load of [screens.shell, screens.overview]) load().catch(() => undefined);
     completeMagicFromUrl()
       .then(() => {
         setState('done');

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
-import '@mantine/charts/styles.css';
+import '../styles/charts';
 import { PageTitle } from '../components/PageTitle';
 import { call } from '../api/client';
 import { useSession } from '../session/SessionProvider';

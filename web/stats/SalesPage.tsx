@@ -1,4 +1,4 @@
-import '@mantine/charts/styles.css';
+import '../styles/charts';
 import { Alert, Button, Grid, Group, Paper, Select, Skeleton, Stack, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../components/PageTitle';

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** A dashboard address's screen, as the build's manifest names its source. */
+const SCREENS: Record<string, string> = {
+  '': 'overview/OverviewPage.tsx',
+  overview: 'overview/OverviewPage.tsx',
+  associates: 'associates/AssociatesPage.tsx',
+  stats: 'stats/SalesPage.tsx',
+  'stats/sales': 'stats/SalesPage.tsx',
+  'stats/leads': 'stats/LeadsKpiPage.tsx',
+  routing: 'routing/RoutingPage.tsx',
+  management: 'management/ManagementPage.tsx',
+  leads: 'leads/LeadsPage.tsx',
+  settings: 'settings/SettingsPage.tsx',
+};
+
+/** What a screen asks the API for first, besides "who am I" (web/api/rotation.ts). */
+const DATA: Record<string, string[]> = {
+  '': ['/api/rotation?log=10'],
+  overview: ['/api/rotation?log=10'],
+  routing: ['/api/rotation?log=12'],
+};
+
+interface ManifestEntry {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  css?: string[];
+}
+
+/**
+ * Link hints for a dashboard address: the screen's code and styles and its first data, fetched
+ * with the page instead of one after another once the app has started (each step is a round
+ * trip on a phone's network). Read from the build's manifest; nothing without one.
+ */
+export function dashboardHints(webDist: string): (pathname: string) => string {
+  const file = path.join(webDist, '.vite', 'manifest.json');
+  if (!fs.existsSync(file)) return () => '';
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, ManifestEntry>;
+  const hints = new Map<string, string>();
+  for (const [screen, source] of Object.entries(SCREENS)) {
+    const js: string[] = [];
+    const css: string[] = [];
+    const seen = new Set<string>();
+    const walk = (key: string) => {
+      const e = manifest[key];
+      if (!e || e.isEntry || seen.has(key)) return;
+      seen.add(key);
+      js.push(e.file);
+      css.push(...(e.css ?? []));
+      for (const i of e.imports ?? []) walk(i);
+    };
+    walk(source);
+    if (!js.length) continue;
+    hints.set(
+      screen,
+      [
+        ...['/api/auth/me', ...(DATA[screen] ?? [])].map((u) => `<link rel="preload" as="fetch" crossorigin href="${u}">`),
+        ...css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
+        ...js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+      ].join(''),
+    );
+  }
+  return (pathname) => {
+    const m = /^\/dashboard(?:\/(.*?))?\/?$/.exec(pathname);
+    return m ? (hints.get(m[1] ?? '') ?? '') : '';
+  };
+}
