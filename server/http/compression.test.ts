@@ -28,6 +28,7 @@ function fakeDist() {
       'overview/OverviewPage.tsx': { file: 'assets/OverviewPage-Ef56Gh78.js', imports: ['index.html', '_dashboard-Ij90Kl12.js'] },
     }),
   );
+  fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg/>');
   precompressDir(dir);
   return dir;
 }
@@ -36,6 +37,7 @@ const BROWSER = 'gzip, deflate, br, zstd';
 const decode = (body: Buffer, enc: unknown) =>
   (enc === 'br' ? zlib.brotliDecompressSync(body) : enc === 'gzip' ? zlib.gunzipSync(body) : body).toString('utf8');
 
+/** What a browser gets: compressed where it helps, cached only where it is safe. */
 describe('compression and caching as a browser sees them', () => {
   let t: TestApp;
   let dist: string;
@@ -140,5 +142,36 @@ describe('compression and caching as a browser sees them', () => {
     expect(pickEncoding('*')).toBe('br');
     expect(pickEncoding('identity')).toBeNull();
     expect(pickEncoding(undefined)).toBeNull();
+  });
+
+  it('never lets an API answer be stored, success or error, signed in or not', async () => {
+    const cookie = await t.signIn(MANAGER);
+    for (const [url, headers] of [
+      ['/api/auth/me', { cookie }],
+      ['/api/auth/me', {}],
+      ['/api/rotation', { cookie }],
+      ['/api/no-such-route', { cookie }],
+      ['/api/leads?q=a%00b', { cookie }],
+      ['/api/docs', {}],
+    ] as const) {
+      const r = await t.app.inject({ method: 'GET', url, headers });
+      expect(r.headers['cache-control'], url).toBe('no-store');
+    }
+  });
+
+  it('serves the page rendered, never the raw template, and keeps only hashed assets for a year', async () => {
+    for (const url of ['/', '/index.html', '/dashboard/overview']) {
+      const r = await t.app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(200);
+      expect(r.body, url).toContain('<title>Lot Rotation</title>');
+      expect(r.body, url).not.toContain('__APP_NAME__');
+      expect(r.headers['cache-control'], url).toBe('no-cache');
+    }
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/index-Ab12Cd34.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const icon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['cache-control']).toBe('no-cache');
   });
 });
