@@ -15,7 +15,7 @@ import { freshDb, PG_ADMIN_URL, PG_AVAILABLE } from '../server/test/harness';
 import { managerSession, startServerProcess } from '../server/test/process';
 import { assignNext } from '../server/rotation/service';
 import { createKey, INTAKE_PER_MINUTE } from '../server/intake/service';
-import { LEAD_SOURCE } from '../domain/rotation';
+import { LEAD_SOURCE } from '../domain/leads';
 import { clickToScreens, CPU_SLOWDOWN, demoServer, pageLoads, SLOW_4G, type PageLoad } from './pages';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

@@ -8,16 +8,12 @@ import {
   pointerAfterSkip,
   servingOrder,
   snoozeEnd,
-  followUpDue,
   swapTarget,
-  nextPosition,
   SNOOZE_MINUTES,
-  FOLLOW_UP_HOURS,
   OVERVIEW_LOG_SIZE,
   ROUTING_LOG_SIZE,
-  LEADS_PAGE_SIZE,
-  LEAD_SOURCE,
 } from './rotation';
+import { followUpDue, FOLLOW_UP_HOURS, LEADS_PAGE_SIZE, LEAD_SOURCE } from './leads';
 
 const NOW = new Date('2026-03-10T15:00:00Z');
 
@@ -176,13 +172,6 @@ describe('swapTarget', () => {
     expect(swapTarget(q, 'a', 'up')).toBeNull();
     expect(swapTarget(q, 'c', 'down')).toBeNull();
     expect(swapTarget(q, 'zz', 'up')).toBeNull();
-  });
-});
-
-describe('nextPosition', () => {
-  it('puts a new member at the end', () => {
-    expect(nextPosition([])).toBe(1);
-    expect(nextPosition([{ position: 3 }, { position: 1 }, { position: 7 }])).toBe(8);
   });
 });
 

@@ -1,9 +1,6 @@
 export const SNOOZE_MINUTES = 30;
-export const FOLLOW_UP_HOURS = 24;
 export const OVERVIEW_LOG_SIZE = 10;
 export const ROUTING_LOG_SIZE = 12;
-export const LEADS_PAGE_SIZE = 100;
-export const LEAD_SOURCE = 'BDC Portal';
 /** Skip names someone in the queue: not a manager, not someone off duty or already snoozed. */
 export const SKIP_WHOM = 'Select a user to skip';
 
@@ -60,16 +57,8 @@ export function snoozeEnd(now: Date, minutes = SNOOZE_MINUTES): Date {
   return new Date(now.getTime() + minutes * 60_000);
 }
 
-export function followUpDue(assignedAt: Date): Date {
-  return new Date(assignedAt.getTime() + FOLLOW_UP_HOURS * 3_600_000);
-}
-
 export function swapTarget(queue: Member[], id: string, dir: 'up' | 'down'): Member | null {
   const i = queue.findIndex((m) => m.id === id);
   if (i < 0) return null;
   return queue[dir === 'up' ? i - 1 : i + 1] ?? null;
-}
-
-export function nextPosition(members: { position: number }[]): number {
-  return members.reduce((max, m) => Math.max(max, m.position), 0) + 1;
 }

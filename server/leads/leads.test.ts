@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { myCounts } from './service';
-import { LEAD_SOURCE } from '../../domain/rotation';
+import { LEAD_SOURCE } from '../../domain/leads';
 
 const HOUR = 60 * 60 * 1000;
 

@@ -8,7 +8,7 @@ import { pathId } from '../http/params';
 import { findLead, listLeads, myCounts, setClosed, setCustomerName, toLead } from './service';
 import { leadNameSchema } from '../../domain/schemas';
 import { leadKpis, skipReasons } from '../../domain/kpis';
-import { LEADS_PAGE_SIZE } from '../../domain/rotation';
+import { LEADS_PAGE_SIZE } from '../../domain/leads';
 
 const listQuery = z.strictObject({
   q: z.string().max(200, 'Search is too long (max 200 characters)').optional(),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
-import { LEAD_SOURCE } from '../../domain/rotation';
+import { LEAD_SOURCE } from '../../domain/leads';
 
 const CUSTOMERS = ['Zoë Müller', 'ÅSA ÖBERG', 'Al Li', '100% Pure', 'under_score Co', 'Emoji 😀 Fan', 'MacDonald', 'Ed'];
 const ALL = [...CUSTOMERS].sort();

@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db, DbHandle } from '../db';
 import type { Lead } from '../../domain/contract/answers';
 import type { LeadsTable } from '../db/schema';
-import { LEADS_PAGE_SIZE } from '../../domain/rotation';
+import { LEADS_PAGE_SIZE } from '../../domain/leads';
 import { UNASSIGNED } from '../rotation/service';
 import { dayKey, startOfMonth, zonedStartOfDay } from '../../domain/time';
 

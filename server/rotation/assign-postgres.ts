@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbHandle } from '../db';
 import { HttpError } from '../http/errors';
-import { followUpDue, LEAD_SOURCE } from '../../domain/rotation';
+import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import type { Actor, Assigned, NewLead } from './service';
 
 /** What bdc_assign_next (migration 011) answers. */

@@ -4,18 +4,8 @@ import { withRotationLock } from '../db';
 import { writeAudit, type AuditEntry } from '../users/audit';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
-import {
-  eligibleQueue,
-  followUpDue,
-  LEAD_SOURCE,
-  pickNext,
-  pointerAfterSkip,
-  servingOrder,
-  SKIP_WHOM,
-  snoozeEnd,
-  swapTarget,
-  type Member,
-} from '../../domain/rotation';
+import { eligibleQueue, pickNext, pointerAfterSkip, servingOrder, SKIP_WHOM, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
+import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { assignOnPostgres } from './assign-postgres';
 
 export const toMember = (u: UserRow): Member => ({

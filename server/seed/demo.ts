@@ -3,7 +3,7 @@ import { withRotationLock } from '../db';
 import { insertUser, type UserRow } from '../users/repo';
 import { saleColumns } from '../sales/service';
 import { dayKey } from '../../domain/time';
-import { FOLLOW_UP_HOURS, LEAD_SOURCE } from '../../domain/rotation';
+import { FOLLOW_UP_HOURS, LEAD_SOURCE } from '../../domain/leads';
 
 const SALESMEN = [
   'Marcus Reed',

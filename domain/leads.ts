@@ -1,0 +1,8 @@
+export const FOLLOW_UP_HOURS = 24;
+export const LEADS_PAGE_SIZE = 100;
+/** The source of a lead a manager enters by hand. */
+export const LEAD_SOURCE = 'BDC Portal';
+
+export function followUpDue(assignedAt: Date): Date {
+  return new Date(assignedAt.getTime() + FOLLOW_UP_HOURS * 3_600_000);
+}
