@@ -4,10 +4,12 @@ import { parseMoneyToCents } from './commission';
 import { normalizeName, normalizeRole } from './roles';
 import { SKIP_WHOM, SNOOZE_MINUTES } from './rotation';
 import { isValidDayKey } from './time';
+import { CONTACT_CHANNELS } from './speed';
 
 const MAX_TEXT = 200;
 const MAX_NOTES = 5000;
 const MAX_GREETING = 80;
+const MAX_NOTE = 500;
 const MAX_SNOOZE_MINUTES = 480;
 
 const tooLong = (max: number) => `Too long (max ${max} characters)`;
@@ -195,3 +197,12 @@ export const keyNameSchema = body({ name: text(MSG.nameRequired, 60) });
 export function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';
 }
+
+/** A salesman's contact with the customer: how, and an optional note. */
+export const contactSchema = body({
+  channel: z.enum(CONTACT_CHANNELS, { error: 'Choose how you contacted the customer' }),
+  note: optionalText(MAX_NOTE).optional(),
+});
+
+/** A manager hands a lead waiting in Unassigned out to Next Up; a second press finds it taken. */
+export const handOutSchema = body({});

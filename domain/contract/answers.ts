@@ -129,11 +129,45 @@ export const lead = z.object({
   nameMissing: z.boolean(),
   /** It came in as an ADF document, which a manager may read. */
   hasDocument: z.boolean(),
+  /** Its salesman has not accepted it yet (leads from before Accept existed never wait). */
+  waiting: z.boolean(),
+  /** When it is handed on if he does not accept it; null when the response window is off. */
+  acceptDue: iso.nullable(),
+  acceptedAt: iso.nullable(),
+  firstContactAt: iso.nullable(),
+  handoffs: z.number().int(),
+  /** Handed on too often: it waits in Unassigned for a manager to hand it out. */
+  parked: z.boolean(),
 });
 export const leadPage = z.object({ leads: z.array(lead), nextCursor: z.string().nullable() });
 export const oneLead = z.object({ lead });
 /** The ADF document a lead came in, as the sender sent it (decoded text). */
 export const leadDocument = z.object({ document: z.string() });
+export const timelineEntry = z.object({
+  type: z.enum(['assigned', 'accepted', 'handed_on', 'parked', 'contacted', 'closed', 'reopened']),
+  /** Who did it (the manager or "Rotation" for an assign; the salesman otherwise). */
+  actorName: z.string(),
+  /** For an assign: who got it. */
+  targetName: z.string().nullable(),
+  channel: z.string().nullable(),
+  note: z.string().nullable(),
+  at: iso,
+});
+export const timeline = z.object({ entries: z.array(timelineEntry) });
+
+const spread = z.object({ count: z.number().int(), median: z.number().nullable(), p90: z.number().nullable() });
+const speedRow = { accept: spread, contact: spread, handoffs: z.number().int() };
+const speedPeriod = z.object({ team: z.object(speedRow), associates: z.array(z.object({ id: z.string(), name: z.string(), ...speedRow })) });
+/** Time to accept and to first contact (seconds) and hand-offs, today and month to date in APP_TIMEZONE. */
+export const speed = z.object({ today: speedPeriod, month: speedPeriod });
+
+export const rules = z.object({ responseWindowMinutes: z.number().int() });
+export const rulesAnswer = z.object({
+  rules,
+  /** The latest changes, newest first; managers only (empty for salesmen). */
+  history: z.array(z.object({ actorName: z.string(), at: iso, changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })) })),
+});
+
 export const myCounts = z.object({ assignedToday: z.number().int(), assignedMonth: z.number().int() });
 
 const kpiCounts = { received: z.number(), closed: z.number(), skips: z.number(), closePct: z.number().nullable() };
@@ -143,6 +177,7 @@ export const kpis = z.object({
   associates: z.array(associateKpi),
   average: z.object(kpiCounts),
   skipReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+  speed,
 });
 
 const plan = z.object({ type: z.enum(['flat', 'percent']), percent: z.number().nullable(), flat: z.number().nullable(), split: z.number() });
@@ -194,5 +229,8 @@ export type LogEntry = z.infer<typeof logEntry>;
 export type Lead = z.infer<typeof lead>;
 export type Sale = z.infer<typeof sale>;
 export type Tracker = z.infer<typeof tracker>;
+export type TimelineEntry = z.infer<typeof timelineEntry>;
+export type Speed = z.infer<typeof speed>;
+export type RulesAnswer = z.infer<typeof rulesAnswer>;
 export type AssociateKpi = z.infer<typeof associateKpi>;
 export type ApiKeyInfo = z.infer<typeof apiKey>;

@@ -14,7 +14,10 @@ import {
   keyNameSchema,
   saleSchema,
   leadNameSchema,
+  contactSchema,
+  handOutSchema,
 } from '../schemas';
+import { rulesSchema } from '../rules';
 
 /** A route of the API: what it takes (the body's schema) and what it answers on success. */
 export interface RouteContract {
@@ -52,6 +55,13 @@ export const routes = {
   'POST /leads/:id/reopen': { answer: a.oneLead },
   'POST /leads/:id/name': { body: leadNameSchema, answer: a.oneLead },
   'GET /leads/:id/document': { answer: a.leadDocument },
+  'POST /leads/:id/accept': { answer: a.oneLead },
+  'POST /leads/:id/contact': { body: contactSchema, answer: a.oneLead },
+  'POST /leads/:id/handout': { body: handOutSchema, answer: a.oneLead },
+  'GET /leads/:id/timeline': { answer: a.timeline },
+
+  'GET /rules': { answer: a.rulesAnswer },
+  'PUT /rules': { body: rulesSchema, answer: a.rulesAnswer },
   'GET /leads/kpis': { answer: a.kpis },
 
   'GET /users': { answer: a.userList },
@@ -74,7 +84,7 @@ export const routes = {
 } as const satisfies Record<string, RouteContract>;
 
 /** Routes under /api whose answer is not a JSON document of ours. */
-export const NOT_JSON = ['GET /events', 'GET /sales/export.csv', 'GET /docs', 'POST /v1/leads'] as const;
+export const NOT_JSON = ['GET /events', 'GET /sales/export.csv', 'GET /leads/export.csv', 'GET /docs', 'POST /v1/leads'] as const;
 
 export type Route = keyof typeof routes;
 export type Answer<R extends Route> = z.infer<(typeof routes)[R]['answer']>;

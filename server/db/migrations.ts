@@ -316,15 +316,62 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await sql.raw(ASSIGN_FUNCTION).execute(db);
       },
     },
+    '012_speed_to_lead': {
+      // A lead waits for its salesman's Accept until accept_due; the sweep hands on what is
+      // overdue (a partial index: only leads still waiting are in it). Each lead's timeline and
+      // the dealership rules' changes are kept.
+      async up(db: Db) {
+        for (const col of ['offered_at', 'accept_due', 'accepted_at', 'first_contact_at']) await db.schema.alterTable('leads').addColumn(col, big).execute();
+        await db.schema
+          .alterTable('leads')
+          .addColumn('handoffs', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await sql`create index leads_accept_due on leads (accept_due) where accept_due is not null`.execute(db);
+        await db.schema.createIndex('leads_accepted_at').on('leads').column('accepted_at').execute();
+        await db.schema.createIndex('leads_first_contact_at').on('leads').column('first_contact_at').execute();
+        await db.schema
+          .createTable('lead_events')
+          .$call(idCol)
+          .addColumn('lead_id', big, (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('actor_id', 'text')
+          .addColumn('actor_name', 'text', (c) => c.notNull())
+          .addColumn('channel', 'text')
+          .addColumn('note', 'text')
+          .addColumn('created_at', big, (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('lead_events_lead').on('lead_events').columns(['lead_id', 'id']).execute();
+        await db.schema.createIndex('lead_events_type_at').on('lead_events').columns(['type', 'created_at']).execute();
+        await db.schema
+          .createTable('rules_audit')
+          .$call(idCol)
+          .addColumn('actor_id', 'text')
+          .addColumn('actor_name', 'text', (c) => c.notNull())
+          .addColumn('changes', 'text', (c) => c.notNull())
+          .addColumn('at', big, (c) => c.notNull())
+          .execute();
+        if (dialect === 'postgres') {
+          // The one-call assign also starts the Accept window (011's version took no window).
+          await sql.raw(`drop function if exists bdc_assign_next(${OLD_ASSIGN_ARGS})`).execute(db);
+          await sql.raw(ASSIGN_FUNCTION).execute(db);
+        }
+      },
+    },
   };
 }
 
-/** See 011_postgres_assign_function; server/rotation/assign-postgres.ts calls it. */
+/** The arguments of 011's version, which 012 replaces. */
+const OLD_ASSIGN_ARGS = 'text, text, text, text, text, text, text, text, text, text, text, bigint, bigint, boolean, text, text';
+
+/**
+ * See 011_postgres_assign_function and 012_speed_to_lead (the newest version is created by both,
+ * so a new database and an upgraded one end the same); server/rotation/assign-postgres.ts calls it.
+ */
 const ASSIGN_FUNCTION = `
 create or replace function bdc_assign_next(
   p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text,
   p_source text, p_ext_source text, p_ext_id text, p_by_id text, p_by_name text,
-  p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text
+  p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text, p_accept_due bigint
 ) returns json language plpgsql as $fn$
 declare
   v_pointer integer;
@@ -371,10 +418,11 @@ begin
     end if;
     insert into leads (customer, assigned_to, assigned_to_name, assigned_by, assigned_by_name, assigned_at, status,
                        follow_up_due, closed, source, closed_at, closed_by_id, closed_by_name,
-                       phone, email, vehicle, vin, comments, external_source, external_id)
+                       phone, email, vehicle, vin, comments, external_source, external_id, offered_at, accept_due)
       values (p_customer, coalesce(v_next.id, ''), coalesce(v_next.name, ''), p_by_id, p_by_name, p_at,
               case when v_has_next then 'handed' else 'new' end, p_follow_up_due, 0, p_source, null, null, null,
-              p_phone, p_email, p_vehicle, p_vin, p_comments, p_ext_source, p_ext_id)
+              p_phone, p_email, p_vehicle, p_vin, p_comments, p_ext_source, p_ext_id,
+              case when v_has_next then p_at end, case when v_has_next then p_accept_due end)
       returning id into v_id;
     if v_has_next then
       insert into rotation_log (type, customer, target_id, target_name, reason, manager_id, manager_name, pointer_pos_after, lead_id, created_at)

@@ -91,6 +91,35 @@ export interface LeadsTable {
   name_missing: Generated<number>;
   /** The ADF document the lead came in, readable by managers. */
   document_id: number | null;
+  /** When the salesman who holds it got it; null on leads from before Accept existed. */
+  offered_at: number | null;
+  /** Until when he may accept it before it is handed on; null when the window is off or it was accepted. */
+  accept_due: number | null;
+  accepted_at: number | null;
+  first_contact_at: number | null;
+  /** How often it was taken back for want of an Accept. */
+  handoffs: Generated<number>;
+}
+
+/** A lead's timeline besides its assigns (which rotation_log keeps): accepted, handed on, contacted, closed, reopened. */
+export interface LeadEventsTable {
+  id: Generated<number>;
+  lead_id: number;
+  type: 'accepted' | 'handed_on' | 'contacted' | 'closed' | 'reopened' | 'parked';
+  actor_id: string | null;
+  actor_name: string;
+  channel: string | null;
+  note: string | null;
+  created_at: number;
+}
+
+/** Each save of the dealership rules: who, when, and what changed (JSON {field: {from, to}}). */
+interface RulesAuditTable {
+  id: Generated<number>;
+  actor_id: string | null;
+  actor_name: string;
+  changes: string;
+  at: number;
 }
 
 /** ADF documents as they came in (decoded text, at most the 1 MB intake limit), shown to managers. */
@@ -201,4 +230,6 @@ export interface Database {
   rotation_actions: RotationActionsTable;
   outbox: OutboxTable;
   rate_limits: RateLimitsTable;
+  lead_events: LeadEventsTable;
+  rules_audit: RulesAuditTable;
 }

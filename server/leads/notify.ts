@@ -34,7 +34,7 @@ async function mailAssigned(ctx: Ctx, leadIds: number[]) {
     .selectFrom('leads')
     .innerJoin('users', 'users.id', 'leads.assigned_to')
     .select(['leads.id', 'leads.customer', 'leads.phone', 'leads.email', 'leads.vehicle', 'leads.vin', 'leads.comments', 'leads.source'])
-    .select(['leads.follow_up_due', 'users.email as to', 'users.name as rep'])
+    .select(['leads.follow_up_due', 'leads.accept_due', 'users.email as to', 'users.name as rep'])
     .where('leads.id', 'in', leadIds)
     .execute();
   const due = dueFormat(ctx.config.APP_TIMEZONE);
@@ -50,9 +50,10 @@ async function mailAssigned(ctx: Ctx, leadIds: number[]) {
       ...line('Vehicle', [l.vehicle, l.vin && `VIN ${l.vin}`].filter(Boolean).join(', ')),
       ...line('Source', l.source),
       ...line('Comments', l.comments),
+      ...line('Accept by', l.accept_due ? due.format(new Date(Number(l.accept_due))) : null),
       `Follow up by: ${due.format(new Date(Number(l.follow_up_due)))}`,
       '',
-      `Your leads: ${ctx.config.PUBLIC_URL}/dashboard/associates`,
+      `Open and accept it: ${leadLink(ctx, Number(l.id))}`,
     ].join('\n');
     return {
       kind: 'lead' as const,
@@ -65,7 +66,45 @@ async function mailAssigned(ctx: Ctx, leadIds: number[]) {
   ctx.outbox.wake();
 }
 
+/** Straight to the lead on the salesman's page. */
+const leadLink = (ctx: Ctx, id: number) => `${ctx.config.PUBLIC_URL}/dashboard/associates?lead=${id}`;
+
 /** Fire and forget: the answer to the request does not wait for the mail. */
 export const notifyAssigned = (ctx: Ctx, leadIds: number[]) => {
   mailAssigned(ctx, leadIds).catch((err) => ctx.log.error({ err }, 'could not queue mail about new leads'));
+};
+
+/** Every manager hears of a lead no salesman accepted, which now waits for them in Unassigned. */
+async function mailParked(ctx: Ctx, leadIds: number[]) {
+  if (!leadIds.length) return;
+  const [leads, managers] = await Promise.all([
+    ctx.dbh.db.selectFrom('leads').select(['id', 'customer', 'handoffs']).where('id', 'in', leadIds).execute(),
+    ctx.dbh.db.selectFrom('users').select(['email', 'name']).where('role', '=', 'manager').where('disabled', '=', 0).where('deleted_at', 'is', null).execute(),
+  ]);
+  const expiresAt = Date.now() + LEAD_MAIL_TTL_MS;
+  const mails = leads.flatMap((l) =>
+    managers.map((m) => ({
+      kind: 'lead' as const,
+      mail: {
+        to: m.email,
+        subject: `No one accepted: ${l.customer}`,
+        text: [
+          `Hi ${m.name},`,
+          '',
+          `${l.customer} was handed on ${l.handoffs} times without an Accept and now waits in Unassigned for you.`,
+          '',
+          `Hand it out: ${ctx.config.PUBLIC_URL}/dashboard/leads?view=unassigned`,
+        ].join('\n'),
+      },
+      logLine: `lead ${l.id} (${l.customer}) parked; told ${m.email}`,
+      expiresAt,
+    })),
+  );
+  if (!mails.length) return;
+  await ctx.outbox.enqueue(ctx.dbh.db, mails);
+  ctx.outbox.wake();
+}
+
+export const notifyParked = (ctx: Ctx, leadIds: number[]) => {
+  mailParked(ctx, leadIds).catch((err) => ctx.log.error({ err }, 'could not queue mail about leads no one accepted'));
 };

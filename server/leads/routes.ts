@@ -5,8 +5,13 @@ import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { forbidden, notFound, parse } from '../http/errors';
 import { pathId } from '../http/params';
-import { findLead, listLeads, myCounts, setClosed, setCustomerName, toLead } from './service';
-import { leadNameSchema } from '../../domain/schemas';
+import { acceptLead, findLead, leadTimeline, listLeads, logContact, myCounts, setClosed, setCustomerName, toLead } from './service';
+import { speedReport } from './speed';
+import { contactSchema, handOutSchema, leadNameSchema } from '../../domain/schemas';
+import { toCsv } from '../../domain/csv';
+import { handOutLead, UNASSIGNED } from '../rotation/service';
+import { loadRules } from '../rules/service';
+import { notifyAssigned } from './notify';
 import { leadKpis, skipReasons } from '../../domain/kpis';
 import { LEADS_PAGE_SIZE } from '../../domain/leads';
 
@@ -14,6 +19,7 @@ const listQuery = z.strictObject({
   q: z.string().max(200, 'Search is too long (max 200 characters)').optional(),
   open: z.enum(['true', 'false', '1', '0']).optional(),
   unassigned: z.enum(['true', 'false', '1', '0']).optional(),
+  waiting: z.enum(['true', 'false', '1', '0']).optional(),
   cursor: z.string().max(60).optional(),
   limit: z.coerce.number().int().min(1).max(LEADS_PAGE_SIZE).optional(),
 });
@@ -30,6 +36,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       open: yes(query.open),
       assignedTo: mine ? req.user!.id : undefined,
       unassigned: !mine && yes(query.unassigned),
+      waiting: yes(query.waiting),
       cursor: query.cursor,
       limit: query.limit,
     });
@@ -68,6 +75,80 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     return { lead: toLead((await findLead(dbh.db, id))!) };
   });
 
+  const one = async (id: number) => ({ lead: toLead((await findLead(dbh.db, id))!) });
+  const actor = (u: { id: string; name: string }) => ({ id: u.id, name: u.name });
+
+  /** The salesman who holds a lead accepts it: it stays his and is never handed on. */
+  app.post('/:id/accept', access('user'), async (req) => {
+    const id = pathId(req.params, 'Lead not found');
+    await acceptLead(dbh.db, id, actor(req.user!));
+    bus.publish({ topic: 'leads' });
+    return one(id);
+  });
+
+  app.post('/:id/contact', access('user'), async (req) => {
+    const id = pathId(req.params, 'Lead not found');
+    const contact = parse(contactSchema, req.body);
+    await logContact(dbh.db, id, actor(req.user!), contact);
+    bus.publish({ topic: 'leads' });
+    return one(id);
+  });
+
+  /** A manager hands a lead waiting in Unassigned (one no one accepted, too) to Next Up. */
+  app.post('/:id/handout', access('manager'), async (req) => {
+    const id = pathId(req.params, 'Lead not found');
+    parse(handOutSchema, req.body);
+    const window = (await loadRules(dbh.db)).responseWindowMinutes;
+    await handOutLead(dbh, id, actor(req.user!), new Date(), window);
+    notifyAssigned(ctx, [id]);
+    bus.publish({ topic: 'rotation' });
+    bus.publish({ topic: 'leads' });
+    return one(id);
+  });
+
+  /** What happened to a lead; for managers and the salesman who holds it. */
+  app.get('/:id/timeline', access('user'), async (req) => {
+    const id = pathId(req.params, 'Lead not found');
+    const me = req.user!;
+    const lead = await findLead(dbh.db, id);
+    if (!lead) throw notFound('Lead not found');
+    if (me.role !== 'manager' && (lead.assigned_to === UNASSIGNED || lead.assigned_to !== me.id)) throw forbidden('You can only see the timeline of your own leads.');
+    return { entries: await leadTimeline(dbh.db, id) };
+  });
+
+  /** Every lead with its speed to lead, for a spreadsheet. */
+  app.get('/export.csv', access('manager'), async (_req, reply) => {
+    const rows = await dbh.db
+      .selectFrom('leads')
+      .select(['id', 'customer', 'source', 'assigned_to_name', 'assigned_at', 'offered_at', 'accepted_at', 'first_contact_at', 'handoffs', 'closed'])
+      .orderBy('assigned_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    const time = (t: number | null) => (t === null ? null : new Date(Number(t)).toISOString());
+    const secs = (from: number | null, to: number | null) => (from === null || to === null ? null : Math.round((Number(to) - Number(from)) / 1000));
+    const csv = toCsv([
+      ['Lead', 'Customer', 'Source', 'Salesman', 'Assigned', 'Accepted', 'SecondsToAccept', 'FirstContact', 'SecondsToFirstContact', 'HandedOn', 'Closed'],
+      ...rows.map((l) => [
+        Number(l.id),
+        l.customer,
+        l.source,
+        l.assigned_to_name,
+        time(l.assigned_at),
+        time(l.accepted_at),
+        secs(l.offered_at, l.accepted_at),
+        time(l.first_contact_at),
+        secs(l.offered_at, l.first_contact_at),
+        l.handoffs,
+        l.closed ? 'yes' : 'no',
+      ]),
+    ]);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="leads.csv"')
+      .header('cache-control', 'no-store')
+      .send(csv);
+  });
+
   /** The four planned KPIs over the last 30 days: received, closed, close % and skips. */
   app.get('/kpis', access('user'), async (req) => {
     const since = Date.now() - KPI_DAYS * 24 * 60 * 60 * 1000;
@@ -92,11 +173,17 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const { associates, average } = leadKpis(rows);
     const me = req.user!;
     const isManager = me.role === 'manager';
+    const speed = await speedReport(dbh.db, ctx.config.APP_TIMEZONE);
+    const own = <T extends { id: string }>(rows: T[]) => (isManager ? rows : rows.filter((r) => r.id === me.id));
     return {
       days: KPI_DAYS,
-      associates: isManager ? associates : associates.filter((a) => a.id === me.id),
+      associates: own(associates),
       average,
       skipReasons: skipReasons(isManager ? skips : skips.filter((s) => s.target_id === me.id)),
+      speed: {
+        today: { ...speed.today, associates: own(speed.today.associates) },
+        month: { ...speed.month, associates: own(speed.month.associates) },
+      },
     };
   });
 }

@@ -5,6 +5,10 @@ import type { LeadsTable } from '../db/schema';
 import { LEADS_PAGE_SIZE } from '../../domain/leads';
 import { UNASSIGNED } from '../rotation/service';
 import { dayKey, startOfMonth, zonedStartOfDay } from '../../domain/time';
+import { MAX_HANDOFFS, type ContactChannel } from '../../domain/speed';
+import type { Actor } from '../../domain/users';
+import type { TimelineEntry } from '../../domain/contract/answers';
+import { forbidden, HttpError, notFound } from '../http/errors';
 
 interface TradeIn {
   year: string;
@@ -47,13 +51,24 @@ export const toLead = (l: Selectable<LeadsTable>, now = Date.now()): Lead => ({
   nameMissing: !!l.name_missing,
   /** It came in as an ADF document, which a manager may read (GET /api/leads/:id/document). */
   hasDocument: l.document_id !== null && l.document_id !== undefined,
+  waiting: isWaiting(l),
+  acceptDue: iso(l.accept_due),
+  acceptedAt: iso(l.accepted_at),
+  firstContactAt: iso(l.first_contact_at),
+  handoffs: l.handoffs,
+  parked: !l.closed && !l.assigned_to && l.handoffs >= MAX_HANDOFFS,
 });
+
+const iso = (t: number | null) => (t === null ? null : new Date(Number(t)).toISOString());
+const isWaiting = (l: Selectable<LeadsTable>) => !l.closed && !!l.assigned_to && l.offered_at !== null && l.accepted_at === null;
 
 export interface LeadQuery {
   q?: string;
   open?: boolean;
   assignedTo?: string;
   unassigned?: boolean;
+  /** Only leads their salesman has not accepted yet, oldest first. */
+  waiting?: boolean;
   cursor?: string;
   limit?: number;
 }
@@ -67,6 +82,7 @@ export async function listLeads(h: DbHandle, query: LeadQuery) {
   if (query.open) qb = qb.where('closed', '=', 0);
   if (query.assignedTo) qb = qb.where('assigned_to', '=', query.assignedTo);
   if (query.unassigned) qb = qb.where('assigned_to', '=', UNASSIGNED);
+  if (query.waiting) qb = qb.where('closed', '=', 0).where('offered_at', 'is not', null).where('accepted_at', 'is', null);
   const q = query.q?.trim().toLowerCase();
   if (q) {
     // Both databases look for the text inside the customer or inside the assignee, case-insensitively.
@@ -114,23 +130,120 @@ export const setCustomerName = (db: Db, id: number, customer: string) =>
 /** Closes or reopens; a lead already so is left as it is (the first closer and time stay). True when it changed. */
 export async function setClosed(db: Db, id: number, closed: boolean, by: { id: string; name: string }) {
   const now = Date.now();
-  const r = await db
-    .updateTable('leads')
-    .set(
-      closed
-        ? { closed: 1, status: 'closed', closed_at: now, closed_by_id: by.id, closed_by_name: by.name }
-        : {
-            closed: 0,
-            status: sql<'new' | 'handed'>`case when assigned_to = ${UNASSIGNED} then 'new' else 'handed' end`,
-            closed_at: null,
-            closed_by_id: null,
-            closed_by_name: null,
-          },
-    )
-    .where('id', '=', id)
-    .where('closed', '=', closed ? 0 : 1)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('leads')
+      .set(
+        closed
+          ? { closed: 1, status: 'closed', closed_at: now, closed_by_id: by.id, closed_by_name: by.name, accept_due: null }
+          : {
+              closed: 0,
+              status: sql<'new' | 'handed'>`case when assigned_to = ${UNASSIGNED} then 'new' else 'handed' end`,
+              closed_at: null,
+              closed_by_id: null,
+              closed_by_name: null,
+            },
+      )
+      .where('id', '=', id)
+      .where('closed', '=', closed ? 0 : 1)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    await logEvent(trx, id, closed ? 'closed' : 'reopened', by, now);
+    return true;
+  });
+}
+
+const logEvent = (db: Db, leadId: number, type: 'accepted' | 'contacted' | 'closed' | 'reopened', by: Actor, at: number, contact?: { channel: string; note: string | null }) =>
+  db
+    .insertInto('lead_events')
+    .values({ lead_id: leadId, type, actor_id: by.id, actor_name: by.name, channel: contact?.channel ?? null, note: contact?.note ?? null, created_at: at })
+    .execute();
+
+/** Why a salesman cannot act on a lead as its holder, in his words. */
+function holderRefusal(lead: Selectable<LeadsTable> | undefined, me: Actor, what: string) {
+  if (!lead) return notFound('Lead not found');
+  if (lead.assigned_to !== me.id)
+    return lead.assigned_to ? forbidden(`Only ${lead.assigned_to_name}, who holds this lead, can ${what}.`) : forbidden(`No one holds this lead yet.`);
+  if (lead.closed) return new HttpError(409, 'This lead is closed.');
+  return null;
+}
+
+/**
+ * The holder accepts his lead, once: it stops waiting and is never handed on. The update is
+ * conditional, so an accept and the sweep taking the lead back cannot both win.
+ */
+export async function acceptLead(db: Db, id: number, me: Actor, now = Date.now()) {
+  await db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable('leads')
+      .set({ accepted_at: now, accept_due: null })
+      .where('id', '=', id)
+      .where('assigned_to', '=', me.id!)
+      .where('closed', '=', 0)
+      .where('accepted_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 1) return logEvent(trx, id, 'accepted', me, now);
+    const lead = await findLead(trx, id);
+    throw holderRefusal(lead, me, 'accept it') ?? new HttpError(409, 'You already accepted this lead.');
+  });
+}
+
+/** The holder logs a contact; the first one is his first contact, and it accepts the lead if he had not. */
+export async function logContact(db: Db, id: number, me: Actor, contact: { channel: ContactChannel; note?: string }, now = Date.now()) {
+  await db.transaction().execute(async (trx) => {
+    const lead = await findLead(trx, id);
+    const refusal = holderRefusal(lead, me, 'log a contact');
+    if (refusal) throw refusal;
+    if (lead!.accepted_at === null) {
+      const r = await trx
+        .updateTable('leads')
+        .set({ accepted_at: now, accept_due: null })
+        .where('id', '=', id)
+        .where('assigned_to', '=', me.id!)
+        .where('accepted_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) throw new HttpError(409, 'This lead was just handed on. Refresh to see where it is.');
+      await logEvent(trx, id, 'accepted', me, now);
+    }
+    await trx
+      .updateTable('leads')
+      .set({ first_contact_at: sql<number>`coalesce(first_contact_at, ${now})` })
+      .where('id', '=', id)
+      .execute();
+    await logEvent(trx, id, 'contacted', me, now, { channel: contact.channel, note: contact.note?.trim() || null });
+  });
+}
+
+/** Everything that happened to a lead, oldest first: its assigns (from the rotation log) and its events. */
+export async function leadTimeline(db: Db, id: number): Promise<TimelineEntry[]> {
+  const [assigns, events] = await Promise.all([
+    db.selectFrom('rotation_log').selectAll().where('lead_id', '=', id).where('type', '=', 'assign').execute(),
+    db.selectFrom('lead_events').selectAll().where('lead_id', '=', id).execute(),
+  ]);
+  const entries: (TimelineEntry & { t: number; order: number })[] = [
+    ...assigns.map((a) => ({
+      type: 'assigned' as const,
+      actorName: a.manager_name,
+      targetName: a.target_name,
+      channel: null,
+      note: null,
+      at: new Date(Number(a.created_at)).toISOString(),
+      t: Number(a.created_at),
+      // A hand-on and the assign it leads to share a moment: the hand-on reads first.
+      order: 1,
+    })),
+    ...events.map((e) => ({
+      type: e.type,
+      actorName: e.actor_name,
+      targetName: null,
+      channel: e.channel,
+      note: e.note,
+      at: new Date(Number(e.created_at)).toISOString(),
+      t: Number(e.created_at),
+      order: e.type === 'handed_on' ? 0 : 2,
+    })),
+  ];
+  return entries.sort((a, b) => a.t - b.t || a.order - b.order).map(({ t: _t, order: _o, ...e }) => e);
 }
 
 /** Assigned Today and Total Month, counted from the real leads in the dealership's time zone. */

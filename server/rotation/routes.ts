@@ -6,12 +6,12 @@ import { HttpError, parse } from '../http/errors';
 import { assignSchema, dutySchema, reorderSchema, skipSchema, toggleSchema } from '../../domain/schemas';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
 import { reorder, rotationView, setStatus, skip } from './service';
-import { handOut, handOutWaitingLeads } from './handout';
+import { handOut, handOutWaitingLeads, sweep } from './handout';
 
 const viewQuery = z.object({ log: z.coerce.number().int().min(1).max(ROUTING_LOG_SIZE).default(OVERVIEW_LOG_SIZE) });
 
-/** How often waiting leads are offered again, for when someone becomes eligible by themselves (a snooze ends). */
-const WAITING_SWEEP_MS = 15_000;
+/** How often overdue leads are handed on and waiting leads offered again (someone may have become eligible by himself: a snooze ended). */
+const SWEEP_MS = 15_000;
 
 export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { ctx: Ctx; sweepMs?: number }) {
   const { dbh, bus } = ctx;
@@ -21,19 +21,19 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
   app.get('/', access('user'), async (req) => rotationView(dbh.db, parse(viewQuery, req.query).log));
 
   // The sweep runs while the app is up: started when it is ready, stopped when it closes.
-  let sweep: ReturnType<typeof setInterval> | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
   let sweeping = false;
   app.addHook('onReady', async () => {
-    sweep = setInterval(() => {
+    timer = setInterval(() => {
       if (sweeping) return;
       sweeping = true;
-      handOutWaitingLeads(ctx)
-        .catch((err: unknown) => ctx.log.warn({ err }, 'could not hand out waiting leads'))
+      sweep(ctx)
+        .catch((err: unknown) => ctx.log.warn({ err }, 'could not hand on or hand out leads'))
         .finally(() => (sweeping = false));
-    }, sweepMs ?? WAITING_SWEEP_MS);
-    sweep.unref();
+    }, sweepMs ?? SWEEP_MS);
+    timer.unref();
   });
-  app.addHook('onClose', async () => clearInterval(sweep));
+  app.addHook('onClose', async () => clearInterval(timer));
 
   app.post('/assign', access('manager'), async (req) => {
     const { customer, actionId } = parse(assignSchema, req.body);

@@ -4,8 +4,11 @@ import { withRotationLock } from '../db';
 import { writeAudit, type AuditEntry } from '../users/audit';
 import { badRequest, HttpError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
+import type { Selectable } from 'kysely';
+import type { LeadsTable } from '../db/schema';
 import { eligibleQueue, pickNext, pointerAfterSkip, servingOrder, SKIP_WHOM, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
+import { acceptDue, handOn, MAX_HANDOFFS, missReason } from '../../domain/speed';
 import { assignOnPostgres } from './assign-postgres';
 
 export const toMember = (u: UserRow): Member => ({
@@ -140,7 +143,7 @@ export async function assignNext(
   h: DbHandle,
   lead: string | NewLead,
   by: Actor,
-  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean } = {},
+  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean; window?: number } = {},
 ): Promise<Assigned & { replayed?: true }> {
   const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
   const now = opts.now ?? new Date();
@@ -197,6 +200,8 @@ export async function assignNext(
           trade_in: l.tradeIn ?? null,
           name_missing: l.nameMissing ? 1 : 0,
           document_id: l.documentId ?? null,
+          offered_at: next ? at : null,
+          accept_due: next ? (acceptDue(now, opts.window ?? 0)?.getTime() ?? null) : null,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -213,7 +218,8 @@ export const UNASSIGNED = '';
 
 /**
  * Hands the waiting leads out, oldest first, one rotation transaction each, until none is
- * left or no one is eligible. The lead keeps whoever sent it as its assigner.
+ * left or no one is eligible. The lead keeps whoever sent it as its assigner. A lead handed on
+ * too often (parked) waits for a manager instead.
  */
 const oldestWaiting = (db: Db) =>
   db
@@ -221,12 +227,35 @@ const oldestWaiting = (db: Db) =>
     .selectAll()
     .where('assigned_to', '=', UNASSIGNED)
     .where('closed', '=', 0)
+    .where('handoffs', '<', MAX_HANDOFFS)
     .orderBy('assigned_at')
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
 
-export async function handOutWaiting(h: DbHandle, now = new Date()): Promise<Assigned[]> {
+/** Gives a lead that waits in Unassigned to Next Up and starts its Accept window. */
+async function give(trx: Db, lead: Selectable<LeadsTable>, next: Member, by: Actor, now: Date, window: number): Promise<Assigned> {
+  const at = now.getTime();
+  await trx
+    .updateTable('leads')
+    .set({
+      assigned_to: next.id,
+      assigned_to_name: next.name,
+      assigned_at: at,
+      follow_up_due: followUpDue(now).getTime(),
+      status: 'handed',
+      offered_at: at,
+      accept_due: acceptDue(now, window)?.getTime() ?? null,
+      accepted_at: null,
+    })
+    .where('id', '=', lead.id)
+    .execute();
+  const leadId = Number(lead.id);
+  await logAssign(trx, leadId, lead.customer, next, by, at);
+  return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
+}
+
+export async function handOutWaiting(h: DbHandle, now = new Date(), window = 0): Promise<Assigned[]> {
   const out: Assigned[] = [];
   // Nearly always nothing waits: look without the lock first so assigns do not queue twice.
   if (!(await oldestWaiting(h.db))) return out;
@@ -236,15 +265,114 @@ export async function handOutWaiting(h: DbHandle, now = new Date()): Promise<Ass
       if (!lead) return null;
       const { next } = await nextUp(trx, now);
       if (!next) return null;
+      return give(trx, lead, next, { id: lead.assigned_by, name: lead.assigned_by_name }, now, window);
+    });
+    if (!done) return out;
+    out.push(done);
+  }
+}
+
+/** A manager hands one lead that waits in Unassigned (parked ones too) out to Next Up. */
+export function handOutLead(h: DbHandle, leadId: number, by: Actor, now = new Date(), window = 0): Promise<Assigned> {
+  return withRotationLock(h, async (trx) => {
+    const lead = await trx.selectFrom('leads').selectAll().where('id', '=', leadId).executeTakeFirst();
+    if (!lead) throw notFound('Lead not found');
+    if (lead.closed) throw new HttpError(409, 'This lead is closed. Reopen it first.');
+    if (lead.assigned_to !== UNASSIGNED) throw new HttpError(409, `This lead is already with ${lead.assigned_to_name}.`);
+    const { next } = await nextUp(trx, now);
+    if (!next) throw new HttpError(409, 'No eligible associates right now.');
+    return give(trx, lead, next, by, now, window);
+  });
+}
+
+/** What the sweep did with one overdue lead. */
+export interface HandedOn {
+  leadId: number;
+  customer: string;
+  missed: { id: string; name: string };
+  /** The salesman who has it now; null when it waits in Unassigned. */
+  to: { id: string; name: string } | null;
+  parked: boolean;
+}
+
+const ROTATION: Actor = { id: null, name: 'Rotation' };
+
+/** The oldest lead whose Accept window has passed (the partial index on accept_due finds it). */
+export const firstOverdue = (db: Db, now: Date) =>
+  db
+    .selectFrom('leads')
+    .selectAll()
+    .where('accept_due', '<=', now.getTime())
+    .orderBy('accept_due')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+
+/**
+ * Takes back every lead not accepted in time, one rotation transaction each: the salesman who
+ * missed it is skipped and snoozed with the reason, and the lead goes to the next eligible
+ * salesman as his turn (domain/speed.ts handOn), or waits in Unassigned. Each lead is acted on
+ * once, by whichever app server takes the rotation lock first: the next one finds it done.
+ */
+export async function handOnOverdue(h: DbHandle, now = new Date(), window = 0): Promise<HandedOn[]> {
+  const out: HandedOn[] = [];
+  if (!(await firstOverdue(h.db, now))) return out;
+  for (;;) {
+    const done = await withRotationLock(h, async (trx): Promise<HandedOn | null> => {
+      const lead = await firstOverdue(trx, now);
+      if (!lead) return null;
       const at = now.getTime();
+      const state = await readState(trx);
+      const members = (await candidates(trx)).map(toMember);
+      const missed = { id: lead.assigned_to, name: lead.assigned_to_name };
+      const given = Math.round((Number(lead.accept_due) - Number(lead.offered_at ?? lead.assigned_at)) / 60_000);
+      const reason = missReason(given);
+      const step = handOn(members, missed.id, state.pointer_pos, lead.handoffs, now);
+      const snooze = snoozeEnd(now).getTime();
+      await trx
+        .updateTable('users')
+        .set({ snooze_until: snooze, updated_at: at })
+        .where('id', '=', missed.id)
+        .where((eb) => eb.or([eb('snooze_until', 'is', null), eb('snooze_until', '<', snooze)]))
+        .execute();
+      await trx
+        .insertInto('rotation_log')
+        .values({
+          type: 'skip',
+          customer: lead.customer,
+          target_id: missed.id,
+          target_name: missed.name,
+          reason,
+          manager_id: null,
+          manager_name: ROTATION.name,
+          pointer_pos_after: step.pointer,
+          lead_id: Number(lead.id),
+          created_at: at,
+        })
+        .execute();
+      await trx.updateTable('rotation_state').set({ pointer_pos: step.pointer, updated_by: null }).where('id', '=', 1).execute();
+      await trx
+        .insertInto('lead_events')
+        .values({ lead_id: Number(lead.id), type: 'handed_on', actor_id: missed.id, actor_name: missed.name, channel: null, note: reason, created_at: at })
+        .execute();
+      await trx.updateTable('leads').set({ handoffs: step.handoffs }).where('id', '=', lead.id).execute();
+      const result = { leadId: Number(lead.id), customer: lead.customer, missed, parked: step.kind === 'park' };
+      if (step.kind === 'next') {
+        await give(trx, lead, step.to, ROTATION, now, window);
+        return { ...result, to: { id: step.to.id, name: step.to.name } };
+      }
       await trx
         .updateTable('leads')
-        .set({ assigned_to: next.id, assigned_to_name: next.name, assigned_at: at, follow_up_due: followUpDue(now).getTime(), status: 'handed' })
+        .set({ assigned_to: UNASSIGNED, assigned_to_name: UNASSIGNED, status: 'new', offered_at: null, accept_due: null })
         .where('id', '=', lead.id)
         .execute();
-      const leadId = Number(lead.id);
-      await logAssign(trx, leadId, lead.customer, next, { id: lead.assigned_by, name: lead.assigned_by_name }, at);
-      return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
+      if (step.kind === 'park') {
+        await trx
+          .insertInto('lead_events')
+          .values({ lead_id: Number(lead.id), type: 'parked', actor_id: null, actor_name: ROTATION.name, channel: null, note: null, created_at: at })
+          .execute();
+      }
+      return { ...result, to: null };
     });
     if (!done) return out;
     out.push(done);

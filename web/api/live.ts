@@ -10,6 +10,7 @@ const STALE: Record<DataTopic, string[]> = {
   leads: ['leads', 'my-stats', 'rotation', 'kpis', 'integrations'],
   sales: ['sales'],
   profile: ['me'],
+  rules: ['rules'],
 };
 
 /** Keeps every open screen current: the server says which topic changed, we refetch it. */
