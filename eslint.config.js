@@ -5,7 +5,7 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'build/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/'] },
+  { ignores: ['dist/', 'build/', 'node_modules/', 'test-results/', 'playwright-report/', 'data/', 'web/public/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

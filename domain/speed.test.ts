@@ -16,7 +16,14 @@ const member = (id: string, position: number, over: Partial<Member> = {}): Membe
   deletedAt: null,
   ...over,
 });
-const offer = (over: Partial<Offer> = {}): Offer => ({ holderId: 'a', acceptDue: new Date(NOW.getTime() + 600_000), acceptedAt: null, closed: false, handoffs: 0, ...over });
+const offer = (over: Partial<Offer> = {}): Offer => ({
+  holderId: 'a',
+  acceptDue: new Date(NOW.getTime() + 600_000),
+  acceptedAt: null,
+  closed: false,
+  handoffs: 0,
+  ...over,
+});
 
 describe('the response window', () => {
   it('ends the given minutes after the offer; 0 is off', () => {
@@ -106,10 +113,15 @@ describe('speed figures', () => {
       // Before the period: not counted.
       { holderId: 'a', offeredAt: at('2026-11-19T14:00:00Z'), acceptedAt: at('2026-11-19T15:00:00Z'), firstContactAt: null },
     ];
-    const r = speedFigures(leads, [{ missedId: 'b', at: at('2026-11-20T13:00:00Z') }], [
-      { id: 'a', name: 'A' },
-      { id: 'b', name: 'B' },
-    ], from);
+    const r = speedFigures(
+      leads,
+      [{ missedId: 'b', at: at('2026-11-20T13:00:00Z') }],
+      [
+        { id: 'a', name: 'A' },
+        { id: 'b', name: 'B' },
+      ],
+      from,
+    );
     expect(r.team).toEqual({ accept: { count: 2, median: 20, p90: 60 }, contact: { count: 1, median: 300, p90: 300 }, handoffs: 1 });
     expect(r.associates).toEqual([
       { id: 'a', name: 'A', accept: { count: 1, median: 60, p90: 60 }, contact: { count: 1, median: 300, p90: 300 }, handoffs: 0 },
@@ -118,7 +130,13 @@ describe('speed figures', () => {
   });
 
   it('reads durations and the time left as people do', () => {
-    expect([formatSeconds(null), formatSeconds(45), formatSeconds(420), formatSeconds(3900), formatSeconds(7200)]).toEqual(['—', '45 s', '7 min', '1 h 5 min', '2 h']);
+    expect([formatSeconds(null), formatSeconds(45), formatSeconds(420), formatSeconds(3900), formatSeconds(7200)]).toEqual([
+      '—',
+      '45 s',
+      '7 min',
+      '1 h 5 min',
+      '2 h',
+    ]);
     const due = new Date(NOW.getTime() + 462_000);
     expect(timeLeft(due, NOW)).toBe('7:42');
     expect(timeLeft(due, new Date(due.getTime() + 5000))).toBe('0:00');

@@ -112,7 +112,8 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const me = req.user!;
     const lead = await findLead(dbh.db, id);
     if (!lead) throw notFound('Lead not found');
-    if (me.role !== 'manager' && (lead.assigned_to === UNASSIGNED || lead.assigned_to !== me.id)) throw forbidden('You can only see the timeline of your own leads.');
+    if (me.role !== 'manager' && (lead.assigned_to === UNASSIGNED || lead.assigned_to !== me.id))
+      throw forbidden('You can only see the timeline of your own leads.');
     return { entries: await leadTimeline(dbh.db, id) };
   });
 

@@ -153,7 +153,14 @@ export async function setClosed(db: Db, id: number, closed: boolean, by: { id: s
   });
 }
 
-const logEvent = (db: Db, leadId: number, type: 'accepted' | 'contacted' | 'closed' | 'reopened', by: Actor, at: number, contact?: { channel: string; note: string | null }) =>
+const logEvent = (
+  db: Db,
+  leadId: number,
+  type: 'accepted' | 'contacted' | 'closed' | 'reopened',
+  by: Actor,
+  at: number,
+  contact?: { channel: string; note: string | null },
+) =>
   db
     .insertInto('lead_events')
     .values({ lead_id: leadId, type, actor_id: by.id, actor_name: by.name, channel: contact?.channel ?? null, note: contact?.note ?? null, created_at: at })

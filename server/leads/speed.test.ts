@@ -41,7 +41,7 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
   async function assign(customer: string) {
     const r = await call('POST', 'rotation/assign', boss, { customer });
     expect(r.statusCode).toBe(200);
-    return r.json() as { leadId: number; assignedTo: { id: string; name: string } };
+    return r.json<{ leadId: number; assignedTo: { id: string; name: string } }>();
   }
 
   it('keeps the rules in one record: managers change them, every change is in the history, bad input changes nothing', async () => {

@@ -299,14 +299,7 @@ const ROTATION: Actor = { id: null, name: 'Rotation' };
 
 /** The oldest lead whose Accept window has passed (the partial index on accept_due finds it). */
 export const firstOverdue = (db: Db, now: Date) =>
-  db
-    .selectFrom('leads')
-    .selectAll()
-    .where('accept_due', '<=', now.getTime())
-    .orderBy('accept_due')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  db.selectFrom('leads').selectAll().where('accept_due', '<=', now.getTime()).orderBy('accept_due').orderBy('id').limit(1).executeTakeFirst();
 
 /**
  * Takes back every lead not accepted in time, one rotation transaction each: the salesman who

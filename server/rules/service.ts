@@ -31,7 +31,10 @@ export function saveRules(h: DbHandle, rules: Rules, by: Actor, now = Date.now()
       .values({ key: KEY, value })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
       .execute();
-    await trx.insertInto('rules_audit').values({ actor_id: by.id, actor_name: by.name, changes: JSON.stringify(changes), at: now }).execute();
+    await trx
+      .insertInto('rules_audit')
+      .values({ actor_id: by.id, actor_name: by.name, changes: JSON.stringify(changes), at: now })
+      .execute();
     if (rules.responseWindowMinutes === 0) await trx.updateTable('leads').set({ accept_due: null }).where('accept_due', 'is not', null).execute();
     return { rules, changed: true };
   });

@@ -68,6 +68,10 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
       const rep = staff[turn++ % staff.length];
       const mgr = pick(managers);
       const closed = d > 2 && random() < 0.7;
+      // Most salesmen accept within a few minutes and call soon after; the newest leads still wait.
+      const fresh = now - at < 20 * 60 * 1000;
+      const accepted = fresh ? null : at + Math.floor((20 + random() * 600) * 1000);
+      const contacted = accepted && random() < 0.85 ? accepted + Math.floor((60 + random() * 1800) * 1000) : null;
       rows.push({
         customer: `${pick(FIRST)} ${pick(LAST)}`,
         assigned_to: rep.id,
@@ -82,6 +86,9 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
         closed_at: closed ? at + DAY : null,
         closed_by_id: closed ? mgr.id : null,
         closed_by_name: closed ? mgr.name : null,
+        offered_at: at,
+        accepted_at: accepted,
+        first_contact_at: contacted,
       });
     }
     if (rows.length) await db.insertInto('leads').values(rows).execute();

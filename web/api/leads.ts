@@ -1,7 +1,8 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from './client';
-import { notifyFail } from '../components/notify';
+import { notifyFail, notifyOk } from '../components/notify';
 import type { Lead } from '../../domain/contract/answers';
+import type { Body } from '../../domain/contract/routes';
 
 export type { Lead };
 
@@ -49,4 +50,60 @@ export function useSetLeadName(onDone?: () => void) {
     },
     onError: (err) => notifyFail('Failed to save the name', err),
   });
+}
+
+/** The salesman's leads still waiting for his Accept, oldest first. */
+export function useWaitingLeads(enabled: boolean) {
+  return useQuery({
+    queryKey: ['leads', 'waiting'],
+    queryFn: () => call('GET /leads/mine', { query: { waiting: 1, open: 1 } }),
+    enabled,
+    select: (page) => [...page.leads].reverse(),
+  });
+}
+
+const refresh = (qc: ReturnType<typeof useQueryClient>) => {
+  void qc.invalidateQueries({ queryKey: ['leads'] });
+  void qc.invalidateQueries({ queryKey: ['timeline'] });
+};
+
+export function useAcceptLead() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => call('POST /leads/:id/accept', { params: { id } }),
+    onSuccess: () => refresh(qc),
+    onError: (err) => {
+      notifyFail('Could not accept the lead', err);
+      refresh(qc);
+    },
+  });
+}
+
+export function useLogContact(onDone?: () => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...body }: { id: number } & Body<'POST /leads/:id/contact'>) => call('POST /leads/:id/contact', { params: { id }, body }),
+    onSuccess: () => {
+      onDone?.();
+      refresh(qc);
+    },
+    onError: (err) => notifyFail('Could not log the contact', err),
+  });
+}
+
+/** A manager hands a lead waiting in Unassigned to Next Up. */
+export function useHandOutLead() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => call('POST /leads/:id/handout', { params: { id }, body: {} }),
+    onSuccess: ({ lead }) => {
+      notifyOk(`${lead.customer} handed to ${lead.assignedToName}.`);
+      refresh(qc);
+    },
+    onError: (err) => notifyFail('Could not hand the lead out', err),
+  });
+}
+
+export function useTimeline(id: number, enabled: boolean) {
+  return useQuery({ queryKey: ['timeline', id], queryFn: () => call('GET /leads/:id/timeline', { params: { id } }), enabled });
 }

@@ -7,6 +7,8 @@ import { PagedLeads } from '../components/LeadsTable';
 import { notifyFail, notifyOk } from '../components/notify';
 import { call } from '../api/client';
 import { useLeads } from '../api/leads';
+import { useSession } from '../session/SessionProvider';
+import { MySpeed } from '../stats/SpeedFigures';
 
 function Notes() {
   const saved = useQuery({ queryKey: ['notes'], queryFn: () => call('GET /profile/notes') });
@@ -46,6 +48,8 @@ export default function AssociatesPage() {
   const counts = useQuery({ queryKey: ['my-stats'], queryFn: () => call('GET /leads/mine/counts') });
   const [open, setOpen] = useState(true);
   const leads = useLeads({ q: '', open, mine: true });
+  const { user } = useSession();
+  const kpis = useQuery({ queryKey: ['kpis'], queryFn: () => call('GET /leads/kpis'), enabled: user?.role === 'staff' });
   return (
     <Stack>
       <PageTitle>My Stats & Notes</PageTitle>
@@ -53,6 +57,7 @@ export default function AssociatesPage() {
         <StatCard label="Assigned Today" value={counts.data?.assignedToday} testId="assigned-today" />
         <StatCard label="Total Month" value={counts.data?.assignedMonth} testId="total-month" />
       </SimpleGrid>
+      {kpis.data && user && <MySpeed speed={kpis.data.speed} uid={user.uid} />}
       <Notes />
       <Paper withBorder p="md" radius="md">
         <Group justify="space-between" mb="sm">

@@ -4,6 +4,7 @@ import type { Lead } from '../api/leads';
 import { notifications } from '@mantine/notifications';
 import { useLeadAction, useLeadDocument, useLeads, useSetLeadName } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
+import { SpeedActions, SpeedBadges } from '../leads/LeadActivity';
 
 /** "2015 Honda Civic · 82000 mi" */
 const tradeInText = (t: NonNullable<Lead['tradeIn']>) => [[t.year, t.make, t.model].filter(Boolean).join(' '), t.odometer].filter(Boolean).join(' · ');
@@ -86,6 +87,7 @@ function Details({ lead: l }: { lead: Lead }) {
           </Badge>
         )}
         {l.nameMissing && mayName && <NameLead lead={l} />}
+        <SpeedBadges lead={l} />
       </Group>
       {contact && (
         <Text size="xs" c="dimmed" data-testid="lead-contact">
@@ -223,6 +225,7 @@ function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; 
                       Reopen
                     </Button>
                   ) : null}
+                  <SpeedActions lead={l} />
                 </Group>
               </Table.Td>
             </Table.Tr>

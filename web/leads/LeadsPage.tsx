@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Alert, Checkbox, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
@@ -9,7 +10,9 @@ export default function LeadsPage() {
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search, 250);
   const [open, setOpen] = useState(true);
-  const [view, setView] = useState<'all' | 'unassigned'>('all');
+  // The mail about a lead no one accepted links here with ?view=unassigned.
+  const [params] = useSearchParams();
+  const [view, setView] = useState<'all' | 'unassigned'>(params.get('view') === 'unassigned' ? 'unassigned' : 'all');
   const unassigned = view === 'unassigned';
   const leads = useLeads({ q, open, unassigned });
 
@@ -28,7 +31,8 @@ export default function LeadsPage() {
       />
       {unassigned && (
         <Text size="sm" c="dimmed">
-          Leads that arrived while no one was eligible. They are handed out first, by the round robin, as soon as someone is on the floor or a manager assigns.
+          Leads that arrived while no one was eligible, or that no salesman accepted in time. The first are handed out first, by the round robin, as soon as
+          someone is on the floor or a manager assigns; a lead handed on three times waits here for a manager to Hand out.
         </Text>
       )}
       <Group align="flex-end">

@@ -9,6 +9,7 @@ import { statusOf, visibleUsers } from '../../domain/users';
 import { useStatus, useUsers, type ManagedUser } from './api';
 import { UserDialog } from './UserDialog';
 import { Integrations } from './Integrations';
+import { RulesSection } from './RulesSection';
 
 const NO_PERMISSION = 'You need manager permissions to view this page.';
 
@@ -117,6 +118,7 @@ export default function ManagementPage() {
       )}
 
       <UserDialog opened={!!dialog} user={dialog?.user ?? null} self={dialog?.user?.id === me?.uid} onClose={() => setDialog(null)} />
+      <RulesSection />
       <Integrations />
     </Stack>
   );

@@ -3,6 +3,7 @@ import { Button, Paper, Stack, Text, TextInput, Title, useComputedColorScheme, u
 import { notifications } from '@mantine/notifications';
 import { PageTitle } from '../components/PageTitle';
 import { useSession } from '../session/SessionProvider';
+import { AlertsSetting } from '../leads/AlertsSetting';
 
 export default function SettingsPage() {
   const { setColorScheme } = useMantineColorScheme();
@@ -52,6 +53,7 @@ export default function SettingsPage() {
           </Button>
         </Stack>
       </Paper>
+      {user?.role === 'staff' && <AlertsSetting />}
       <Paper withBorder p="md" radius="md" component="form" onSubmit={(e) => void save(e)}>
         <Stack gap="sm">
           <Title order={2} size="h4">

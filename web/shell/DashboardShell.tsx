@@ -12,6 +12,8 @@ import { Notifications } from '@mantine/notifications';
 import { ModalsProvider } from '@mantine/modals';
 import '../styles/dashboard';
 import { likelyNext, prefetchWhenIdle } from '../screens';
+import { UpNow } from '../leads/UpNow';
+import { registerServiceWorker } from '../leads/alerts';
 
 function useHour() {
   const [hour, setHour] = useState(() => new Date().getHours());
@@ -51,6 +53,7 @@ export default function DashboardShell() {
     void navigate('/', { replace: true });
   }, [qc, navigate]);
   useLiveEvents(onRevoked);
+  useEffect(registerServiceWorker, []);
 
   const link = (to: string, label: string) => <NavLink key={to} component={RouterLink} to={to} label={label} active={location.pathname === to} />;
 
@@ -101,6 +104,7 @@ export default function DashboardShell() {
         </AppShell.Navbar>
 
         <AppShell.Main>
+          <UpNow />
           <Suspense
             fallback={
               <Center p="xl">

@@ -6,6 +6,7 @@ import { PageTitle } from '../components/PageTitle';
 import { call } from '../api/client';
 import { useSession } from '../session/SessionProvider';
 import type { AssociateKpi } from '../../domain/contract/answers';
+import { SpeedFigures } from './SpeedFigures';
 
 /** A row of the table: an associate, or the team's average (no id). */
 type Kpi = Omit<AssociateKpi, 'id'> & { id?: string };
@@ -29,6 +30,7 @@ export default function LeadsKpiPage() {
         <Skeleton h={200} />
       ) : (
         <>
+          {q.data && <SpeedFigures speed={q.data.speed} canExport={isManager} />}
           <Paper withBorder p="md" radius="md">
             {/* On phones the table scrolls sideways; the scroll area takes focus so the keyboard can scroll it. */}
             <Table.ScrollContainer minWidth={480} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Leads per associate' } }}>

@@ -1,0 +1,42 @@
+import type { Lead } from '../api/leads';
+
+/** What this browser lets the portal do about notifications. */
+export type AlertPermission = NotificationPermission | 'unsupported';
+
+export const alertPermission = (): AlertPermission => (typeof Notification === 'undefined' ? 'unsupported' : Notification.permission);
+
+export async function askForAlerts(): Promise<AlertPermission> {
+  if (typeof Notification === 'undefined') return 'unsupported';
+  return Notification.requestPermission();
+}
+
+/**
+ * Tells a salesman of a new lead while the portal is in the background. Phones show
+ * notifications only through the service worker; desktop browsers without one take the plain kind.
+ */
+export function showLeadNotification(lead: Lead) {
+  if (alertPermission() !== 'granted') return;
+  const title = `New lead: ${lead.customer}`;
+  const options: NotificationOptions = {
+    body: lead.acceptDue ? 'Open the portal to accept it before the time runs out.' : 'Open the portal to accept it.',
+    tag: `lead-${lead.id}`,
+    icon: '/icons/icon-192.png',
+    data: { url: `/dashboard/associates?lead=${lead.id}` },
+  };
+  const plain = () => {
+    const n = new Notification(title, options);
+    n.onclick = () => {
+      window.focus();
+      n.close();
+    };
+  };
+  if ('serviceWorker' in navigator && navigator.serviceWorker.controller) {
+    void navigator.serviceWorker.ready.then((r) => r.showNotification(title, options)).catch(plain);
+  } else plain();
+}
+
+/** The service worker makes the portal installable; it keeps no copy of any API answer (see sw.js). */
+export function registerServiceWorker() {
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+}
