@@ -157,6 +157,23 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     expect(twice.statusCode).toBe(409);
   });
 
+  it('gives leads from the intake API the same window, and hands them on the same way', async () => {
+    const key = (await call('POST', 'integrations/keys', boss, { name: 'Website' })).json().key as string;
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/leads',
+      headers: { 'x-api-key': key },
+      payload: { customer: 'Web Wendy', email: 'wendy@example.com' },
+    });
+    expect(sent.statusCode).toBe(201);
+    const id = sent.json().leads[0].id as number;
+    const l = await lead(id);
+    expect(Number(l.accept_due) - Number(l.offered_at)).toBe(10 * MIN);
+    const moved = await sweep(t.app.ctx, new Date(Number(l.accept_due) + 1000));
+    expect(moved.map((m) => m.leadId)).toEqual([id]);
+    expect((await lead(id)).assigned_to).toBe(moved[0].to!.id);
+  });
+
   it('with the window off nothing waits to be handed on, and turning it off releases the leads waiting', async () => {
     const pending = await assign('Ola Off');
     expect((await call('PUT', 'rules', boss, { responseWindowMinutes: 0 })).statusCode).toBe(200);
@@ -248,5 +265,38 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database', () =>
     expect(rows.map((r) => r.handoffs)).toEqual(Array(6).fill(1));
     const events = await t.db.selectFrom('lead_events').select('lead_id').where('type', '=', 'handed_on').execute();
     expect(events).toHaveLength(6);
+  });
+
+  it('lets an Accept and the sweep race: each lead is either accepted and stays, or handed on and the Accept refused', async () => {
+    await t.db.updateTable('users').set({ snooze_until: null }).execute();
+    await t.db.updateTable('leads').set({ accept_due: null }).execute();
+    const boss = await t.signIn(MANAGER);
+    const cookies = new Map<string, string>();
+    for (const name of ['dee', 'eli', 'flo']) {
+      const u = await t.db.selectFrom('users').select('id').where('email', '=', `${name}.two@dealer.test`).executeTakeFirstOrThrow();
+      cookies.set(u.id, await t.signIn(`${name}.two@dealer.test`));
+    }
+    const leads: { id: number; holder: string }[] = [];
+    for (let i = 0; i < 9; i++) {
+      const r = (await t.app.inject({ method: 'POST', url: '/api/rotation/assign', headers: { cookie: boss }, payload: { customer: `Duel ${i}` } })).json();
+      leads.push({ id: r.leadId, holder: r.assignedTo.id });
+    }
+    const later = new Date(Date.now() + 11 * MIN);
+    const [accepts] = await Promise.all([
+      Promise.all(
+        leads.map((l, i) => (i % 2 ? second : t.app).inject({ method: 'POST', url: `/api/leads/${l.id}/accept`, headers: { cookie: cookies.get(l.holder)! } })),
+      ),
+      sweep(t.app.ctx, later),
+      sweep(second.ctx, later),
+    ]);
+    for (const [i, l] of leads.entries()) {
+      const row = await t.db.selectFrom('leads').selectAll().where('id', '=', l.id).executeTakeFirstOrThrow();
+      if (accepts[i].statusCode === 200) expect(row).toMatchObject({ assigned_to: l.holder, handoffs: 0, accept_due: null });
+      else {
+        expect(accepts[i].statusCode).toBe(403);
+        expect(row.handoffs).toBe(1);
+        expect(row.accepted_at).toBeNull();
+      }
+    }
   });
 });

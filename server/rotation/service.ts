@@ -221,7 +221,7 @@ export const UNASSIGNED = '';
  * left or no one is eligible. The lead keeps whoever sent it as its assigner. A lead handed on
  * too often (parked) waits for a manager instead.
  */
-const oldestWaiting = (db: Db) =>
+const oldestWaiting = (db: Db, lock = false) =>
   db
     .selectFrom('leads')
     .selectAll()
@@ -231,6 +231,7 @@ const oldestWaiting = (db: Db) =>
     .orderBy('assigned_at')
     .orderBy('id')
     .limit(1)
+    .$if(lock, (qb) => qb.forUpdate())
     .executeTakeFirst();
 
 /** Gives a lead that waits in Unassigned to Next Up and starts its Accept window. */
@@ -261,7 +262,7 @@ export async function handOutWaiting(h: DbHandle, now = new Date(), window = 0):
   if (!(await oldestWaiting(h.db))) return out;
   for (;;) {
     const done = await withRotationLock(h, async (trx): Promise<Assigned | null> => {
-      const lead = await oldestWaiting(trx);
+      const lead = await oldestWaiting(trx, h.dialect === 'postgres');
       if (!lead) return null;
       const { next } = await nextUp(trx, now);
       if (!next) return null;
@@ -275,7 +276,12 @@ export async function handOutWaiting(h: DbHandle, now = new Date(), window = 0):
 /** A manager hands one lead that waits in Unassigned (parked ones too) out to Next Up. */
 export function handOutLead(h: DbHandle, leadId: number, by: Actor, now = new Date(), window = 0): Promise<Assigned> {
   return withRotationLock(h, async (trx) => {
-    const lead = await trx.selectFrom('leads').selectAll().where('id', '=', leadId).executeTakeFirst();
+    const lead = await trx
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', '=', leadId)
+      .$if(h.dialect === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirst();
     if (!lead) throw notFound('Lead not found');
     if (lead.closed) throw new HttpError(409, 'This lead is closed. Reopen it first.');
     if (lead.assigned_to !== UNASSIGNED) throw new HttpError(409, `This lead is already with ${lead.assigned_to_name}.`);
@@ -297,9 +303,22 @@ export interface HandedOn {
 
 const ROTATION: Actor = { id: null, name: 'Rotation' };
 
-/** The oldest lead whose Accept window has passed (the partial index on accept_due finds it). */
-export const firstOverdue = (db: Db, now: Date) =>
-  db.selectFrom('leads').selectAll().where('accept_due', '<=', now.getTime()).orderBy('accept_due').orderBy('id').limit(1).executeTakeFirst();
+/**
+ * The oldest lead whose Accept window has passed (the partial index on accept_due finds it).
+ * With `lock` (PostgreSQL, inside the transaction) the row stays locked until the hand-on
+ * commits: an Accept arriving meanwhile waits and then finds the lead gone, and one that
+ * committed first makes this read find the lead accepted.
+ */
+export const firstOverdue = (db: Db, now: Date, lock = false) =>
+  db
+    .selectFrom('leads')
+    .selectAll()
+    .where('accept_due', '<=', now.getTime())
+    .orderBy('accept_due')
+    .orderBy('id')
+    .limit(1)
+    .$if(lock, (qb) => qb.forUpdate())
+    .executeTakeFirst();
 
 /**
  * Takes back every lead not accepted in time, one rotation transaction each: the salesman who
@@ -312,7 +331,7 @@ export async function handOnOverdue(h: DbHandle, now = new Date(), window = 0): 
   if (!(await firstOverdue(h.db, now))) return out;
   for (;;) {
     const done = await withRotationLock(h, async (trx): Promise<HandedOn | null> => {
-      const lead = await firstOverdue(trx, now);
+      const lead = await firstOverdue(trx, now, h.dialect === 'postgres');
       if (!lead) return null;
       const at = now.getTime();
       const state = await readState(trx);
