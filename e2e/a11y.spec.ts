@@ -115,7 +115,8 @@ test('signed-out screens pass axe in both modes and at both widths', async ({ pa
 });
 
 test('manager and staff screens pass axe in both modes and at both widths', async ({ browser }) => {
-  test.setTimeout(180_000);
+  // Twenty screens, each in two modes at two widths: minutes on a busy 2-core machine.
+  test.setTimeout(360_000);
   const found: string[] = [];
   const staffEmail = `a11y.staff.${Date.now()}@e2e.test`;
   const staff = await personPage(browser, staffEmail, unique('Axel'));

@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const decodeQp = (s: string) => s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+/** Quoted-printable only when the mail says so: a plain mail's "?lead=12" is not an escape. */
+const decodeQp = (s: string) =>
+  /content-transfer-encoding:\s*quoted-printable/i.test(s)
+    ? s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    : s;
 
 /** Mails the real SMTP server received for this address, oldest first. */
 export function mailsTo(address: string): { to: string[]; text: string }[] {

@@ -19,7 +19,6 @@ export function useLiveEvents(onRevoked: () => void) {
   useEffect(() => {
     let source: EventSource | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    let first = true;
     const stale = new Set<string>();
     let flush: ReturnType<typeof setTimeout> | undefined;
     const invalidate = () => {
@@ -37,9 +36,9 @@ export function useLiveEvents(onRevoked: () => void) {
           return;
         }
         if (e.topic === 'hello') {
-          // After a reconnect we may have missed events: refresh what is on screen.
-          if (!first) void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'weather' });
-          first = false;
+          // What was fetched before the stream was open (or while it was down) may have missed
+          // an event: refresh what is on screen once it is.
+          void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'weather' && q.state.dataUpdatedAt > 0 });
         } else if (e.topic === 'session-revoked') {
           source?.close();
           onRevoked();
