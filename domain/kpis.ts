@@ -1,9 +1,13 @@
 export interface AssociateCounts {
   id: string;
   name: string;
+  /** Ups: leads the rotation gave him. */
   received: number;
+  /** Of those, closed. */
   closed: number;
   skips: number;
+  /** Returning customers who asked for him, counted apart from ups. */
+  beBacks: number;
 }
 
 export interface AssociateKpi extends AssociateCounts {
@@ -19,11 +23,17 @@ export function leadKpis(rows: AssociateCounts[]): { associates: AssociateKpi[];
     .map((r) => ({ ...r, closePct: closePct(r.closed, r.received) }))
     .sort((a, b) => b.received - a.received || a.name.localeCompare(b.name));
   const n = associates.length || 1;
-  const sum = (k: 'received' | 'closed' | 'skips') => associates.reduce((s, a) => s + a[k], 0);
-  const avg = (k: 'received' | 'closed' | 'skips') => Math.round((sum(k) / n) * 10) / 10;
+  const sum = (k: 'received' | 'closed' | 'skips' | 'beBacks') => associates.reduce((s, a) => s + a[k], 0);
+  const avg = (k: 'received' | 'closed' | 'skips' | 'beBacks') => Math.round((sum(k) / n) * 10) / 10;
   return {
     associates,
-    average: { received: avg('received'), closed: avg('closed'), skips: avg('skips'), closePct: closePct(sum('closed'), sum('received')) },
+    average: {
+      received: avg('received'),
+      closed: avg('closed'),
+      skips: avg('skips'),
+      beBacks: avg('beBacks'),
+      closePct: closePct(sum('closed'), sum('received')),
+    },
   };
 }
 

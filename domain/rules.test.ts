@@ -3,26 +3,35 @@ import { DEFAULT_RULES, readRules, ruleChanges, rulesSchema } from './rules';
 
 describe('dealership rules', () => {
   it('default to a 10-minute response window', () => {
-    expect(DEFAULT_RULES).toEqual({ responseWindowMinutes: 10 });
+    expect(DEFAULT_RULES).toEqual({ responseWindowMinutes: 10, followUpHours: 24, skipSnoozeMinutes: 30, checkInOrder: false });
     expect(readRules(null)).toEqual(DEFAULT_RULES);
   });
 
-  it('take 0 (off) or a whole number of minutes from 1 to 120', () => {
-    for (const ok of [0, 1, 60, 120]) expect(rulesSchema.safeParse({ responseWindowMinutes: ok }).success).toBe(true);
+  it('take a response window of 0 (off) or a whole number of minutes from 1 to 120', () => {
+    for (const ok of [0, 1, 60, 120]) expect(rulesSchema.safeParse({ ...DEFAULT_RULES, responseWindowMinutes: ok }).success).toBe(true);
     for (const bad of [-1, 121, 2.5, '10', null]) {
-      const r = rulesSchema.safeParse({ responseWindowMinutes: bad });
+      const r = rulesSchema.safeParse({ ...DEFAULT_RULES, responseWindowMinutes: bad });
       expect(r.success).toBe(false);
       expect(r.error?.issues[0].message).toBe('Response window must be a whole number from 1 to 120 minutes, or 0 for off');
     }
   });
 
+  it('take follow-up hours from 1 to 168 and a skip snooze from 1 to 240 minutes', () => {
+    const error = (v: object) => rulesSchema.safeParse({ ...DEFAULT_RULES, ...v }).error?.issues[0].message;
+    expect(error({ followUpHours: 168, skipSnoozeMinutes: 240 })).toBeUndefined();
+    expect(error({ followUpHours: 0 })).toBe('Follow-up due must be a whole number of hours from 1 to 168');
+    expect(error({ followUpHours: 169 })).toBe('Follow-up due must be a whole number of hours from 1 to 168');
+    expect(error({ skipSnoozeMinutes: 241 })).toBe('Skip snooze must be a whole number of minutes from 1 to 240');
+    expect(error({ checkInOrder: 'yes' })).toBe('Serve in check-in order must be on or off');
+  });
+
   it('read a stored record with today’s schema: unknown or broken fields fall back to their default', () => {
-    expect(readRules({ responseWindowMinutes: 5, retired: true })).toEqual({ responseWindowMinutes: 5 });
+    expect(readRules({ responseWindowMinutes: 5, retired: true })).toEqual({ ...DEFAULT_RULES, responseWindowMinutes: 5 });
     expect(readRules({ responseWindowMinutes: 500 })).toEqual(DEFAULT_RULES);
   });
 
   it('list what a save changed', () => {
-    expect(ruleChanges({ responseWindowMinutes: 10 }, { responseWindowMinutes: 5 })).toEqual({ responseWindowMinutes: { from: 10, to: 5 } });
+    expect(ruleChanges(DEFAULT_RULES, { ...DEFAULT_RULES, responseWindowMinutes: 5 })).toEqual({ responseWindowMinutes: { from: 10, to: 5 } });
     expect(ruleChanges(DEFAULT_RULES, DEFAULT_RULES)).toEqual({});
   });
 });

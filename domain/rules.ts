@@ -3,6 +3,11 @@ import { z } from 'zod';
 /** Response window: 0 turns accepting off; otherwise whole minutes, at most two hours. */
 export const MAX_RESPONSE_WINDOW = 120;
 export const RESPONSE_WINDOW_MSG = `Response window must be a whole number from 1 to ${MAX_RESPONSE_WINDOW} minutes, or 0 for off`;
+export const FOLLOW_UP_MSG = 'Follow-up due must be a whole number of hours from 1 to 168';
+export const SKIP_SNOOZE_MSG = 'Skip snooze must be a whole number of minutes from 1 to 240';
+
+const whole = (min: number, max: number, error: string) => z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+const flag = (name: string) => z.boolean({ error: `${name} must be on or off` });
 
 /**
  * The dealership's rules, one record kept by managers under Manager → Dealership rules. Every
@@ -10,17 +15,20 @@ export const RESPONSE_WINDOW_MSG = `Response window must be a whole number from 
  */
 export const rulesSchema = z.strictObject(
   {
-    responseWindowMinutes: z
-      .number({ error: RESPONSE_WINDOW_MSG })
-      .int({ error: RESPONSE_WINDOW_MSG })
-      .min(0, { error: RESPONSE_WINDOW_MSG })
-      .max(MAX_RESPONSE_WINDOW, { error: RESPONSE_WINDOW_MSG }),
+    responseWindowMinutes: whole(0, MAX_RESPONSE_WINDOW, RESPONSE_WINDOW_MSG),
+    followUpHours: whole(1, 168, FOLLOW_UP_MSG),
+    skipSnoozeMinutes: whole(1, 240, SKIP_SNOOZE_MSG),
+    /** The day's queue is the order salesmen clocked in; clocking out and in again goes to the end. */
+    checkInOrder: flag('Serve in check-in order'),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
 );
 export type Rules = z.infer<typeof rulesSchema>;
 
-export const DEFAULT_RULES: Rules = { responseWindowMinutes: 10 };
+/** A change to the rules: any of them, at least one. */
+export const rulesChangeSchema = rulesSchema.partial().refine((v) => Object.keys(v).length > 0, { error: 'Say which rule to change' });
+
+export const DEFAULT_RULES: Rules = { responseWindowMinutes: 10, followUpHours: 24, skipSnoozeMinutes: 30, checkInOrder: false };
 
 /** A stored record read with today's schema: what is missing or no longer valid takes its default. */
 export function readRules(stored: unknown): Rules {
@@ -35,7 +43,12 @@ export function readRules(stored: unknown): Rules {
   return out as Rules;
 }
 
-export const RULE_LABELS: Record<keyof Rules, string> = { responseWindowMinutes: 'Response window (minutes)' };
+export const RULE_LABELS: Record<keyof Rules, string> = {
+  responseWindowMinutes: 'Response window (minutes)',
+  followUpHours: 'Follow-up due (hours)',
+  skipSnoozeMinutes: 'Skip snooze (minutes)',
+  checkInOrder: 'Serve in check-in order',
+};
 
 /** What a save changed, field by field, for the audit log. */
 export function ruleChanges(before: Rules, after: Rules): Record<string, { from: unknown; to: unknown }> {

@@ -118,8 +118,8 @@ describe('assignSchema', () => {
 });
 
 describe('skipSchema', () => {
-  it('defaults the snooze to 30 minutes', () => {
-    expect(skipSchema.parse({ targetUid: 'u1', reason: ' lunch ' })).toEqual({ targetUid: 'u1', reason: 'lunch', minutes: 30 });
+  it('leaves the snooze to the dealership rule when it is not given', () => {
+    expect(skipSchema.parse({ targetUid: 'u1', reason: ' lunch ' })).toEqual({ targetUid: 'u1', reason: 'lunch' });
     expect(skipSchema.parse({ targetUid: 'u1', reason: 'x', minutes: 480 }).minutes).toBe(480);
   });
 

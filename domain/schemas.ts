@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MSG } from './auth-messages';
 import { parseMoneyToCents } from './commission';
 import { normalizeName, normalizeRole } from './roles';
-import { SKIP_WHOM, SNOOZE_MINUTES } from './rotation';
+import { SKIP_WHOM } from './rotation';
 import { isValidDayKey } from './time';
 import { CONTACT_CHANNELS } from './speed';
 
@@ -75,7 +75,12 @@ const actionId = z
   .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'actionId must be 8 to 64 letters, digits, - or _' })
   .optional();
 
-export const assignSchema = body({ customer: text('Customer is required'), actionId });
+export const assignSchema = body({
+  customer: text('Customer is required'),
+  actionId,
+  /** A be-back: the salesman the customer asks for gets the lead, outside the rotation. */
+  askedFor: text('Choose the salesman the customer asks for').optional(),
+});
 
 export const skipSchema = body({
   actionId,
@@ -86,7 +91,8 @@ export const skipSchema = body({
     .int({ error: BAD_MINUTES })
     .min(1, { error: BAD_MINUTES })
     .max(MAX_SNOOZE_MINUTES, { error: BAD_MINUTES })
-    .default(SNOOZE_MINUTES),
+    /** Left out: the dealership's Skip snooze rule. */
+    .optional(),
 });
 
 export const toggleSchema = body({

@@ -100,7 +100,7 @@ test('a lead nobody accepts moves on by itself; the next salesman accepts it, lo
     expect(csv.split('\r\n')[0]).toBe('Lead,Customer,Source,Salesman,Assigned,Accepted,SecondsToAccept,FirstContact,SecondsToFirstContact,HandedOn,Closed');
     expect(csv).toContain(`,${customer},BDC Portal,${benName},`);
   } finally {
-    await boss.request.put('/api/rules', { data: { responseWindowMinutes: 0 } });
+    await boss.request.patch('/api/rules', { data: { responseWindowMinutes: 0 } });
     for (const p of [ann, ben, boss]) await p.context().close();
   }
 });

@@ -59,7 +59,7 @@ export const auditList = z.object({
 
 export const logEntry = z.object({
   id: z.number().int(),
-  type: z.enum(['assign', 'skip']),
+  type: z.enum(['assign', 'skip', 'beback']),
   customer: z.string().nullable(),
   targetId: z.string(),
   targetName: z.string(),
@@ -138,6 +138,8 @@ export const lead = z.object({
   handoffs: z.number().int(),
   /** Handed on too often: it waits in Unassigned for a manager to hand it out. */
   parked: z.boolean(),
+  /** A returning customer asked for this salesman. */
+  beBack: z.boolean(),
 });
 export const leadPage = z.object({ leads: z.array(lead), nextCursor: z.string().nullable() });
 export const oneLead = z.object({ lead });
@@ -161,7 +163,12 @@ const speedPeriod = z.object({ team: z.object(speedRow), associates: z.array(z.o
 /** Time to accept and to first contact (seconds) and hand-offs, today and month to date in APP_TIMEZONE. */
 export const speed = z.object({ today: speedPeriod, month: speedPeriod });
 
-export const rules = z.object({ responseWindowMinutes: z.number().int() });
+export const rules = z.object({
+  responseWindowMinutes: z.number().int(),
+  followUpHours: z.number().int(),
+  skipSnoozeMinutes: z.number().int(),
+  checkInOrder: z.boolean(),
+});
 export const rulesAnswer = z.object({
   rules,
   /** The latest changes, newest first; managers only (empty for salesmen). */
@@ -170,7 +177,7 @@ export const rulesAnswer = z.object({
 
 export const myCounts = z.object({ assignedToday: z.number().int(), assignedMonth: z.number().int() });
 
-const kpiCounts = { received: z.number(), closed: z.number(), skips: z.number(), closePct: z.number().nullable() };
+const kpiCounts = { received: z.number(), closed: z.number(), skips: z.number(), beBacks: z.number(), closePct: z.number().nullable() };
 export const associateKpi = z.object({ id: z.string(), name: z.string(), ...kpiCounts });
 export const kpis = z.object({
   days: z.number().int(),

@@ -17,7 +17,7 @@ import {
   contactSchema,
   handOutSchema,
 } from '../schemas';
-import { rulesSchema } from '../rules';
+import { rulesChangeSchema } from '../rules';
 
 /** A route of the API: what it takes (the body's schema) and what it answers on success. */
 export interface RouteContract {
@@ -61,7 +61,7 @@ export const routes = {
   'GET /leads/:id/timeline': { answer: a.timeline },
 
   'GET /rules': { answer: a.rulesAnswer },
-  'PUT /rules': { body: rulesSchema, answer: a.rulesAnswer },
+  'PATCH /rules': { body: rulesChangeSchema, answer: a.rulesAnswer },
   'GET /leads/kpis': { answer: a.kpis },
 
   'GET /users': { answer: a.userList },

@@ -65,7 +65,7 @@ async function setResponseWindow(base: string, minutes: number) {
   });
   const cookie = (done.headers.get('set-cookie') ?? '').split(';')[0];
   const put = await fetch(`${base}/api/rules`, {
-    method: 'PUT',
+    method: 'PATCH',
     headers: { 'content-type': 'application/json', cookie },
     body: JSON.stringify({ responseWindowMinutes: minutes }),
   });

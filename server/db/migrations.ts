@@ -357,6 +357,15 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '013_be_backs': {
+      // A returning customer's lead goes to the salesman he asks for, outside the rotation.
+      async up(db: Db) {
+        await db.schema
+          .alterTable('leads')
+          .addColumn('be_back', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
   };
 }
 

@@ -49,7 +49,7 @@ interface RotationStateTable {
 
 interface RotationLogTable {
   id: Generated<number>;
-  type: 'assign' | 'skip';
+  type: 'assign' | 'skip' | 'beback';
   customer: string | null;
   target_id: string;
   target_name: string;
@@ -99,6 +99,8 @@ export interface LeadsTable {
   first_contact_at: number | null;
   /** How often it was taken back for want of an Accept. */
   handoffs: Generated<number>;
+  /** 1: a returning customer asked for this salesman; it cost no one a turn. */
+  be_back: Generated<number>;
 }
 
 /** A lead's timeline besides its assigns (which rotation_log keeps): accepted, handed on, contacted, closed, reopened. */

@@ -98,8 +98,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   app.post('/:id/handout', access('manager'), async (req) => {
     const id = pathId(req.params, 'Lead not found');
     parse(handOutSchema, req.body);
-    const window = (await loadRules(dbh.db)).responseWindowMinutes;
-    await handOutLead(dbh, id, actor(req.user!), new Date(), window);
+    await handOutLead(dbh, id, actor(req.user!), new Date(), await loadRules(dbh.db));
     notifyAssigned(ctx, [id]);
     bus.publish({ topic: 'rotation' });
     bus.publish({ topic: 'leads' });
@@ -156,7 +155,12 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const [leads, skips, team] = await Promise.all([
       dbh.db
         .selectFrom('leads')
-        .select(['assigned_to', sql<number>`count(*)`.as('received'), sql<number>`sum(closed)`.as('closed')])
+        .select([
+          'assigned_to',
+          sql<number>`sum(case when be_back = 0 then 1 else 0 end)`.as('received'),
+          sql<number>`sum(case when be_back = 0 then closed else 0 end)`.as('closed'),
+          sql<number>`sum(be_back)`.as('be_backs'),
+        ])
         .where('assigned_at', '>=', since)
         .groupBy('assigned_to')
         .execute(),
@@ -170,6 +174,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       received: Number(byId.get(u.id)?.received ?? 0),
       closed: Number(byId.get(u.id)?.closed ?? 0),
       skips: skips.filter((s) => s.target_id === u.id).length,
+      beBacks: Number(byId.get(u.id)?.be_backs ?? 0),
     }));
     const { associates, average } = leadKpis(rows);
     const me = req.user!;

@@ -57,6 +57,7 @@ export const toLead = (l: Selectable<LeadsTable>, now = Date.now()): Lead => ({
   firstContactAt: iso(l.first_contact_at),
   handoffs: l.handoffs,
   parked: !l.closed && !l.assigned_to && l.handoffs >= MAX_HANDOFFS,
+  beBack: !!l.be_back,
 });
 
 const iso = (t: number | null) => (t === null ? null : new Date(Number(t)).toISOString());
@@ -224,7 +225,7 @@ export async function logContact(db: Db, id: number, me: Actor, contact: { chann
 /** Everything that happened to a lead, oldest first: its assigns (from the rotation log) and its events. */
 export async function leadTimeline(db: Db, id: number): Promise<TimelineEntry[]> {
   const [assigns, events] = await Promise.all([
-    db.selectFrom('rotation_log').selectAll().where('lead_id', '=', id).where('type', '=', 'assign').execute(),
+    db.selectFrom('rotation_log').selectAll().where('lead_id', '=', id).where('type', 'in', ['assign', 'beback']).execute(),
     db.selectFrom('lead_events').selectAll().where('lead_id', '=', id).execute(),
   ]);
   const entries: (TimelineEntry & { t: number; order: number })[] = [

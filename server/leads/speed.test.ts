@@ -6,6 +6,7 @@ import { buildApp } from '../app';
 import { sweep } from '../rotation/handout';
 import { speedReport } from './speed';
 import { LEAD_SOURCE } from '../../domain/leads';
+import { DEFAULT_RULES } from '../../domain/rules';
 
 const MIN = 60_000;
 
@@ -25,7 +26,7 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, cookie = boss, payload?: object) =>
+  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie = boss, payload?: object) =>
     t.app.inject({ method, url: `/api/${url}`, headers: { cookie }, payload });
   const lead = async (id: number) => t.db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const holder = async (id: number) => (await lead(id)).assigned_to_name;
@@ -33,7 +34,7 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
   beforeEach(async () => {
     // Everyone on the floor and awake; the window back to its default.
     await t.db.updateTable('users').set({ snooze_until: null, on_duty: 1, active: 1 }).where('role', '=', 'staff').execute();
-    expect((await call('PUT', 'rules', boss, { responseWindowMinutes: 10 })).statusCode).toBe(200);
+    expect((await call('PATCH', 'rules', boss, { responseWindowMinutes: 10 })).statusCode).toBe(200);
     // Earlier tests' leads are accepted, so only this test's leads can be overdue.
     await t.db.updateTable('leads').set({ accept_due: null, accepted_at: Date.now() }).where('accepted_at', 'is', null).execute();
   });
@@ -46,16 +47,17 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
 
   it('keeps the rules in one record: managers change them, every change is in the history, bad input changes nothing', async () => {
     const read = await call('GET', 'rules', rep.Ann.cookie);
-    expect(read.json()).toEqual({ rules: { responseWindowMinutes: 10 }, history: [] });
-    expect((await call('PUT', 'rules', rep.Ann.cookie, { responseWindowMinutes: 5 })).statusCode).toBe(403);
-    for (const bad of [{ responseWindowMinutes: 121 }, { responseWindowMinutes: -1 }, { responseWindowMinutes: 1.5 }, { responseWindowMinutes: '5' }, {}]) {
-      const r = await call('PUT', 'rules', boss, bad);
+    expect(read.json()).toEqual({ rules: DEFAULT_RULES, history: [] });
+    expect((await call('PATCH', 'rules', rep.Ann.cookie, { responseWindowMinutes: 5 })).statusCode).toBe(403);
+    expect((await call('PATCH', 'rules', boss, {})).json().error).toBe('Say which rule to change');
+    for (const bad of [{ responseWindowMinutes: 121 }, { responseWindowMinutes: -1 }, { responseWindowMinutes: 1.5 }, { responseWindowMinutes: '5' }]) {
+      const r = await call('PATCH', 'rules', boss, bad);
       expect(r.statusCode).toBe(400);
       expect(r.json().error).toBe('Response window must be a whole number from 1 to 120 minutes, or 0 for off');
     }
-    expect((await call('PUT', 'rules', boss, { responseWindowMinutes: 5, more: 1 })).json().error).toBe('Unknown field: more');
-    const saved = await call('PUT', 'rules', boss, { responseWindowMinutes: 7 });
-    expect(saved.json().rules).toEqual({ responseWindowMinutes: 7 });
+    expect((await call('PATCH', 'rules', boss, { responseWindowMinutes: 5, more: 1 })).json().error).toBe('Unknown field: more');
+    const saved = await call('PATCH', 'rules', boss, { responseWindowMinutes: 7 });
+    expect(saved.json().rules).toEqual({ ...DEFAULT_RULES, responseWindowMinutes: 7 });
     expect(saved.json().history[0]).toMatchObject({ actorName: expect.any(String), changes: { responseWindowMinutes: { from: 10, to: 7 } } });
   });
 
@@ -176,7 +178,7 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
 
   it('with the window off nothing waits to be handed on, and turning it off releases the leads waiting', async () => {
     const pending = await assign('Ola Off');
-    expect((await call('PUT', 'rules', boss, { responseWindowMinutes: 0 })).statusCode).toBe(200);
+    expect((await call('PATCH', 'rules', boss, { responseWindowMinutes: 0 })).statusCode).toBe(200);
     expect((await lead(pending.leadId)).accept_due).toBeNull();
     const a = await assign('Otto Off');
     expect((await lead(a.leadId)).accept_due).toBeNull();

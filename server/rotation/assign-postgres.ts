@@ -3,6 +3,7 @@ import type { DbHandle } from '../db';
 import { HttpError } from '../http/errors';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { acceptDue } from '../../domain/speed';
+import type { Rules } from '../../domain/rules';
 import type { Actor, Assigned, NewLead } from './service';
 
 /** What bdc_assign_next (migration 011) answers. */
@@ -51,7 +52,7 @@ export async function assignOnPostgres(
   h: DbHandle,
   l: NewLead,
   by: Actor,
-  opts: { now: Date; keep?: boolean; actionId?: string; window?: number },
+  opts: { now: Date; keep?: boolean; actionId?: string; rules: Rules },
 ): Promise<Assigned & { replayed?: true }> {
   const ext = !!(l.externalSource && l.externalId);
   const at = opts.now.getTime();
@@ -61,8 +62,8 @@ export async function assignOnPostgres(
     ${l.customer}::text, ${l.phone || null}::text, ${l.email || null}::text, ${l.vehicle || null}::text,
     ${l.vin || null}::text, ${l.comments || null}::text, ${l.source ?? LEAD_SOURCE}::text,
     ${ext ? l.externalSource : null}::text, ${ext ? l.externalId : null}::text, ${by.id}::text, ${by.name}::text,
-    ${at}::bigint, ${followUpDue(opts.now).getTime()}::bigint, ${!!opts.keep}::boolean,
-    ${opts.actionId ?? null}::text, ${request}::text, ${acceptDue(opts.now, opts.window ?? 0)?.getTime() ?? null}::bigint) as r`.execute(h.db),
+    ${at}::bigint, ${followUpDue(opts.now, opts.rules.followUpHours).getTime()}::bigint, ${!!opts.keep}::boolean,
+    ${opts.actionId ?? null}::text, ${request}::text, ${acceptDue(opts.now, opts.rules.responseWindowMinutes)?.getTime() ?? null}::bigint) as r`.execute(h.db),
   );
   const r = rows[0].r;
   if ('error' in r) {

@@ -7,6 +7,7 @@ import { assignSchema, dutySchema, reorderSchema, skipSchema, toggleSchema } fro
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
 import { reorder, rotationView, setStatus, skip } from './service';
 import { handOut, handOutWaitingLeads, sweep } from './handout';
+import { loadRules } from '../rules/service';
 
 const viewQuery = z.object({ log: z.coerce.number().int().min(1).max(ROUTING_LOG_SIZE).default(OVERVIEW_LOG_SIZE) });
 
@@ -36,14 +37,15 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
   app.addHook('onClose', async () => clearInterval(timer));
 
   app.post('/assign', access('manager'), async (req) => {
-    const { customer, actionId } = parse(assignSchema, req.body);
-    const [{ replayed, ...answer }] = await handOut(ctx, [{ customer }], actor(req.user!), { actionId });
+    const { customer, actionId, askedFor } = parse(assignSchema, req.body);
+    const [{ replayed, ...answer }] = await handOut(ctx, [{ customer }], actor(req.user!), { actionId, askedFor });
     return answer;
   });
 
   app.post('/skip', access('manager'), async (req) => {
     const { targetUid, reason, minutes, actionId } = parse(skipSchema, req.body);
-    const { replayed, ...answer } = await skip(dbh, targetUid, reason, minutes, actor(req.user!), { actionId });
+    const snooze = minutes ?? (await loadRules(dbh.db)).skipSnoozeMinutes;
+    const { replayed, ...answer } = await skip(dbh, targetUid, reason, snooze, actor(req.user!), { actionId });
     if (!replayed) changed();
     return answer;
   });

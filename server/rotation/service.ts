@@ -8,6 +8,9 @@ import type { Selectable } from 'kysely';
 import type { LeadsTable } from '../db/schema';
 import { eligibleQueue, pickNext, pointerAfterSkip, servingOrder, SKIP_WHOM, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
+import { DEFAULT_RULES, type Rules } from '../../domain/rules';
+import { beBack } from '../../domain/floor';
+import { loadRules } from '../rules/service';
 import { acceptDue, handOn, MAX_HANDOFFS, missReason } from '../../domain/speed';
 import { assignOnPostgres } from './assign-postgres';
 
@@ -135,6 +138,78 @@ const nextUp = async (trx: Db, now: Date) => {
   return { state, next: pickNext(eligibleQueue((await candidates(trx)).map(toMember), now), state.pointer_pos) };
 };
 
+/** Stores a new lead with its holder (null: it waits in Unassigned); a be-back has no Accept window. */
+async function insertLead(trx: Db, l: NewLead, holder: Member | null, by: Actor, now: Date, rules: Rules, beBack = false) {
+  const at = now.getTime();
+  const ext = !!(l.externalSource && l.externalId);
+  const row = await trx
+    .insertInto('leads')
+    .values({
+      customer: l.customer,
+      assigned_to: holder?.id ?? UNASSIGNED,
+      assigned_to_name: holder?.name ?? UNASSIGNED,
+      assigned_by: by.id,
+      assigned_by_name: by.name,
+      assigned_at: at,
+      status: holder ? 'handed' : 'new',
+      follow_up_due: followUpDue(now, rules.followUpHours).getTime(),
+      closed: 0,
+      source: l.source ?? LEAD_SOURCE,
+      closed_at: null,
+      closed_by_id: null,
+      closed_by_name: null,
+      phone: l.phone || null,
+      email: l.email || null,
+      vehicle: l.vehicle || null,
+      vin: l.vin || null,
+      comments: l.comments || null,
+      external_source: ext ? l.externalSource : null,
+      external_id: ext ? l.externalId : null,
+      customer_key: l.customerKey ?? null,
+      trade_in: l.tradeIn ?? null,
+      name_missing: l.nameMissing ? 1 : 0,
+      document_id: l.documentId ?? null,
+      offered_at: holder ? at : null,
+      accept_due: holder && !beBack ? (acceptDue(now, rules.responseWindowMinutes)?.getTime() ?? null) : null,
+      be_back: beBack ? 1 : 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/**
+ * A be-back: the lead goes to the salesman the customer asks for (domain/floor.ts), logged as a
+ * be-back; the pointer does not move, so no one loses a turn.
+ */
+export function assignBeBack(h: DbHandle, l: NewLead, askedFor: string, by: Actor, opts: { now?: Date; actionId?: string; rules?: Rules } = {}) {
+  const now = opts.now ?? new Date();
+  return withRotationLock(h, (trx) =>
+    once(trx, opts.actionId, { beBack: l, askedFor }, async (): Promise<Assigned> => {
+      const state = await readState(trx);
+      const r = beBack((await teamStaff(trx)).map(toMember), askedFor, state.pointer_pos);
+      if ('refusal' in r) throw new HttpError(409, r.refusal);
+      const leadId = await insertLead(trx, l, r.to, by, now, opts.rules ?? DEFAULT_RULES, true);
+      await trx
+        .insertInto('rotation_log')
+        .values({
+          type: 'beback',
+          customer: l.customer,
+          target_id: r.to.id,
+          target_name: r.to.name,
+          reason: null,
+          manager_id: by.id,
+          manager_name: by.name,
+          pointer_pos_after: r.pointer,
+          lead_id: leadId,
+          created_at: now.getTime(),
+        })
+        .execute();
+      return { leadId, customer: l.customer, assignedTo: { id: r.to.id, name: r.to.name }, pointerPos: r.pointer, duplicate: false };
+    }),
+  );
+}
+
 /**
  * One transaction: read the pointer and the eligible, create the lead, log it, move the pointer.
  * With `keep`, a lead no one can take is stored unassigned instead of refused.
@@ -143,16 +218,17 @@ export async function assignNext(
   h: DbHandle,
   lead: string | NewLead,
   by: Actor,
-  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean; window?: number } = {},
+  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean; rules?: Rules } = {},
 ): Promise<Assigned & { replayed?: true }> {
   const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
   const now = opts.now ?? new Date();
+  const rules = opts.rules ?? DEFAULT_RULES;
   // PostgreSQL: the same steps in one round trip (assign-postgres.ts); `stepwise` keeps the
   // statement-by-statement transaction below (the benchmark's baseline).
   // Leads with a prospect id or intake details (the ADF repeat rule, trade-ins, documents) take the
   // stepwise path; the one-call function covers the plain lead a manager assigns.
   const plain = !l.externalId && !l.findRepeat && !l.tradeIn && !l.nameMissing && !l.documentId && !l.customerKey;
-  if (h.dialect === 'postgres' && plain && !opts.stepwise) return assignOnPostgres(h, l, by, { ...opts, now });
+  if (h.dialect === 'postgres' && plain && !opts.stepwise) return assignOnPostgres(h, l, by, { ...opts, now, rules });
   const ext = !!(l.externalSource && l.externalId);
   return withRotationLock(h, (trx) =>
     once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
@@ -173,39 +249,7 @@ export async function assignNext(
       const { state, next } = await nextUp(trx, now);
       if (!next && !opts.keep) throw new HttpError(409, 'No eligible associates right now.');
       const at = now.getTime();
-      const row = await trx
-        .insertInto('leads')
-        .values({
-          customer: l.customer,
-          assigned_to: next?.id ?? UNASSIGNED,
-          assigned_to_name: next?.name ?? UNASSIGNED,
-          assigned_by: by.id,
-          assigned_by_name: by.name,
-          assigned_at: at,
-          status: next ? 'handed' : 'new',
-          follow_up_due: followUpDue(now).getTime(),
-          closed: 0,
-          source: l.source ?? LEAD_SOURCE,
-          closed_at: null,
-          closed_by_id: null,
-          closed_by_name: null,
-          phone: l.phone || null,
-          email: l.email || null,
-          vehicle: l.vehicle || null,
-          vin: l.vin || null,
-          comments: l.comments || null,
-          external_source: ext ? l.externalSource : null,
-          external_id: ext ? l.externalId : null,
-          customer_key: l.customerKey ?? null,
-          trade_in: l.tradeIn ?? null,
-          name_missing: l.nameMissing ? 1 : 0,
-          document_id: l.documentId ?? null,
-          offered_at: next ? at : null,
-          accept_due: next ? (acceptDue(now, opts.window ?? 0)?.getTime() ?? null) : null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const leadId = Number(row.id);
+      const leadId = await insertLead(trx, l, next, by, now, rules);
       if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: state.pointer_pos, duplicate: false };
       await logAssign(trx, leadId, l.customer, next, by, at);
       return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
@@ -235,7 +279,7 @@ const oldestWaiting = (db: Db, lock = false) =>
     .executeTakeFirst();
 
 /** Gives a lead that waits in Unassigned to Next Up and starts its Accept window. */
-async function give(trx: Db, lead: Selectable<LeadsTable>, next: Member, by: Actor, now: Date, window: number): Promise<Assigned> {
+async function give(trx: Db, lead: Selectable<LeadsTable>, next: Member, by: Actor, now: Date, rules: Rules): Promise<Assigned> {
   const at = now.getTime();
   await trx
     .updateTable('leads')
@@ -243,10 +287,10 @@ async function give(trx: Db, lead: Selectable<LeadsTable>, next: Member, by: Act
       assigned_to: next.id,
       assigned_to_name: next.name,
       assigned_at: at,
-      follow_up_due: followUpDue(now).getTime(),
+      follow_up_due: followUpDue(now, rules.followUpHours).getTime(),
       status: 'handed',
       offered_at: at,
-      accept_due: acceptDue(now, window)?.getTime() ?? null,
+      accept_due: acceptDue(now, rules.responseWindowMinutes)?.getTime() ?? null,
       accepted_at: null,
     })
     .where('id', '=', lead.id)
@@ -256,7 +300,7 @@ async function give(trx: Db, lead: Selectable<LeadsTable>, next: Member, by: Act
   return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
 }
 
-export async function handOutWaiting(h: DbHandle, now = new Date(), window = 0): Promise<Assigned[]> {
+export async function handOutWaiting(h: DbHandle, now = new Date(), rules = DEFAULT_RULES): Promise<Assigned[]> {
   const out: Assigned[] = [];
   // Nearly always nothing waits: look without the lock first so assigns do not queue twice.
   if (!(await oldestWaiting(h.db))) return out;
@@ -266,7 +310,7 @@ export async function handOutWaiting(h: DbHandle, now = new Date(), window = 0):
       if (!lead) return null;
       const { next } = await nextUp(trx, now);
       if (!next) return null;
-      return give(trx, lead, next, { id: lead.assigned_by, name: lead.assigned_by_name }, now, window);
+      return give(trx, lead, next, { id: lead.assigned_by, name: lead.assigned_by_name }, now, rules);
     });
     if (!done) return out;
     out.push(done);
@@ -274,7 +318,7 @@ export async function handOutWaiting(h: DbHandle, now = new Date(), window = 0):
 }
 
 /** A manager hands one lead that waits in Unassigned (parked ones too) out to Next Up. */
-export function handOutLead(h: DbHandle, leadId: number, by: Actor, now = new Date(), window = 0): Promise<Assigned> {
+export function handOutLead(h: DbHandle, leadId: number, by: Actor, now = new Date(), rules = DEFAULT_RULES): Promise<Assigned> {
   return withRotationLock(h, async (trx) => {
     const lead = await trx
       .selectFrom('leads')
@@ -287,7 +331,7 @@ export function handOutLead(h: DbHandle, leadId: number, by: Actor, now = new Da
     if (lead.assigned_to !== UNASSIGNED) throw new HttpError(409, `This lead is already with ${lead.assigned_to_name}.`);
     const { next } = await nextUp(trx, now);
     if (!next) throw new HttpError(409, 'No eligible associates right now.');
-    return give(trx, lead, next, by, now, window);
+    return give(trx, lead, next, by, now, rules);
   });
 }
 
@@ -326,7 +370,7 @@ export const firstOverdue = (db: Db, now: Date, lock = false) =>
  * salesman as his turn (domain/speed.ts handOn), or waits in Unassigned. Each lead is acted on
  * once, by whichever app server takes the rotation lock first: the next one finds it done.
  */
-export async function handOnOverdue(h: DbHandle, now = new Date(), window = 0): Promise<HandedOn[]> {
+export async function handOnOverdue(h: DbHandle, now = new Date(), rules = DEFAULT_RULES): Promise<HandedOn[]> {
   const out: HandedOn[] = [];
   if (!(await firstOverdue(h.db, now))) return out;
   for (;;) {
@@ -340,7 +384,7 @@ export async function handOnOverdue(h: DbHandle, now = new Date(), window = 0): 
       const given = Math.round((Number(lead.accept_due) - Number(lead.offered_at ?? lead.assigned_at)) / 60_000);
       const reason = missReason(given);
       const step = handOn(members, missed.id, state.pointer_pos, lead.handoffs, now);
-      const snooze = snoozeEnd(now).getTime();
+      const snooze = snoozeEnd(now, rules.skipSnoozeMinutes).getTime();
       await trx
         .updateTable('users')
         .set({ snooze_until: snooze, updated_at: at })
@@ -370,7 +414,7 @@ export async function handOnOverdue(h: DbHandle, now = new Date(), window = 0): 
       await trx.updateTable('leads').set({ handoffs: step.handoffs }).where('id', '=', lead.id).execute();
       const result = { leadId: Number(lead.id), customer: lead.customer, missed, parked: step.kind === 'park' };
       if (step.kind === 'next') {
-        await give(trx, lead, step.to, ROTATION, now, window);
+        await give(trx, lead, step.to, ROTATION, now, rules);
         return { ...result, to: { id: step.to.id, name: step.to.name } };
       }
       await trx
@@ -440,13 +484,22 @@ export async function reorder(h: DbHandle, id: string, dir: 'up' | 'down') {
   });
 }
 
+/** The place after everyone's: the end of the line. */
+const lastPlace = async (db: Db) => {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.max('position').as('max'))
+    .executeTakeFirst();
+  return Number(row?.max ?? 0) + 1;
+};
+
 /** Sets a salesman's active / on-duty flags; each real change goes to the audit log with who made it. */
 export function setStatus(h: DbHandle, id: string, patch: { active?: boolean; onDuty?: boolean }, by: Actor) {
   return withRotationLock(h, async (db) => {
     const before = await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', 'staff').where('deleted_at', 'is', null).executeTakeFirst();
     if (!before) throw notFound('User not found');
     const at = Date.now();
-    const set: { active?: number; on_duty?: number; updated_at: number } = { updated_at: at };
+    const set: { active?: number; on_duty?: number; position?: number; updated_at: number } = { updated_at: at };
     const entries: AuditEntry[] = [];
     if (patch.active !== undefined && Number(patch.active) !== before.active) {
       set.active = Number(patch.active);
@@ -454,6 +507,8 @@ export function setStatus(h: DbHandle, id: string, patch: { active?: boolean; on
     }
     if (patch.onDuty !== undefined && Number(patch.onDuty) !== before.on_duty) {
       set.on_duty = Number(patch.onDuty);
+      // Served in check-in order: whoever clocks in goes to the end of the line.
+      if (patch.onDuty && (await loadRules(db)).checkInOrder) set.position = await lastPlace(db);
       entries.push({ action: patch.onDuty ? 'on duty' : 'off duty', changes: { onDuty: { from: !patch.onDuty, to: patch.onDuty } } });
     }
     if (!entries.length) return;

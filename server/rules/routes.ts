@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { parse } from '../http/errors';
-import { rulesSchema } from '../../domain/rules';
+import { rulesChangeSchema } from '../../domain/rules';
 import { loadRules, rulesHistory, saveRules } from './service';
 
 /** The dealership rules: everyone reads them (screens show what they mean); managers change them. */
@@ -14,10 +14,10 @@ export async function rulesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     history: req.user!.role === 'manager' ? await rulesHistory(dbh.db) : [],
   }));
 
-  app.put('/', access('manager'), async (req) => {
-    const rules = parse(rulesSchema, req.body);
+  app.patch('/', access('manager'), async (req) => {
+    const change = parse(rulesChangeSchema, req.body);
     const me = req.user!;
-    const { changed } = await saveRules(dbh, rules, { id: me.id, name: me.name });
+    const { changed } = await saveRules(dbh, change, { id: me.id, name: me.name });
     if (changed) {
       bus.publish({ topic: 'rules' });
       bus.publish({ topic: 'leads' });

@@ -17,12 +17,13 @@ export async function loadRules(db: Db): Promise<Rules> {
 }
 
 /**
- * Saves the rules and what changed, in the rotation transaction: turning the response window
+ * Saves a change to the rules and what changed, in the rotation transaction: turning the response window
  * off lets every lead still waiting for an Accept stay where it is.
  */
-export function saveRules(h: DbHandle, rules: Rules, by: Actor, now = Date.now()) {
+export function saveRules(h: DbHandle, change: Partial<Rules>, by: Actor, now = Date.now()) {
   return withRotationLock(h, async (trx) => {
     const before = await loadRules(trx);
+    const rules = { ...before, ...change };
     const changes = ruleChanges(before, rules);
     if (!Object.keys(changes).length) return { rules: before, changed: false };
     const value = JSON.stringify(rules);

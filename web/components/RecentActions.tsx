@@ -3,6 +3,8 @@ import type { LogEntry } from '../api/rotation';
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
 
+const COLOR: Record<LogEntry['type'], string> = { assign: 'blue', skip: 'orange', beback: 'grape' };
+
 export function RecentActions({ log }: { log: LogEntry[] }) {
   return (
     <Paper withBorder p="md" radius="md">
@@ -15,11 +17,11 @@ export function RecentActions({ log }: { log: LogEntry[] }) {
         <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Recent actions">
           {log.map((e) => (
             <Group key={e.id} component="li" gap="xs" wrap="nowrap" data-testid="log-entry">
-              <Badge variant="light" color={e.type === 'assign' ? 'blue' : 'orange'} w={64}>
-                {e.type}
+              <Badge variant="light" color={COLOR[e.type]} w={64}>
+                {e.type === 'beback' ? 'be-back' : e.type}
               </Badge>
               <Text size="sm" style={{ flex: 1, minWidth: 0 }}>
-                <b>{e.targetName}</b> {e.type === 'assign' ? `→ ${e.customer}` : `(${e.reason})`}
+                <b>{e.targetName}</b> {e.type === 'skip' ? `(${e.reason})` : `→ ${e.customer}`}
               </Text>
               <Text size="xs" c="dimmed" title={`by ${e.managerName}`}>
                 {time(e.createdAt)}

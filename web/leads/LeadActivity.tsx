@@ -106,6 +106,11 @@ function LeadTimeline({ lead, opened, onClose }: { lead: Lead; opened: boolean; 
 export function SpeedBadges({ lead: l }: { lead: Lead }) {
   return (
     <>
+      {l.beBack && (
+        <Badge size="xs" color="grape" variant="light" data-testid="lead-be-back">
+          Be-back
+        </Badge>
+      )}
       {l.waiting && (
         <Badge size="xs" color="orange" variant="light" data-testid="lead-waiting">
           Waiting for Accept

@@ -1,57 +1,73 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Group, NumberInput, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { call } from '../api/client';
 import { notifyFail, notifyOk } from '../components/notify';
 import { RULE_LABELS, rulesSchema, type Rules } from '../../domain/rules';
 import type { RulesAnswer } from '../../domain/contract/answers';
 
 const when = (iso: string) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-const shown = (k: keyof Rules, v: unknown) => (k === 'responseWindowMinutes' && v === 0 ? 'off' : String(v));
+const shown = (k: keyof Rules, v: unknown) => (k === 'responseWindowMinutes' && v === 0 ? 'off' : typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v));
 
 export function useRules() {
   return useQuery({ queryKey: ['rules'], queryFn: () => call('GET /rules') });
 }
 
+const NUMBERS: { key: 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes'; help: string; max: number }[] = [
+  { key: 'responseWindowMinutes', help: 'How long a salesman has to accept a new lead before it goes to the next one. 0 turns this off.', max: 120 },
+  { key: 'followUpHours', help: 'When a new lead’s follow-up is due.', max: 168 },
+  { key: 'skipSnoozeMinutes', help: 'How long a skipped salesman sits out.', max: 240 },
+];
+
 function RulesForm({ saved }: { saved: RulesAnswer }) {
   const qc = useQueryClient();
-  const [minutes, setMinutes] = useState<number | string>(saved.rules.responseWindowMinutes);
-  const [error, setError] = useState<string | null>(null);
+  const [values, setValues] = useState<Record<string, number | string | boolean>>(saved.rules);
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
-    mutationFn: (rules: Rules) => call('PUT /rules', { body: rules }),
+    mutationFn: (rules: Partial<Rules>) => call('PATCH /rules', { body: rules }),
     onSuccess: (answer) => {
       qc.setQueryData(['rules'], answer);
       notifyOk('Dealership rules saved.');
     },
-    onError: (err) => {
-      setError(err.message);
-      notifyFail('Could not save the rules', err);
-    },
+    onError: (err) => notifyFail('Could not save the rules', err),
   });
   return (
     <form
       aria-label="Dealership rules"
       onSubmit={(e) => {
         e.preventDefault();
-        const r = rulesSchema.safeParse({ responseWindowMinutes: minutes === '' ? undefined : Number(minutes) });
-        if (!r.success) return setError(r.error.issues[0].message);
-        setError(null);
+        const typed = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' ? undefined : typeof v === 'string' ? Number(v) : v]));
+        const r = rulesSchema.safeParse(typed);
+        if (!r.success) return setErrors(Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.message])));
+        setErrors({});
         save.mutate(r.data);
       }}
     >
       <Stack gap="sm">
-        <NumberInput
-          label={RULE_LABELS.responseWindowMinutes}
-          description="How long a salesman has to accept a new lead before it goes to the next one. 0 turns this off."
-          value={minutes}
-          onChange={setMinutes}
-          min={0}
-          max={120}
-          allowDecimal={false}
-          allowNegative={false}
-          clampBehavior="none"
-          error={error}
-          maw={360}
+        {NUMBERS.map((n) => (
+          <NumberInput
+            key={n.key}
+            label={RULE_LABELS[n.key]}
+            description={n.help}
+            value={values[n.key] as number | string}
+            onChange={(v) => setValues((old) => ({ ...old, [n.key]: v }))}
+            min={0}
+            max={n.max}
+            allowDecimal={false}
+            allowNegative={false}
+            clampBehavior="none"
+            error={errors[n.key]}
+            maw={360}
+          />
+        ))}
+        <Switch
+          label={RULE_LABELS.checkInOrder}
+          description="Salesmen are served in the order they clocked in today; clocking out and in again goes to the end. Off: the fixed order and Reorder."
+          checked={values.checkInOrder === true}
+          onChange={(e) => {
+            const on = e.currentTarget.checked;
+            setValues((old) => ({ ...old, checkInOrder: on }));
+          }}
         />
         <Group>
           <Button type="submit" loading={save.isPending} color="blue.8">

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
+import { insertUser } from '../users/repo';
+import { withRotationLock } from '../db';
+
+const HOUR = 3_600_000;
+
+describe.each(DIALECTS)('the floor by the day on %s', (dialect) => {
+  let t: TestApp;
+  let boss: string;
+  const rep: Record<string, { id: string; cookie: string }> = {};
+
+  beforeAll(async () => {
+    t = await testApp(dialect);
+    boss = await t.signIn(MANAGER);
+    for (const name of ['Amy', 'Bob', 'Cy']) {
+      const email = `${name.toLowerCase()}.floor@dealer.test`;
+      const u = await withRotationLock(t.dbh, (trx) => insertUser(trx, { email, name: `${name} Floor`, onDuty: true }));
+      rep[name] = { id: u.id, cookie: await t.signIn(email) };
+    }
+  });
+  afterAll(() => t.close());
+
+  const call = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie = boss, payload?: object) =>
+    t.app.inject({ method, url: `/api/${url}`, headers: { cookie }, payload });
+  const view = async () => (await call('GET', 'rotation')).json();
+
+  it('gives a be-back to the salesman asked for, off the floor too, marks it, and leaves Next Up and the pointer where they were', async () => {
+    expect((await call('POST', 'rotation/duty', rep.Cy.cookie, { onDuty: false })).statusCode).toBe(200);
+    const before = await view();
+    const r = await call('POST', 'rotation/assign', boss, { customer: 'Returning Rita', askedFor: rep.Cy.id });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toMatchObject({ assignedTo: { id: rep.Cy.id }, pointerPos: before.pointerPos });
+    const after = await view();
+    expect(after.nextUp).toEqual(before.nextUp);
+    expect(after.pointerPos).toBe(before.pointerPos);
+    expect(after.log[0]).toMatchObject({ type: 'beback', targetName: 'Cy Floor', customer: 'Returning Rita' });
+    const lead = (await call('GET', 'leads/mine?open=1', rep.Cy.cookie)).json().leads.find((l: { customer: string }) => l.customer === 'Returning Rita');
+    expect(lead).toMatchObject({ beBack: true, waiting: true, acceptDue: null });
+    // Counted apart from ups.
+    const kpi = (await call('GET', 'leads/kpis')).json().associates.find((a: { id: string }) => a.id === rep.Cy.id);
+    expect(kpi).toMatchObject({ received: 0, beBacks: 1 });
+  });
+
+  it('refuses a be-back for someone inactive or not on the team, and changes nothing', async () => {
+    await call('POST', 'rotation/status', boss, { uid: rep.Cy.id, active: false });
+    const count = async () =>
+      (
+        await t.db
+          .selectFrom('leads')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n;
+    const n = Number(await count());
+    const inactive = await call('POST', 'rotation/assign', boss, { customer: 'Nope', askedFor: rep.Cy.id });
+    expect(inactive.statusCode).toBe(409);
+    expect(inactive.json().error).toBe('The salesman the customer asks for is inactive. Activate him first, or assign the lead by the rotation.');
+    expect((await call('POST', 'rotation/assign', boss, { customer: 'Nope', askedFor: 'no-such-id' })).json().error).toBe(
+      'The salesman the customer asks for is not on the team.',
+    );
+    expect(Number(await count())).toBe(n);
+    await call('POST', 'rotation/status', boss, { uid: rep.Cy.id, active: true });
+  });
+
+  it('serves in check-in order when the rule is on: clocking out and in again goes to the end', async () => {
+    const order = async () => (await view()).team.map((m: { name: string }) => m.name);
+    expect((await call('PATCH', 'rules', boss, { checkInOrder: true })).statusCode).toBe(200);
+    for (const r of [rep.Amy, rep.Bob, rep.Cy]) await call('POST', 'rotation/duty', r.cookie, { onDuty: false });
+    for (const r of [rep.Bob, rep.Cy, rep.Amy]) await call('POST', 'rotation/duty', r.cookie, { onDuty: true });
+    expect(await order()).toEqual(['Bob Floor', 'Cy Floor', 'Amy Floor']);
+    await call('POST', 'rotation/duty', rep.Bob.cookie, { onDuty: false });
+    await call('POST', 'rotation/duty', rep.Bob.cookie, { onDuty: true });
+    expect(await order()).toEqual(['Cy Floor', 'Amy Floor', 'Bob Floor']);
+    // Off: clocking in keeps today's fixed order.
+    await call('PATCH', 'rules', boss, { checkInOrder: false });
+    await call('POST', 'rotation/duty', rep.Cy.cookie, { onDuty: false });
+    await call('POST', 'rotation/duty', rep.Cy.cookie, { onDuty: true });
+    expect(await order()).toEqual(['Cy Floor', 'Amy Floor', 'Bob Floor']);
+  });
+
+  it('takes the follow-up time and the skip snooze from the rules', async () => {
+    expect((await call('PATCH', 'rules', boss, { followUpHours: 48, skipSnoozeMinutes: 5 })).statusCode).toBe(200);
+    const r = (await call('POST', 'rotation/assign', boss, { customer: 'Later Larry' })).json();
+    const lead = await t.db.selectFrom('leads').selectAll().where('id', '=', r.leadId).executeTakeFirstOrThrow();
+    expect(Number(lead.follow_up_due) - Number(lead.assigned_at)).toBe(48 * HOUR);
+    const next = (await view()).nextUp;
+    const skipped = (await call('POST', 'rotation/skip', boss, { targetUid: next.id, reason: 'Lunch' })).json();
+    expect(Date.parse(skipped.snoozeUntil) - Date.now()).toBeGreaterThan(4 * 60_000);
+    expect(Date.parse(skipped.snoozeUntil) - Date.now()).toBeLessThanOrEqual(5 * 60_000);
+  });
+});
