@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ASKED_FOR_INACTIVE, ASKED_FOR_UNKNOWN, beBack } from './floor';
+import { ASKED_FOR_INACTIVE, ASKED_FOR_UNKNOWN, beBack, heldOutText } from './floor';
 import { eligibleQueue, pickNext, type Member } from './rotation';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
@@ -15,6 +15,10 @@ const member = (id: string, position: number, over: Partial<Member> = {}): Membe
   disabled: false,
   deletedAt: null,
   ...over,
+});
+
+it('says why a salesman is held out', () => {
+  expect([heldOutText(1), heldOutText(2)]).toEqual(['Held out: 1 past-due follow-up', 'Held out: 2 past-due follow-ups']);
 });
 
 describe('be-backs', () => {

@@ -14,12 +14,20 @@ export type Member = {
   snoozeUntil: Date | null;
   disabled: boolean;
   deletedAt: Date | null;
+  /** Open leads past their follow-up time without a contact, counted when the hold-out rule is on. */
+  pastDue?: number;
 };
 
 export function isEligible(m: Member, now: Date): boolean {
   return (
     // Roles are stored normalised; exactly what the SQL asks (proven equal in fairness.test.ts).
-    m.role === 'staff' && m.active && m.onDuty && !m.disabled && m.deletedAt === null && (m.snoozeUntil === null || m.snoozeUntil.getTime() <= now.getTime())
+    m.role === 'staff' &&
+    m.active &&
+    m.onDuty &&
+    !m.disabled &&
+    m.deletedAt === null &&
+    (m.snoozeUntil === null || m.snoozeUntil.getTime() <= now.getTime()) &&
+    !m.pastDue
   );
 }
 

@@ -20,6 +20,8 @@ export const rulesSchema = z.strictObject(
     skipSnoozeMinutes: whole(1, 240, SKIP_SNOOZE_MSG),
     /** The day's queue is the order salesmen clocked in; clocking out and in again goes to the end. */
     checkInOrder: flag('Serve in check-in order'),
+    /** A salesman with an open lead past its follow-up time (and no contact) gets no new leads. */
+    holdOut: flag('Hold out salesmen with past-due follow-ups'),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
 );
@@ -28,7 +30,7 @@ export type Rules = z.infer<typeof rulesSchema>;
 /** A change to the rules: any of them, at least one. */
 export const rulesChangeSchema = rulesSchema.partial().refine((v) => Object.keys(v).length > 0, { error: 'Say which rule to change' });
 
-export const DEFAULT_RULES: Rules = { responseWindowMinutes: 10, followUpHours: 24, skipSnoozeMinutes: 30, checkInOrder: false };
+export const DEFAULT_RULES: Rules = { responseWindowMinutes: 10, followUpHours: 24, skipSnoozeMinutes: 30, checkInOrder: false, holdOut: false };
 
 /** A stored record read with today's schema: what is missing or no longer valid takes its default. */
 export function readRules(stored: unknown): Rules {
@@ -48,6 +50,7 @@ export const RULE_LABELS: Record<keyof Rules, string> = {
   followUpHours: 'Follow-up due (hours)',
   skipSnoozeMinutes: 'Skip snooze (minutes)',
   checkInOrder: 'Serve in check-in order',
+  holdOut: 'Hold out salesmen with past-due follow-ups',
 };
 
 /** What a save changed, field by field, for the audit log. */

@@ -84,6 +84,8 @@ export const rotationView = z.object({
       snoozeUntil: iso.nullable(),
       eligible: z.boolean(),
       place: z.number().int().positive().nullable(),
+      /** Held out of the rotation for these past-due follow-ups (the hold-out rule); empty otherwise. */
+      pastDue: z.array(z.object({ id: z.number().int(), customer: z.string() })),
     }),
   ),
   log: z.array(logEntry),
@@ -168,6 +170,7 @@ export const rules = z.object({
   followUpHours: z.number().int(),
   skipSnoozeMinutes: z.number().int(),
   checkInOrder: z.boolean(),
+  holdOut: z.boolean(),
 });
 export const rulesAnswer = z.object({
   rules,

@@ -366,21 +366,31 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '014_hold_out_in_assign': {
+      // The one-call assign also holds out salesmen with past-due follow-ups when the rule is on.
+      async up(db: Db) {
+        if (dialect !== 'postgres') return;
+        await sql.raw(`drop function if exists bdc_assign_next(${ASSIGN_ARGS_012})`).execute(db);
+        await sql.raw(ASSIGN_FUNCTION).execute(db);
+      },
+    },
   };
 }
 
-/** The arguments of 011's version, which 012 replaces. */
+/** The arguments of 011's version, which 012 replaced, and of 012's, which 014 replaced. */
 const OLD_ASSIGN_ARGS = 'text, text, text, text, text, text, text, text, text, text, text, bigint, bigint, boolean, text, text';
+const ASSIGN_ARGS_012 = `${OLD_ASSIGN_ARGS}, bigint`;
 
 /**
- * See 011_postgres_assign_function and 012_speed_to_lead (the newest version is created by both,
+ * See 011_postgres_assign_function, 012_speed_to_lead and 014 (the newest version is created by each,
  * so a new database and an upgraded one end the same); server/rotation/assign-postgres.ts calls it.
  */
 const ASSIGN_FUNCTION = `
 create or replace function bdc_assign_next(
   p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text,
   p_source text, p_ext_source text, p_ext_id text, p_by_id text, p_by_name text,
-  p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text, p_accept_due bigint
+  p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text, p_accept_due bigint,
+  p_hold_out boolean
 ) returns json language plpgsql as $fn$
 declare
   v_pointer integer;
@@ -419,6 +429,8 @@ begin
     select * into v_next from users
       where role = 'staff' and active = 1 and on_duty = 1 and disabled = 0 and deleted_at is null
         and (snooze_until is null or snooze_until <= p_at)
+        and (not p_hold_out or not exists (
+          select 1 from leads l where l.assigned_to = users.id and l.closed = 0 and l.first_contact_at is null and l.follow_up_due <= p_at))
       order by (position > v_pointer) desc, position, id
       limit 1;
     v_has_next := found;

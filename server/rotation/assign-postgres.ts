@@ -63,7 +63,9 @@ export async function assignOnPostgres(
     ${l.vin || null}::text, ${l.comments || null}::text, ${l.source ?? LEAD_SOURCE}::text,
     ${ext ? l.externalSource : null}::text, ${ext ? l.externalId : null}::text, ${by.id}::text, ${by.name}::text,
     ${at}::bigint, ${followUpDue(opts.now, opts.rules.followUpHours).getTime()}::bigint, ${!!opts.keep}::boolean,
-    ${opts.actionId ?? null}::text, ${request}::text, ${acceptDue(opts.now, opts.rules.responseWindowMinutes)?.getTime() ?? null}::bigint) as r`.execute(h.db),
+    ${opts.actionId ?? null}::text, ${request}::text, ${acceptDue(opts.now, opts.rules.responseWindowMinutes)?.getTime() ?? null}::bigint, ${opts.rules.holdOut}::boolean) as r`.execute(
+      h.db,
+    ),
   );
   const r = rows[0].r;
   if ('error' in r) {

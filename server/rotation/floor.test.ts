@@ -88,4 +88,29 @@ describe.each(DIALECTS)('the floor by the day on %s', (dialect) => {
     expect(Date.parse(skipped.snoozeUntil) - Date.now()).toBeGreaterThan(4 * 60_000);
     expect(Date.parse(skipped.snoozeUntil) - Date.now()).toBeLessThanOrEqual(5 * 60_000);
   });
+
+  it('holds out a salesman with a past-due follow-up when the rule is on, says which lead, and lets him back in once he makes contact', async () => {
+    await t.db.updateTable('users').set({ snooze_until: null, on_duty: 1, active: 1 }).where('role', '=', 'staff').execute();
+    await t.db.updateTable('leads').set({ first_contact_at: Date.now() }).execute();
+    const late = (await call('POST', 'rotation/assign', boss, { customer: 'Overdue Olga' })).json();
+    const holder = late.assignedTo as { id: string; name: string };
+    await t.db
+      .updateTable('leads')
+      .set({ follow_up_due: Date.now() - 1000, first_contact_at: null })
+      .where('id', '=', late.leadId)
+      .execute();
+    const cookie = Object.values(rep).find((r) => r.id === holder.id)!.cookie;
+
+    // Off by default: nothing changes.
+    expect((await view()).team.find((m: { id: string }) => m.id === holder.id)).toMatchObject({ eligible: true, pastDue: [] });
+    expect((await call('PATCH', 'rules', boss, { holdOut: true })).statusCode).toBe(200);
+    const held = (await view()).team.find((m: { id: string }) => m.id === holder.id);
+    expect(held).toMatchObject({ eligible: false, place: null, pastDue: [{ id: late.leadId, customer: 'Overdue Olga' }] });
+    // Every assign while he is held out goes to someone else (the one-call path on PostgreSQL too).
+    for (let i = 0; i < 4; i++) expect((await call('POST', 'rotation/assign', boss, { customer: `Other ${i}` })).json().assignedTo.id).not.toBe(holder.id);
+
+    expect((await call('POST', `leads/${late.leadId}/contact`, cookie, { channel: 'Text' })).statusCode).toBe(200);
+    expect((await view()).team.find((m: { id: string }) => m.id === holder.id)).toMatchObject({ eligible: true, pastDue: [] });
+    await call('PATCH', 'rules', boss, { holdOut: false });
+  });
 });

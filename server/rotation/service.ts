@@ -14,7 +14,7 @@ import { loadRules } from '../rules/service';
 import { acceptDue, handOn, MAX_HANDOFFS, missReason } from '../../domain/speed';
 import { assignOnPostgres } from './assign-postgres';
 
-export const toMember = (u: UserRow): Member => ({
+export const toMember = (u: UserRow & { past_due?: number | string | null }): Member => ({
   id: u.id,
   name: u.name,
   role: u.role,
@@ -24,6 +24,7 @@ export const toMember = (u: UserRow): Member => ({
   snoozeUntil: u.snooze_until ? new Date(u.snooze_until) : null,
   disabled: !!u.disabled,
   deletedAt: u.deleted_at ? new Date(u.deleted_at) : null,
+  pastDue: Number(u.past_due ?? 0),
 });
 
 /** Staff still on the team (not disabled or deleted), in rotation order. */
@@ -38,11 +39,26 @@ const teamStaff = (db: Db) =>
     .orderBy('id')
     .execute();
 
-/** The SQL side of eligibility: staff, active, on duty, not disabled or deleted (snoozes are the domain's). */
-export const candidates = (db: Db) =>
+/**
+ * The SQL side of eligibility: staff, active, on duty, not disabled or deleted (snoozes and the
+ * hold-out are the domain's; with `holdOutAt` each comes with his past-due count).
+ */
+export const candidates = (db: Db, holdOutAt: number | null = null) =>
   db
     .selectFrom('users')
-    .selectAll()
+    .selectAll('users')
+    .$if(holdOutAt !== null, (qb) =>
+      qb.select((eb) =>
+        eb
+          .selectFrom('leads')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('leads.assigned_to', '=', 'users.id')
+          .where('leads.closed', '=', 0)
+          .where('leads.first_contact_at', 'is', null)
+          .where('leads.follow_up_due', '<=', holdOutAt!)
+          .as('past_due'),
+      ),
+    )
     .where('role', '=', 'staff')
     .where('active', '=', 1)
     .where('on_duty', '=', 1)
@@ -133,9 +149,11 @@ async function logAssign(trx: Db, leadId: number, customer: string, next: Member
     .execute();
 }
 
-const nextUp = async (trx: Db, now: Date) => {
+const holdOutAt = (rules: Rules, now: Date) => (rules.holdOut ? now.getTime() : null);
+
+const nextUp = async (trx: Db, now: Date, rules: Rules) => {
   const state = await readState(trx);
-  return { state, next: pickNext(eligibleQueue((await candidates(trx)).map(toMember), now), state.pointer_pos) };
+  return { state, next: pickNext(eligibleQueue((await candidates(trx, holdOutAt(rules, now))).map(toMember), now), state.pointer_pos) };
 };
 
 /** Stores a new lead with its holder (null: it waits in Unassigned); a be-back has no Accept window. */
@@ -246,7 +264,7 @@ export async function assignNext(
           return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx)).pointer_pos, duplicate: true };
         }
       }
-      const { state, next } = await nextUp(trx, now);
+      const { state, next } = await nextUp(trx, now, rules);
       if (!next && !opts.keep) throw new HttpError(409, 'No eligible associates right now.');
       const at = now.getTime();
       const leadId = await insertLead(trx, l, next, by, now, rules);
@@ -308,7 +326,7 @@ export async function handOutWaiting(h: DbHandle, now = new Date(), rules = DEFA
     const done = await withRotationLock(h, async (trx): Promise<Assigned | null> => {
       const lead = await oldestWaiting(trx, h.dialect === 'postgres');
       if (!lead) return null;
-      const { next } = await nextUp(trx, now);
+      const { next } = await nextUp(trx, now, rules);
       if (!next) return null;
       return give(trx, lead, next, { id: lead.assigned_by, name: lead.assigned_by_name }, now, rules);
     });
@@ -329,7 +347,7 @@ export function handOutLead(h: DbHandle, leadId: number, by: Actor, now = new Da
     if (!lead) throw notFound('Lead not found');
     if (lead.closed) throw new HttpError(409, 'This lead is closed. Reopen it first.');
     if (lead.assigned_to !== UNASSIGNED) throw new HttpError(409, `This lead is already with ${lead.assigned_to_name}.`);
-    const { next } = await nextUp(trx, now);
+    const { next } = await nextUp(trx, now, rules);
     if (!next) throw new HttpError(409, 'No eligible associates right now.');
     return give(trx, lead, next, by, now, rules);
   });
@@ -379,7 +397,7 @@ export async function handOnOverdue(h: DbHandle, now = new Date(), rules = DEFAU
       if (!lead) return null;
       const at = now.getTime();
       const state = await readState(trx);
-      const members = (await candidates(trx)).map(toMember);
+      const members = (await candidates(trx, holdOutAt(rules, now))).map(toMember);
       const missed = { id: lead.assigned_to, name: lead.assigned_to_name };
       const given = Math.round((Number(lead.accept_due) - Number(lead.offered_at ?? lead.assigned_at)) / 60_000);
       const reason = missReason(given);
@@ -519,12 +537,27 @@ export function setStatus(h: DbHandle, id: string, patch: { active?: boolean; on
 
 /** What the overview and routing screens show: the queue from Next Up on, the team, the recent log. */
 export async function rotationView(db: Db, logSize: number, now = new Date()): Promise<RotationView> {
-  const [state, team, log] = await Promise.all([
+  const [state, team, log, rules] = await Promise.all([
     readState(db),
     teamStaff(db),
     db.selectFrom('rotation_log').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(logSize).execute(),
+    loadRules(db),
   ]);
-  const members = team.map(toMember);
+  // The hold-out rule: who has which past-due follow-ups (none are listed while it is off).
+  const pastDue = new Map<string, { id: number; customer: string }[]>();
+  if (rules.holdOut) {
+    const rows = await db
+      .selectFrom('leads')
+      .select(['id', 'customer', 'assigned_to'])
+      .where('closed', '=', 0)
+      .where('first_contact_at', 'is', null)
+      .where('follow_up_due', '<=', now.getTime())
+      .where('assigned_to', '!=', UNASSIGNED)
+      .orderBy('follow_up_due')
+      .execute();
+    for (const r of rows) pastDue.set(r.assigned_to, [...(pastDue.get(r.assigned_to) ?? []), { id: Number(r.id), customer: r.customer }]);
+  }
+  const members = team.map((u) => ({ ...toMember(u), pastDue: pastDue.get(u.id)?.length ?? 0 }));
   const queue = servingOrder(eligibleQueue(members, now), state.pointer_pos);
   const snoozes = members.map((m) => m.snoozeUntil?.getTime() ?? 0).filter((t) => t > now.getTime());
   // One reading of a place in line everywhere: counted from Next Up (#1), as the overview shows it.
@@ -542,6 +575,7 @@ export async function rotationView(db: Db, logSize: number, now = new Date()): P
       snoozeUntil: m.snoozeUntil && m.snoozeUntil > now ? m.snoozeUntil.toISOString() : null,
       eligible: place.has(m.id),
       place: place.get(m.id) ?? null,
+      pastDue: pastDue.get(m.id) ?? [],
     })),
     log: log.map((e) => ({
       id: Number(e.id),

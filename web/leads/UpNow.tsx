@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useAcceptLead, useWaitingLeads, type Lead } from '../api/leads';
 import { useRotation } from '../api/rotation';
 import { useSession } from '../session/SessionProvider';
 import { OVERVIEW_LOG_SIZE } from '../../domain/rotation';
 import { timeLeft } from '../../domain/speed';
+import { heldOutText } from '../../domain/floor';
 import { showLeadNotification } from './alerts';
 
 /** The clock, ticking each second while something on screen counts down. */
@@ -78,7 +79,8 @@ export function UpNow() {
   if (!staff) return null;
   const queue = rotation.data?.queue ?? [];
   const standing = queue[0]?.id === user.uid ? "You're up next" : queue[1]?.id === user.uid ? 'On deck' : null;
-  if (!standing && !waiting.data?.length) return null;
+  const held = rotation.data?.team.find((m) => m.id === user.uid)?.pastDue ?? [];
+  if (!standing && !waiting.data?.length && !held.length) return null;
   return (
     <Stack gap="xs" mb="md" aria-label="Your leads now" role="region">
       {standing && (
@@ -87,6 +89,11 @@ export function UpNow() {
             {standing}
           </Badge>
         </Group>
+      )}
+      {held.length > 0 && (
+        <Alert color="red" title={heldOutText(held.length)} data-testid="my-held-out">
+          You get no new leads until you close or contact {held.map((l) => l.customer).join(', ')}.
+        </Alert>
       )}
       {waiting.data?.map((l) => (
         <WaitingLead key={l.id} lead={l} now={now} />

@@ -69,6 +69,15 @@ function RulesForm({ saved }: { saved: RulesAnswer }) {
             setValues((old) => ({ ...old, checkInOrder: on }));
           }}
         />
+        <Switch
+          label={RULE_LABELS.holdOut}
+          description="A salesman with an open lead past its follow-up time, and no contact logged, gets no new leads until he closes or contacts it."
+          checked={values.holdOut === true}
+          onChange={(e) => {
+            const on = e.currentTarget.checked;
+            setValues((old) => ({ ...old, holdOut: on }));
+          }}
+        />
         <Group>
           <Button type="submit" loading={save.isPending} color="blue.8">
             Save rules

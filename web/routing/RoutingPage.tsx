@@ -8,6 +8,7 @@ import { useRotation, type RotationView } from '../api/rotation';
 import { call, newActionId } from '../api/client';
 import { useLeads } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
+import { heldOutText } from '../../domain/floor';
 import { ROUTING_LOG_SIZE, SKIP_WHOM, SNOOZE_MINUTES } from '../../domain/rotation';
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
@@ -276,9 +277,18 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
   );
 }
 
+function HeldOut({ leads }: { leads: { customer: string }[] }) {
+  return (
+    <Badge color="red" variant="light" title={leads.map((l) => l.customer).join(', ')} data-testid="held-out">
+      {heldOutText(leads.length)}
+    </Badge>
+  );
+}
+
 /** A place in line counted from Next Up (#1, as the salesman's overview shows it), or why he is not in line. */
 function Place({ member: t }: { member: RotationView['team'][number] }) {
   if (t.place) return <Text size="sm">#{t.place}</Text>;
+  if (t.pastDue.length && t.onDuty && t.active && !t.snoozeUntil) return <HeldOut leads={t.pastDue} />;
   const [label, color] = t.snoozeUntil ? [`Snoozed until ${clock(t.snoozeUntil)}`, 'orange'] : !t.active ? ['Inactive', 'gray'] : ['Off duty', 'gray'];
   return (
     <Badge color={color} variant="light">
