@@ -40,6 +40,7 @@ export default async function globalSetup() {
     E2E_PORT,
   );
   process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_DATA_DIR = path.join(dir, 'data');
   await setResponseWindow(baseURL, 0);
 
   return async () => {

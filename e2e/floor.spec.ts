@@ -1,0 +1,52 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { expect, test } from '@playwright/test';
+import { assignUntil, personPage, unique, uniqueEmail } from './support/people';
+
+const MANAGER = 'manager@e2e.test';
+
+/** Time passes in the database: the lead's follow-up falls due an hour ago (no screen can do that). */
+function makePastDue(customer: string) {
+  const db = new SQLite(path.join(process.env.E2E_DATA_DIR!, 'portal.sqlite'));
+  try {
+    db.prepare('update leads set follow_up_due = ? where customer = ?').run(Date.now() - 3_600_000, customer);
+  } finally {
+    db.close();
+  }
+}
+
+test('a manager turns on the hold-out rule; a salesman with a past-due follow-up is held out, sees why, and is back once he makes contact', async ({
+  browser,
+}) => {
+  const repName = unique('Hal');
+  const rep = await personPage(browser, uniqueEmail('hal'), repName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  try {
+    await boss.goto('/dashboard/management');
+    const rules = boss.getByRole('form', { name: 'Dealership rules' });
+    await rules.getByLabel('Hold out salesmen with past-due follow-ups').check();
+    await rules.getByRole('button', { name: 'Save rules' }).click();
+    await expect(boss.getByText('Dealership rules saved.')).toBeVisible();
+    await boss.reload();
+    await expect(boss.getByRole('form', { name: 'Dealership rules' }).getByLabel('Hold out salesmen with past-due follow-ups')).toBeChecked();
+
+    const [customer] = await assignUntil(boss, repName, 1, 'Late');
+    makePastDue(customer);
+    await boss.goto('/dashboard/routing');
+    const row = boss.getByRole('row').filter({ hasText: repName });
+    await expect(row.getByTestId('held-out')).toHaveText('Held out: 1 past-due follow-up');
+    await rep.goto('/dashboard/overview');
+    await expect(rep.getByTestId('my-held-out')).toContainText('Held out: 1 past-due follow-up');
+    await expect(rep.getByTestId('my-held-out')).toContainText(customer);
+
+    // He calls the customer back: he is in line again, on both screens, live.
+    const lead = (await (await rep.request.get('/api/leads/mine?open=1')).json()).leads.find((l: { customer: string }) => l.customer === customer);
+    expect((await rep.request.post(`/api/leads/${lead.id}/contact`, { data: { channel: 'Call' } })).ok()).toBe(true);
+    await expect(row.getByTestId('held-out')).toHaveCount(0);
+    await expect(row).toContainText(/#\d+/);
+    await expect(rep.getByTestId('my-held-out')).toHaveCount(0);
+  } finally {
+    await boss.request.patch('/api/rules', { data: { holdOut: false } });
+    for (const p of [rep, boss]) await p.context().close();
+  }
+});
