@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Badge, Button, Group, Modal, Pagination, Paper, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconArrowsSort, IconPencil, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconChevronLeft, IconChevronRight, IconPencil, IconTrash } from '@tabler/icons-react';
 import { modals } from '@mantine/modals';
 import { formatCents } from '../../../domain/commission';
 import { formatDay } from '../../../domain/format';
@@ -180,16 +180,28 @@ export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly:
         </Table.ScrollContainer>
       )}
       {pages > 1 && (
-        <Group justify="center" mt="md">
-          <Pagination
-            total={pages}
-            value={current}
-            onChange={setPage}
-            size="sm"
-            siblings={compact ? 0 : 1}
-            getControlProps={(c) => ({ 'aria-label': c === 'previous' ? 'Previous page' : c === 'next' ? 'Next page' : c })}
-            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
-          />
+        <Group justify="space-between" mt="md" gap="xs" component="nav" aria-label="Sales pages">
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconChevronLeft size={14} aria-hidden />}
+            disabled={current === 1}
+            onClick={() => setPage(current - 1)}
+          >
+            Previous
+          </Button>
+          <Text size="sm" aria-live="polite" data-testid="sales-page">
+            Page {current} of {pages}
+          </Text>
+          <Button
+            variant="default"
+            size="xs"
+            rightSection={<IconChevronRight size={14} aria-hidden />}
+            disabled={current === pages}
+            onClick={() => setPage(current + 1)}
+          >
+            Next
+          </Button>
         </Group>
       )}
       <Modal
