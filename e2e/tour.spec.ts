@@ -246,7 +246,7 @@ test('on a phone every lead, salesman and sale is a card whose actions are in re
 test('recent actions say the day, and money and dates read as people write them', async ({ browser }) => {
   const { staff, boss } = await seed(browser);
   await boss.goto('/dashboard/overview');
-  await expect(boss.getByTestId('log-when').first()).toHaveText(/^Today \d{1,2}:\d{2} [AP]M$/);
+  await expect(boss.getByTestId('log-when').first()).toHaveText(/^Today \d{1,2}:\d{2} [AP]M · by /);
   await staff.goto('/dashboard/stats/sales');
   await expect(staff.getByTestId('mtd-gross')).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d{2}$/);
   await expect(staff.getByRole('table', { name: 'Sales' }).getByTestId('sale-date').first()).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);

@@ -25,12 +25,14 @@ export function RecentActions({ log }: { log: LogEntry[] | undefined }) {
               <Badge variant="light" color={e.type === 'assign' ? 'blue' : 'orange'} miw={64} style={{ flexShrink: 0, overflow: 'visible' }}>
                 {e.type}
               </Badge>
-              <Text size="sm" style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
-                <b>{e.targetName}</b> {e.type === 'assign' ? `→ ${e.customer}` : `(${e.reason})`}
-              </Text>
-              <Text size="xs" c="dimmed" title={`by ${e.managerName}`} style={{ flexShrink: 0, whiteSpace: 'nowrap' }} data-testid="log-when">
-                {when(e.createdAt)}
-              </Text>
+              <div style={{ flex: 1, minWidth: 0 }}>
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  <b>{e.targetName}</b> {e.type === 'assign' ? `→ ${e.customer}` : `(${e.reason})`}
+                </Text>
+                <Text size="xs" c="dimmed" data-testid="log-when">
+                  {when(e.createdAt)} · by {e.managerName}
+                </Text>
+              </div>
             </Group>
           ))}
         </Stack>

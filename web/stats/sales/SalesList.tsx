@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Badge, Button, Group, Modal, Paper, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Modal, Paper, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconChevronLeft, IconChevronRight, IconPencil, IconTrash } from '@tabler/icons-react';
 import { modals } from '@mantine/modals';
 import { formatCents } from '../../../domain/commission';
@@ -77,8 +77,19 @@ export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly:
       {s.vehicleType === 'new' ? 'New' : 'Used'}
     </Badge>
   );
-  const actions = (s: Sale) =>
-    !readOnly && (
+  // Words on a phone's card, icons in the table's narrow column; the accessible name says which sale either way.
+  const actions = (s: Sale, icons = false) =>
+    !readOnly &&
+    (icons ? (
+      <Group gap={6} wrap="nowrap">
+        <ActionIcon id={`edit-sale-${s.id}`} variant="subtle" size="lg" aria-label={`Edit ${what(s)}`} title="Edit" onClick={() => setEditing(s)}>
+          <IconPencil size={18} aria-hidden />
+        </ActionIcon>
+        <ActionIcon variant="light" color="red" size="lg" aria-label={`Delete ${what(s)}`} title="Delete" onClick={() => confirmDelete(s)}>
+          <IconTrash size={18} aria-hidden />
+        </ActionIcon>
+      </Group>
+    ) : (
       <Group gap={4} wrap="nowrap">
         <Button
           id={`edit-sale-${s.id}`}
@@ -101,7 +112,7 @@ export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly:
           Delete
         </Button>
       </Group>
-    );
+    ));
 
   return (
     <Paper withBorder p="md" radius="md">
@@ -168,11 +179,13 @@ export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly:
                   <Table.Td data-testid="sale-gross" style={{ whiteSpace: 'nowrap' }}>
                     {formatCents(s.frontGrossCents)}
                   </Table.Td>
-                  <Table.Td data-testid="sale-plan">{s.planLabel}</Table.Td>
+                  <Table.Td data-testid="sale-plan" style={{ whiteSpace: 'nowrap' }}>
+                    {s.planLabel}
+                  </Table.Td>
                   <Table.Td data-testid="sale-commission" fw={700} style={{ whiteSpace: 'nowrap' }}>
                     {formatCents(s.commissionCents)}
                   </Table.Td>
-                  {!readOnly && <Table.Td>{actions(s)}</Table.Td>}
+                  {!readOnly && <Table.Td>{actions(s, true)}</Table.Td>}
                 </Table.Tr>
               ))}
             </Table.Tbody>
