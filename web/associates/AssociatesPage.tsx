@@ -50,11 +50,14 @@ export default function AssociatesPage() {
   return (
     <Stack>
       <PageTitle>My Stats & Notes</PageTitle>
-      {counts.isError && <LoadError what="your counts" error={counts.error} onRetry={() => counts.refetch()} />}
-      <SimpleGrid cols={{ base: 2 }}>
-        <StatCard label="Assigned Today" value={counts.data?.assignedToday} testId="assigned-today" />
-        <StatCard label="Total Month" value={counts.data?.assignedMonth} testId="total-month" />
-      </SimpleGrid>
+      {counts.isError ? (
+        <LoadError what="your counts" error={counts.error} onRetry={() => counts.refetch()} />
+      ) : (
+        <SimpleGrid cols={{ base: 2 }}>
+          <StatCard label="Assigned Today" value={counts.data?.assignedToday} testId="assigned-today" />
+          <StatCard label="Total Month" value={counts.data?.assignedMonth} testId="total-month" />
+        </SimpleGrid>
+      )}
       <Notes />
       <Paper withBorder p="md" radius="md">
         <Group justify="space-between" mb="sm">
