@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { signIn } from './support/session';
@@ -72,6 +73,15 @@ function layoutProblems(page: Page): Promise<string[]> {
   });
 }
 
+/** axe's serious and critical findings on what is on screen now. */
+async function axe(page: Page, label: string, problems: string[]) {
+  const result = await new AxeBuilder({ page }).analyze();
+  for (const v of result.violations) {
+    if (v.impact === 'serious' || v.impact === 'critical')
+      problems.push(`${label}: axe [${v.impact}] ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+}
+
 async function tour(page: Page, role: string, stops: Stop[], problems: string[]) {
   let checked = 0;
   for (const mode of MODES) {
@@ -86,6 +96,7 @@ async function tour(page: Page, role: string, stops: Stop[], problems: string[])
         const label = `${role} ${stop.name} ${mode} ${size.width}px`;
         await page.screenshot({ path: path.join(SHOTS, `${role}-${stop.name}-${mode}-${size.width}.png`), fullPage: true });
         for (const p of await layoutProblems(page)) problems.push(`${label}: ${p}`);
+        await axe(page, label, problems);
         checked++;
       }
     }
@@ -124,7 +135,7 @@ async function seed(browser: Browser) {
 }
 
 test('every screen, both roles, both widths, both themes: no sideways scroll, no button off screen, no cut badge', async ({ browser }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(480_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   const problems: string[] = [];
 
@@ -196,6 +207,21 @@ test('every screen, both roles, both widths, both themes: no sideways scroll, no
     ],
     problems,
   );
+  // The account popover, open, at both widths and in both modes.
+  for (const mode of MODES) {
+    await scheme(boss, mode);
+    for (const size of SIZES) {
+      await boss.setViewportSize(size);
+      await boss.goto('/dashboard/overview');
+      await boss.getByTestId('user-menu').click();
+      await expect(boss.getByRole('dialog', { name: 'Account' })).toBeVisible();
+      await settled(boss);
+      const label = `manager account popover ${mode} ${size.width}px`;
+      await boss.screenshot({ path: path.join(SHOTS, `manager-account-${mode}-${size.width}.png`) });
+      for (const p of await layoutProblems(boss)) problems.push(`${label}: ${p}`);
+      await axe(boss, label, problems);
+    }
+  }
   await tour(
     staff,
     'salesman',
@@ -303,6 +329,16 @@ test('a newcomer is asked his name once, may skip it, and is never greeted as "U
   await expect(greeting).not.toContainText('User');
   const prompt = page.getByRole('region', { name: 'What should we call you?' });
   await expect(prompt).toBeVisible();
+  const found: string[] = [];
+  for (const mode of MODES) {
+    await scheme(page, mode);
+    await page.reload();
+    await expect(prompt).toBeVisible();
+    await settled(page);
+    await axe(page, `name prompt ${mode}`, found);
+  }
+  await page.screenshot({ path: path.join(SHOTS, 'salesman-name-prompt-dark-1280.png') });
+  expect(found, found.join('\n')).toEqual([]);
   await prompt.getByRole('button', { name: 'Skip' }).click();
   await expect(prompt).toHaveCount(0);
   await page.reload();
