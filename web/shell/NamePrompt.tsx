@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useLocation } from 'react-router';
 import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useSession } from '../session/SessionProvider';
 import { hasDefaultName } from '../../domain/format';
@@ -16,7 +17,9 @@ export function NamePrompt() {
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  if (!user || skipped || !hasDefaultName(user.name)) return null;
+  // Settings has the name field itself.
+  const onSettings = useLocation().pathname.startsWith('/dashboard/settings');
+  if (!user || skipped || onSettings || !hasDefaultName(user.name)) return null;
 
   const skip = () => {
     localStorage.setItem(skipKey(user.uid), '1');
