@@ -100,7 +100,8 @@ export default function DashboardShell() {
                 )}
               </Text>
               <WeatherReadout />
-              <UserMenu />
+              {/* While the slide-over menu is open it holds Settings and Logout itself; Tab goes from its button straight into it. */}
+              {!(phone && opened) && <UserMenu />}
             </Group>
           </Group>
         </AppShell.Header>
