@@ -37,7 +37,8 @@ export function UserMenu() {
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={260} shadow="md" trapFocus returnFocus withinPortal>
       <Popover.Target>
         <UnstyledButton
-          aria-label={`Account: ${name}`}
+          aria-label="Account menu"
+          title={name}
           aria-haspopup="dialog"
           aria-expanded={opened}
           data-testid="user-menu"
