@@ -94,6 +94,8 @@ async function tour(page: Page, role: string, stops: Stop[], problems: string[])
         await stop.ready(page);
         await settled(page);
         const label = `${role} ${stop.name} ${mode} ${size.width}px`;
+        // Each screen names its tab: "Leads · BDC Portal".
+        if (!/^.+ · BDC Portal$/.test(await page.title())) problems.push(`${label}: the tab is titled "${await page.title()}"`);
         await page.screenshot({ path: path.join(SHOTS, `${role}-${stop.name}-${mode}-${size.width}.png`), fullPage: true });
         for (const p of await layoutProblems(page)) problems.push(`${label}: ${p}`);
         await axe(page, label, problems);

@@ -18,12 +18,15 @@ export function StatCard({
   value,
   testId,
   compare,
+  hint,
   big = false,
 }: {
   label: string;
   value: string | number | undefined;
   testId?: string;
   compare?: Comparison;
+  /** A line under the figure that explains it. */
+  hint?: string;
   big?: boolean;
 }) {
   const c = compare && change(compare.now, compare.before);
@@ -36,8 +39,13 @@ export function StatCard({
       {value === undefined ? (
         <Skeleton h={big ? 44 : 28} mt={6} w="60%" />
       ) : (
-        <Text size={big ? '2.6rem' : 'xl'} lh={1.2} fw={700} data-testid={testId} style={{ overflowWrap: 'anywhere' }}>
+        <Text size={big ? '2.25rem' : 'xl'} lh={1.2} fw={700} data-testid={testId} style={{ overflowWrap: 'anywhere' }}>
           {value}
+        </Text>
+      )}
+      {hint && (
+        <Text size="sm" c="dimmed" mt={2} data-testid={testId ? `${testId}-hint` : undefined}>
+          {hint}
         </Text>
       )}
       {c && compare && (

@@ -9,6 +9,8 @@ import { LoadError } from '../components/LoadError';
 import { useRotation } from '../api/rotation';
 import { useSession } from '../session/SessionProvider';
 import { OVERVIEW_LOG_SIZE } from '../../domain/rotation';
+import { formatClock } from '../../domain/format';
+import { APP_TIMEZONE } from '../api/meta';
 
 /** A salesman clocks in and out of the rotation themselves, like a showroom up-board. */
 function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
@@ -54,6 +56,20 @@ export default function OverviewPage() {
   const nextUp = q.data ? (q.data.nextUp?.name ?? '—') : undefined;
   const queueSize = q.data ? String(q.data.queue.length) : undefined;
   const position = q.data ? (me ? `#${me.place}` : 'Not in rotation') : undefined;
+  // Why he is not in line, or how close he is.
+  const why = !q.data
+    ? undefined
+    : me
+      ? me.place === 1
+        ? 'You are next up.'
+        : `${me.place - 1} ahead of you.`
+      : mine?.snoozeUntil && new Date(mine.snoozeUntil) > new Date()
+        ? `Skipped until ${formatClock(new Date(mine.snoozeUntil), APP_TIMEZONE)}.`
+        : mine && !mine.active
+          ? 'A manager must activate you.'
+          : mine && !mine.onDuty
+            ? 'Clock in below to join the line.'
+            : undefined;
 
   return (
     <Stack>
@@ -69,7 +85,7 @@ export default function OverviewPage() {
       ) : (
         <>
           {/* A salesman on the floor wants one thing first: where he is in line. */}
-          <StatCard label="Your Position" value={position} testId="your-position" big />
+          <StatCard label="Your Position" value={position} testId="your-position" hint={why} big />
           <SimpleGrid cols={2}>
             <StatCard label="Next Up" value={nextUp} testId="next-up" />
             <StatCard label="Queue Size" value={queueSize} testId="queue-size" />

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Text, Title } from '@mantine/core';
 import classes from './AuthLayout.module.css';
 
@@ -14,7 +14,10 @@ export const Mark = ({ size = 28 }: { size?: number }) => (
  * The signed-out pages' frame: the product's name (and the dealership's) with one line of what
  * the portal is for beside (on a phone: above) the card that holds the form.
  */
-export function AuthLayout({ title, dealership, children }: { title: string; dealership?: string; children: ReactNode }) {
+export function AuthLayout({ title, dealership, tab, children }: { title: string; dealership?: string; tab: string; children: ReactNode }) {
+  useEffect(() => {
+    document.title = `${tab} · ${title}`;
+  }, [tab, title]);
   return (
     <main className={classes.root}>
       <section className={classes.brand} aria-labelledby="auth-title">

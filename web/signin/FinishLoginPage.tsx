@@ -35,7 +35,7 @@ export default function FinishLoginPage() {
   }, [completeMagicFromUrl, navigate]);
 
   return (
-    <AuthLayout title={DEALERSHIP_NAME ? `${DEALERSHIP_NAME} ${APP_NAME}` : APP_NAME}>
+    <AuthLayout title={DEALERSHIP_NAME ? `${DEALERSHIP_NAME} ${APP_NAME}` : APP_NAME} tab="Signing in">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
         <Stack align="center">
           {state === 'error' ? (

@@ -40,7 +40,7 @@ export default function SignInPage() {
   }
 
   return (
-    <AuthLayout title={APP_NAME} dealership={DEALERSHIP_NAME}>
+    <AuthLayout title={APP_NAME} dealership={DEALERSHIP_NAME} tab="Sign in">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
         <Stack>
           <Title order={2} size="h3">
