@@ -114,6 +114,9 @@ async function seed(browser: Browser) {
   const staffEmail = uniqueEmail('tour.staff');
   const staff = await personPage(browser, staffEmail, staffName);
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  // A lead provider's key, so the Integrations list is on the tour too.
+  const key = await boss.request.post('/api/integrations/keys', { data: { name: unique('Tour feed') } });
+  expect(key.ok(), await key.text()).toBeTruthy();
   const other = await personPage(browser, uniqueEmail('tour.other'), unique('Tina Tour'));
   await other.context().close();
   for (let i = 0; i < 4; i++) {
