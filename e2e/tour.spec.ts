@@ -140,7 +140,7 @@ async function seed(browser: Browser) {
 }
 
 test('every screen, both roles, both widths, both themes: no sideways scroll, no button off screen, no cut badge', async ({ browser }) => {
-  test.setTimeout(480_000);
+  test.setTimeout(600_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   const problems: string[] = [];
 
@@ -277,6 +277,8 @@ test('on a phone every lead, salesman and sale is a card whose actions are in re
 test('recent actions say the day, and money and dates read as people write them', async ({ browser }) => {
   const { staff, boss } = await seed(browser);
   await boss.goto('/dashboard/overview');
+  // The server tells the page the dealership's zone (APP_TIMEZONE; the run's server uses the default).
+  await expect(boss.locator('meta[name="app-timezone"]')).toHaveAttribute('content', process.env.APP_TIMEZONE || 'America/New_York');
   await expect(boss.getByTestId('log-when').first()).toHaveText(/^Today \d{1,2}:\d{2} [AP]M · by /);
   await staff.goto('/dashboard/stats/sales');
   await expect(staff.getByTestId('mtd-gross')).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d{2}$/);
