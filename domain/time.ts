@@ -1,4 +1,4 @@
-type Wall = { year: number; month: number; day: number; hour: number; minute: number; second: number };
+export type Wall = { year: number; month: number; day: number; hour: number; minute: number; second: number };
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -22,7 +22,8 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-function wall(d: Date, tz: string): Wall {
+/** The zone's wall clock at instant d (24-hour). */
+export function wall(d: Date, tz: string): Wall {
   const w: Record<string, number> = {};
   for (const p of formatter(tz).formatToParts(d)) {
     if (p.type !== 'literal') w[p.type] = Number(p.value);

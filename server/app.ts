@@ -230,7 +230,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     const template = fs
       .readFileSync(path.join(webDist, 'index.html'), 'utf8')
       .replaceAll('__APP_NAME__', esc(config.APP_NAME))
-      .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? ''));
+      .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? ''))
+      .replaceAll('__APP_TIMEZONE__', esc(config.APP_TIMEZONE));
     // One page per set of hints (a dashboard screen's code and data), compressed once.
     const hintsFor = dashboardHints(webDist);
     const pages = new Map<string, ReturnType<typeof precompressed>>();

@@ -1,7 +1,13 @@
 import { createTheme, darken, DEFAULT_THEME, luminance, type CSSVariablesResolver } from '@mantine/core';
 
 // Shade 8 keeps white text on the primary colour above 4.5:1 contrast.
-export const theme = createTheme({ primaryColor: 'blue', primaryShade: { light: 8, dark: 8 }, defaultRadius: 'md' });
+export const theme = createTheme({
+  primaryColor: 'blue',
+  primaryShade: { light: 8, dark: 8 },
+  defaultRadius: 'md',
+  // A badge is one or two words: it takes the room they need and never ends in "…" (a squeezed table cell cut "ASSIGN" to "ASSI…").
+  components: { Badge: { styles: { root: { minWidth: 'max-content', flexShrink: 0 } } } },
+});
 
 const AA = 4.5;
 const contrast = (a: string, b: string) => {

@@ -4,6 +4,7 @@ import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, Textarea, Title } fr
 import { PageTitle } from '../components/PageTitle';
 import { StatCard } from '../components/StatCard';
 import { PagedLeads } from '../components/LeadsTable';
+import { LoadError } from '../components/LoadError';
 import { notifyFail, notifyOk } from '../components/notify';
 import { call } from '../api/client';
 import { useLeads } from '../api/leads';
@@ -53,10 +54,14 @@ export default function AssociatesPage() {
   return (
     <Stack>
       <PageTitle>My Stats & Notes</PageTitle>
-      <SimpleGrid cols={{ base: 2 }}>
-        <StatCard label="Assigned Today" value={counts.data?.assignedToday} testId="assigned-today" />
-        <StatCard label="Total Month" value={counts.data?.assignedMonth} testId="total-month" />
-      </SimpleGrid>
+      {counts.isError ? (
+        <LoadError what="your counts" error={counts.error} onRetry={() => counts.refetch()} />
+      ) : (
+        <SimpleGrid cols={{ base: 2 }}>
+          <StatCard label="Assigned Today" value={counts.data?.assignedToday} testId="assigned-today" />
+          <StatCard label="Total Month" value={counts.data?.assignedMonth} testId="total-month" />
+        </SimpleGrid>
+      )}
       {kpis.data && user && <MySpeed speed={kpis.data.speed} uid={user.uid} />}
       <Notes />
       <Paper withBorder p="md" radius="md">
@@ -66,7 +71,11 @@ export default function AssociatesPage() {
           </Title>
           <Checkbox label="Only open" checked={open} onChange={(e) => setOpen(e.currentTarget.checked)} />
         </Group>
-        <PagedLeads query={leads} canReopen={false} showAssignee={false} />
+        {leads.isError && !leads.data ? (
+          <LoadError what="your leads" error={leads.error} onRetry={() => leads.refetch()} />
+        ) : (
+          <PagedLeads query={leads} canReopen={false} showAssignee={false} />
+        )}
       </Paper>
     </Stack>
   );

@@ -1,10 +1,13 @@
 import { useState } from 'react';
-import { Badge, Button, Code, Group, Modal, ScrollArea, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Code, Group, Modal, Paper, ScrollArea, SimpleGrid, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconCheck, IconRotateClockwise } from '@tabler/icons-react';
 import type { Lead } from '../api/leads';
 import { notifications } from '@mantine/notifications';
 import { useLeadAction, useLeadDocument, useLeads, useSetLeadName } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
 import { SpeedActions, SpeedBadges } from '../leads/LeadActivity';
+import { useCompact } from './useCompact';
+import { when } from './when';
 
 /** "2015 Honda Civic · 82000 mi" */
 const tradeInText = (t: NonNullable<Lead['tradeIn']>) => [[t.year, t.make, t.model].filter(Boolean).join(' '), t.odometer].filter(Boolean).join(' · ');
@@ -123,8 +126,6 @@ function Details({ lead: l }: { lead: Lead }) {
   );
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-
 /** Every close says so, with an Undo that reopens it (a salesman may undo his own close). */
 function useCloseWithUndo() {
   const undo = useLeadAction();
@@ -153,11 +154,116 @@ function useCloseWithUndo() {
   });
 }
 
-/** The leads table of the specification; `canReopen` is false on a salesman's own list, where he may reopen only what he closed. */
+const statusColor = (l: Lead) => (l.closed ? 'gray' : l.status === 'new' ? 'orange' : 'blue');
+
+function Status({ lead: l }: { lead: Lead }) {
+  return (
+    <Badge variant="light" color={statusColor(l)} style={{ flexShrink: 0 }}>
+      {l.status}
+    </Badge>
+  );
+}
+
+function FollowUp({ lead: l }: { lead: Lead }) {
+  return (
+    <Stack gap={2} align="flex-start">
+      <Text size="sm">{l.assignedTo ? when(l.followUpDue) : '—'}</Text>
+      {l.overdue && (
+        <Badge color="red" variant="filled" size="sm">
+          Overdue
+        </Badge>
+      )}
+    </Stack>
+  );
+}
+
+function Assignee({ lead: l }: { lead: Lead }) {
+  return l.assignedTo ? (
+    <>{l.assignedToName}</>
+  ) : (
+    <Badge variant="filled" color="red.9">
+      Unassigned
+    </Badge>
+  );
+}
+
+/** The leads table of the specification (cards on a phone); `canReopen` is false on a salesman's own list, where he may reopen only what he closed. */
 function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; canReopen: boolean; showAssignee?: boolean }) {
   const action = useCloseWithUndo();
   const { user } = useSession();
+  const compact = useCompact();
   if (!leads.length) return <Text c="dimmed">No leads found.</Text>;
+  const busy = (l: Lead) => action.isPending && action.variables?.id === l.id;
+  const act = (l: Lead, full = false) =>
+    !l.closed ? (
+      <Button
+        size={full ? 'sm' : 'xs'}
+        fullWidth={full}
+        variant="light"
+        leftSection={<IconCheck size={16} aria-hidden />}
+        loading={busy(l)}
+        onClick={() => action.mutate({ id: l.id, close: true })}
+      >
+        Mark Closed
+      </Button>
+    ) : canReopen || l.closedById === user?.uid ? (
+      <Button
+        size={full ? 'sm' : 'xs'}
+        fullWidth={full}
+        variant="subtle"
+        leftSection={<IconRotateClockwise size={16} aria-hidden />}
+        loading={busy(l)}
+        onClick={() => action.mutate({ id: l.id, close: false })}
+      >
+        Reopen
+      </Button>
+    ) : null;
+
+  if (compact) {
+    return (
+      <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Leads">
+        {leads.map((l) => (
+          <Paper key={l.id} component="li" withBorder p="sm" radius="md" data-testid="lead-row">
+            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+              <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+                <Details lead={l} />
+              </div>
+              <Status lead={l} />
+            </Group>
+            <SimpleGrid cols={2} spacing="xs" verticalSpacing={6} mt="xs">
+              {showAssignee && (
+                <div>
+                  <Text size="xs" c="dimmed">
+                    Assigned to
+                  </Text>
+                  <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
+                    <Assignee lead={l} />
+                  </Text>
+                </div>
+              )}
+              <div>
+                <Text size="xs" c="dimmed">
+                  Assigned at
+                </Text>
+                <Text size="sm">{when(l.assignedAt)}</Text>
+              </div>
+              <div>
+                <Text size="xs" c="dimmed">
+                  Follow-up due
+                </Text>
+                <FollowUp lead={l} />
+              </div>
+            </SimpleGrid>
+            {act(l, true) && <div style={{ marginTop: 10 }}>{act(l, true)}</div>}
+            <Group gap="xs" mt={8}>
+              <SpeedActions lead={l} />
+            </Group>
+          </Paper>
+        ))}
+      </Stack>
+    );
+  }
+
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table striped highlightOnHover aria-label="Leads">
@@ -179,52 +285,19 @@ function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; 
               </Table.Td>
               {showAssignee && (
                 <Table.Td>
-                  {l.assignedTo ? (
-                    l.assignedToName
-                  ) : (
-                    <Badge variant="filled" color="red.9">
-                      Unassigned
-                    </Badge>
-                  )}
+                  <Assignee lead={l} />
                 </Table.Td>
               )}
-              <Table.Td>{when(l.assignedAt)}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(l.assignedAt)}</Table.Td>
               <Table.Td>
-                <Badge variant="light" color={l.closed ? 'gray' : l.status === 'new' ? 'orange' : 'blue'}>
-                  {l.status}
-                </Badge>
+                <Status lead={l} />
+              </Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                <FollowUp lead={l} />
               </Table.Td>
               <Table.Td>
-                <Stack gap={2}>
-                  <Text size="sm">{l.assignedTo ? when(l.followUpDue) : '—'}</Text>
-                  {l.overdue && (
-                    <Badge color="red" variant="filled" size="sm">
-                      Overdue
-                    </Badge>
-                  )}
-                </Stack>
-              </Table.Td>
-              <Table.Td>
-                <Group gap="xs">
-                  {!l.closed ? (
-                    <Button
-                      size="xs"
-                      variant="light"
-                      loading={action.isPending && action.variables?.id === l.id}
-                      onClick={() => action.mutate({ id: l.id, close: true })}
-                    >
-                      Mark Closed
-                    </Button>
-                  ) : canReopen || l.closedById === user?.uid ? (
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      loading={action.isPending && action.variables?.id === l.id}
-                      onClick={() => action.mutate({ id: l.id, close: false })}
-                    >
-                      Reopen
-                    </Button>
-                  ) : null}
+                <Group gap="xs" wrap="nowrap">
+                  {act(l)}
                   <SpeedActions lead={l} />
                 </Group>
               </Table.Td>
@@ -238,7 +311,16 @@ function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; 
 
 /** A leads query shown a page at a time, with "Load more" while the server has more. */
 export function PagedLeads({ query, ...table }: { query: ReturnType<typeof useLeads>; canReopen: boolean; showAssignee?: boolean }) {
-  if (query.isPending) return <Skeleton h={100} />;
+  if (query.isPending)
+    return (
+      <Stack gap="xs" aria-hidden>
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} h={48} />
+        ))}
+      </Stack>
+    );
+  // A failed load is said (with a Retry) by the screen above the list, never "No leads found.".
+  if (query.isError && !query.data) return null;
   return (
     <>
       <LeadsTable leads={query.data?.pages.flatMap((p) => p.leads) ?? []} {...table} />

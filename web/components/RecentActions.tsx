@@ -1,31 +1,40 @@
-import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { LogEntry } from '../api/rotation';
-
-const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+import { when } from './when';
 
 const COLOR: Record<LogEntry['type'], string> = { assign: 'blue', skip: 'orange', beback: 'grape' };
 
-export function RecentActions({ log }: { log: LogEntry[] }) {
+/** The latest assigns, be-backs and skips; `log` undefined while it loads. */
+export function RecentActions({ log }: { log: LogEntry[] | undefined }) {
   return (
     <Paper withBorder p="md" radius="md">
       <Title order={2} size="h4" mb="sm">
         Recent actions
       </Title>
-      {log.length === 0 ? (
+      {!log ? (
+        <Stack gap={8} aria-hidden>
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} h={20} />
+          ))}
+        </Stack>
+      ) : log.length === 0 ? (
         <Text c="dimmed">No recent activity.</Text>
       ) : (
-        <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Recent actions">
+        <Stack gap={10} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Recent actions">
           {log.map((e) => (
-            <Group key={e.id} component="li" gap="xs" wrap="nowrap" data-testid="log-entry">
-              <Badge variant="light" color={COLOR[e.type]} w={64}>
+            <Group key={e.id} component="li" gap="xs" wrap="nowrap" align="flex-start" data-testid="log-entry">
+              {/* The badge keeps its whole word: it never shrinks. */}
+              <Badge variant="light" color={COLOR[e.type]} miw={64} style={{ flexShrink: 0, overflow: 'visible' }}>
                 {e.type === 'beback' ? 'be-back' : e.type}
               </Badge>
-              <Text size="sm" style={{ flex: 1, minWidth: 0 }}>
-                <b>{e.targetName}</b> {e.type === 'skip' ? `(${e.reason})` : `→ ${e.customer}`}
-              </Text>
-              <Text size="xs" c="dimmed" title={`by ${e.managerName}`}>
-                {time(e.createdAt)}
-              </Text>
+              <div style={{ flex: 1, minWidth: 0 }}>
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  <b>{e.targetName}</b> {e.type === 'skip' ? `(${e.reason})` : `→ ${e.customer}`}
+                </Text>
+                <Text size="xs" c="dimmed" data-testid="log-when">
+                  {when(e.createdAt)} · by {e.managerName}
+                </Text>
+              </div>
             </Group>
           ))}
         </Stack>

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useDebouncedValue } from '@mantine/hooks';
-import { Alert, Checkbox, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
 import { PagedLeads } from '../components/LeadsTable';
+import { LoadError } from '../components/LoadError';
 import { useLeads } from '../api/leads';
 
 export default function LeadsPage() {
@@ -41,15 +42,18 @@ export default function LeadsPage() {
           placeholder="Search customers or assignee…"
           value={search}
           onChange={(e) => setSearch(e.currentTarget.value)}
-          style={{ flex: 1, minWidth: 220 }}
+          style={{ flex: '1 1 220px', minWidth: 0 }}
           maxLength={200}
         />
         <Checkbox label="Only open" checked={open} onChange={(e) => setOpen(e.currentTarget.checked)} mb={8} />
       </Group>
-      {leads.isError && <Alert color="red">Could not load the leads: {leads.error.message}</Alert>}
-      <Paper withBorder p="md" radius="md">
-        <PagedLeads query={leads} canReopen />
-      </Paper>
+      {leads.isError && !leads.data ? (
+        <LoadError what="the leads" error={leads.error} onRetry={() => leads.refetch()} />
+      ) : (
+        <Paper withBorder p="md" radius="md">
+          <PagedLeads query={leads} canReopen />
+        </Paper>
+      )}
     </Stack>
   );
 }

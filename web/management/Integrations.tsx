@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Anchor, Badge, Button, Code, CopyButton, Group, Loader, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Code, CopyButton, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { call } from '../api/client';
 import { notifyFail, notifyOk } from '../components/notify';
 import type { ApiKeyInfo as ApiKey } from '../../domain/contract/answers';
-
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }) : 'Never');
+import { KeyList } from './KeyList';
 
 /** API keys for lead providers: created here, shown once, revoked here. */
 export function Integrations() {
@@ -100,57 +99,7 @@ export function Integrations() {
         ) : !keys.data.keys.length ? (
           <Text c="dimmed">No API keys yet.</Text>
         ) : (
-          <Table.ScrollContainer minWidth={600}>
-            <Table striped aria-label="API keys">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Key</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {keys.data.keys.map((k) => (
-                  <Table.Tr key={k.id} data-testid="api-key-row">
-                    <Table.Td>{k.name}</Table.Td>
-                    <Table.Td>
-                      <Code>{k.prefix}…</Code>
-                    </Table.Td>
-                    <Table.Td>{when(k.createdAt)}</Table.Td>
-                    <Table.Td data-testid="key-last-used">{when(k.lastUsedAt)}</Table.Td>
-                    <Table.Td>
-                      {k.revokedAt ? (
-                        <Badge color="gray" variant="filled">
-                          Revoked
-                        </Badge>
-                      ) : (
-                        <Badge color="teal" variant="light">
-                          Active
-                        </Badge>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {!k.revokedAt && (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          aria-label={`Revoke ${k.name}`}
-                          loading={revoke.isPending && revoke.variables === k.id}
-                          onClick={() => confirmRevoke(k)}
-                        >
-                          Revoke
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <KeyList keys={keys.data.keys} revoking={revoke.isPending ? revoke.variables : undefined} onRevoke={confirmRevoke} />
         )}
       </Stack>
     </Paper>

@@ -1,13 +1,16 @@
-import { Alert, Badge, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../api/client';
 import { notifyFail } from '../components/notify';
 import { PageTitle } from '../components/PageTitle';
 import { StatCard } from '../components/StatCard';
 import { RecentActions } from '../components/RecentActions';
+import { LoadError } from '../components/LoadError';
 import { useRotation } from '../api/rotation';
 import { useSession } from '../session/SessionProvider';
 import { OVERVIEW_LOG_SIZE } from '../../domain/rotation';
+import { formatClock } from '../../domain/format';
+import { APP_TIMEZONE } from '../api/meta';
 
 /** A salesman clocks in and out of the rotation themselves, like a showroom up-board. */
 function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
@@ -46,50 +49,93 @@ function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
 }
 
 export default function OverviewPage() {
-  const { user } = useSession();
+  const { user, isManager } = useSession();
   const q = useRotation(OVERVIEW_LOG_SIZE);
   const me = q.data?.queue.find((m) => m.id === user?.uid);
   const mine = q.data?.team.find((m) => m.id === user?.uid);
+  const nextUp = q.data ? (q.data.nextUp?.name ?? '—') : undefined;
+  const queueSize = q.data ? String(q.data.queue.length) : undefined;
+  const position = q.data ? (me ? `#${me.place}` : 'Not in rotation') : undefined;
+  // Why he is not in line, or how close he is.
+  const why = !q.data
+    ? undefined
+    : me
+      ? me.place === 1
+        ? 'You are next up.'
+        : `${me.place - 1} ahead of you.`
+      : mine?.snoozeUntil && new Date(mine.snoozeUntil) > new Date()
+        ? `Skipped until ${formatClock(new Date(mine.snoozeUntil), APP_TIMEZONE)}.`
+        : mine && !mine.active
+          ? 'A manager must activate you.'
+          : mine && !mine.onDuty
+            ? 'Clock in below to join the line.'
+            : undefined;
 
   return (
     <Stack>
       <PageTitle>Round Robin</PageTitle>
-      {q.isError && <Alert color="red">Could not load the queue: {q.error.message}</Alert>}
+      {q.isError ? (
+        <LoadError what="the queue" error={q.error} onRetry={() => q.refetch()} />
+      ) : isManager ? (
+        <SimpleGrid cols={{ base: 1, xs: 3 }}>
+          <StatCard label="Next Up" value={nextUp} testId="next-up" big />
+          <StatCard label="Queue Size" value={queueSize} testId="queue-size" />
+          <StatCard label="Your Position" value={position} testId="your-position" />
+        </SimpleGrid>
+      ) : (
+        <>
+          {/* A salesman on the floor wants one thing first: where he is in line. */}
+          <StatCard label="Your Position" value={position} testId="your-position" hint={why} big />
+          <SimpleGrid cols={2}>
+            <StatCard label="Next Up" value={nextUp} testId="next-up" />
+            <StatCard label="Queue Size" value={queueSize} testId="queue-size" />
+          </SimpleGrid>
+        </>
+      )}
       {mine && <MyDuty onDuty={mine.onDuty} active={mine.active} />}
-      <SimpleGrid cols={{ base: 1, xs: 3 }}>
-        <StatCard label="Next Up" value={q.data ? (q.data.nextUp?.name ?? '—') : '…'} testId="next-up" />
-        <StatCard label="Queue Size" value={q.data ? String(q.data.queue.length) : '…'} testId="queue-size" />
-        <StatCard label="Your Position" value={q.data ? (me ? `#${me.place}` : 'Not in rotation') : '…'} testId="your-position" />
-      </SimpleGrid>
-      <Paper withBorder p="md" radius="md">
-        <Title order={2} size="h4" mb="sm">
-          Eligible salesmen
-        </Title>
-        {q.isPending ? (
-          <Skeleton h={80} />
-        ) : !q.data?.queue.length ? (
-          <Text c="dimmed">No one eligible.</Text>
-        ) : (
-          <Stack gap={6} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Eligible salesmen">
-            {q.data.queue.map((m) => (
-              <Group key={m.id} component="li" gap="xs" data-testid="queue-row">
-                <Text fw={700} w={32}>
-                  #{m.place}
-                </Text>
-                <Text style={{ flex: 1 }}>{m.name}</Text>
-                {m.id === user?.uid && <Badge color="grape">You</Badge>}
-                <Badge variant="light" color="teal">
-                  On duty
-                </Badge>
-                <Badge variant="light" color="blue">
-                  Active
-                </Badge>
-              </Group>
-            ))}
-          </Stack>
-        )}
-      </Paper>
-      {q.data && <RecentActions log={q.data.log} />}
+      {!q.isError && (
+        <>
+          <Paper withBorder p="md" radius="md">
+            <Title order={2} size="h4" mb="sm">
+              Eligible salesmen
+            </Title>
+            {q.isPending ? (
+              <Stack gap={8} aria-hidden>
+                {[0, 1, 2].map((i) => (
+                  <Skeleton key={i} h={24} />
+                ))}
+              </Stack>
+            ) : !q.data.queue.length ? (
+              <Text c="dimmed">No one eligible.</Text>
+            ) : (
+              <Stack gap={8} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Eligible salesmen">
+                {q.data.queue.map((m) => (
+                  <Group key={m.id} component="li" gap="xs" wrap="nowrap" align="flex-start" data-testid="queue-row">
+                    <Text fw={700} w={36} style={{ flexShrink: 0 }}>
+                      #{m.place}
+                    </Text>
+                    <Group gap={6} style={{ flex: 1, minWidth: 0 }} wrap="wrap">
+                      <Text fw={m.id === user?.uid ? 700 : undefined} style={{ overflowWrap: 'anywhere', marginRight: 'auto' }}>
+                        {m.name}
+                      </Text>
+                      <Group gap={6} wrap="nowrap">
+                        {m.id === user?.uid && <Badge color="grape">You</Badge>}
+                        <Badge variant="light" color="teal">
+                          On duty
+                        </Badge>
+                        <Badge variant="light" color="blue">
+                          Active
+                        </Badge>
+                      </Group>
+                    </Group>
+                  </Group>
+                ))}
+              </Stack>
+            )}
+          </Paper>
+          <RecentActions log={q.data?.log} />
+        </>
+      )}
     </Stack>
   );
 }

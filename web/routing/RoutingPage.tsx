@@ -1,8 +1,30 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ActionIcon, Alert, Badge, Button, Group, NumberInput, Paper, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { PageTitle } from '../components/PageTitle';
 import { RecentActions } from '../components/RecentActions';
+import { LoadError } from '../components/LoadError';
+import { useCompact } from '../components/useCompact';
+import { formatClock } from '../../domain/format';
+import { APP_TIMEZONE } from '../api/meta';
 import { notifyFail, notifyOk } from '../components/notify';
 import { useRotation, type RotationView } from '../api/rotation';
 import { call, newActionId } from '../api/client';
@@ -11,37 +33,54 @@ import { useSession } from '../session/SessionProvider';
 import { heldOutText } from '../../domain/floor';
 import { ROUTING_LOG_SIZE, SKIP_WHOM, SNOOZE_MINUTES } from '../../domain/rotation';
 
-const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+const clock = (iso: string) => formatClock(new Date(iso), APP_TIMEZONE);
 
 export default function RoutingPage() {
   const { isManager, user } = useSession();
   const q = useRotation(ROUTING_LOG_SIZE);
-  if (q.isError) return <Alert color="red">Could not load the queue: {q.error.message}</Alert>;
+  const failed = q.isError && <LoadError what="the queue" error={q.error} onRetry={() => q.refetch()} />;
   if (!isManager) {
     const me = q.data?.queue.find((m) => m.id === user?.uid);
     return (
       <Stack>
         <PageTitle>Round Robin</PageTitle>
-        <Paper withBorder p="md" radius="md">
-          <Text>
-            Next up: <b data-testid="next-up">{q.data?.nextUp?.name ?? '—'}</b>
-          </Text>
-          <Text data-testid="my-place">{q.data ? (me ? `You are #${me.place}` : 'You are not in rotation') : '…'}</Text>
-        </Paper>
-        {q.data && <RecentActions log={q.data.log} />}
+        {failed || (
+          <>
+            <Paper withBorder p="md" radius="md">
+              {q.data ? (
+                <>
+                  <Text size="xl" fw={700} data-testid="my-place">
+                    {me ? `You are #${me.place}` : 'You are not in rotation'}
+                  </Text>
+                  <Text>
+                    Next up: <b data-testid="next-up">{q.data.nextUp?.name ?? '—'}</b>
+                  </Text>
+                </>
+              ) : (
+                <Skeleton h={52} />
+              )}
+            </Paper>
+            <RecentActions log={q.data?.log} />
+          </>
+        )}
       </Stack>
     );
   }
   return (
     <Stack>
       <PageTitle>Round Robin (Manager)</PageTitle>
+      {failed}
       <Waiting />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <AssignForm nextUp={q.data?.nextUp?.name} />
         <SkipForm team={q.data?.team ?? []} />
       </SimpleGrid>
-      <TeamTable team={q.data?.team ?? []} />
-      {q.data && <RecentActions log={q.data.log} />}
+      {!q.isError && (
+        <>
+          <TeamTable team={q.data?.team} />
+          <RecentActions log={q.data?.log} />
+        </>
+      )}
     </Stack>
   );
 }
@@ -171,7 +210,8 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
   );
 }
 
-function TeamTable({ team }: { team: RotationView['team'] }) {
+function TeamTable({ team }: { team: RotationView['team'] | undefined }) {
+  const compact = useCompact();
   const qc = useQueryClient();
   const key = ['rotation', ROUTING_LOG_SIZE];
   const status = useMutation({
@@ -196,82 +236,108 @@ function TeamTable({ team }: { team: RotationView['team'] }) {
     mutationFn: (b: { uid: string; direction: 'up' | 'down' }) => call('POST /rotation/reorder', { body: b }),
     onError: (err) => notifyFail('Failed to reorder', err),
   });
+  const activeSwitch = (t: RotationView['team'][number], label?: string) => (
+    <Switch
+      checked={shown(t, 'active')}
+      label={label}
+      aria-label={`Active: ${t.name}`}
+      onChange={(e) => status.mutate({ uid: t.id, active: e.currentTarget.checked })}
+    />
+  );
+  const dutySwitch = (t: RotationView['team'][number], label?: string) => (
+    <Switch
+      checked={shown(t, 'onDuty')}
+      label={label}
+      aria-label={`On duty: ${t.name}`}
+      onChange={(e) => status.mutate({ uid: t.id, onDuty: e.currentTarget.checked })}
+    />
+  );
+  const arrows = (t: RotationView['team'][number], i: number, n: number) => (
+    <Group gap={4} wrap="nowrap">
+      <ActionIcon variant="light" size="lg" disabled={i === 0} aria-label={`Move ${t.name} up`} onClick={() => move.mutate({ uid: t.id, direction: 'up' })}>
+        <IconArrowUp size={18} aria-hidden />
+      </ActionIcon>
+      <ActionIcon
+        variant="light"
+        size="lg"
+        disabled={i === n - 1}
+        aria-label={`Move ${t.name} down`}
+        onClick={() => move.mutate({ uid: t.id, direction: 'down' })}
+      >
+        <IconArrowDown size={18} aria-hidden />
+      </ActionIcon>
+    </Group>
+  );
+  const name = (t: RotationView['team'][number]) => (
+    <Group gap={6} wrap="wrap">
+      <Text size="sm" fw={t.place === 1 ? 700 : 500} style={{ overflowWrap: 'anywhere' }}>
+        {t.name}
+      </Text>
+      {t.place === 1 && (
+        <Badge color="teal" variant="filled">
+          Next Up
+        </Badge>
+      )}
+    </Group>
+  );
   return (
     <Paper withBorder p="md" radius="md">
       <Title order={2} size="h4" mb="sm">
         Associates
       </Title>
-      {team.length === 0 ? (
+      {!team ? (
+        <Stack gap={8} aria-hidden>
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} h={32} />
+          ))}
+        </Stack>
+      ) : team.length === 0 ? (
         <Text c="dimmed">No salesmen yet. Add them under Manager.</Text>
-      ) : (
-        <Table.ScrollContainer minWidth={520}>
-          <Table striped highlightOnHover aria-label="Associates">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>In line</Table.Th>
-                <Table.Th>Active</Table.Th>
-                <Table.Th>On Duty</Table.Th>
-                <Table.Th>Reorder</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {team.map((t, i) => (
-                <Table.Tr key={t.id} data-testid="team-row" aria-current={t.place === 1 ? 'true' : undefined}>
-                  <Table.Td>
-                    <Group gap={6}>
-                      <Text size="sm" fw={t.place === 1 ? 700 : undefined}>
-                        {t.name}
-                      </Text>
-                      {t.place === 1 && (
-                        <Badge color="teal" variant="filled">
-                          Next Up
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td data-testid="place">
+      ) : compact ? (
+        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Associates">
+          {team.map((t, i) => (
+            <Paper key={t.id} component="li" withBorder p="sm" radius="md" data-testid="team-row" aria-current={t.place === 1 ? 'true' : undefined}>
+              <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+                <Stack gap={4} style={{ minWidth: 0 }}>
+                  {name(t)}
+                  <div data-testid="place">
                     <Place member={t} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Switch
-                      checked={shown(t, 'active')}
-                      aria-label={`Active: ${t.name}`}
-                      onChange={(e) => status.mutate({ uid: t.id, active: e.currentTarget.checked })}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Switch
-                      checked={shown(t, 'onDuty')}
-                      aria-label={`On duty: ${t.name}`}
-                      onChange={(e) => status.mutate({ uid: t.id, onDuty: e.currentTarget.checked })}
-                    />
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <ActionIcon
-                        variant="subtle"
-                        disabled={i === 0}
-                        aria-label={`Move ${t.name} up`}
-                        onClick={() => move.mutate({ uid: t.id, direction: 'up' })}
-                      >
-                        ↑
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="subtle"
-                        disabled={i === team.length - 1}
-                        aria-label={`Move ${t.name} down`}
-                        onClick={() => move.mutate({ uid: t.id, direction: 'down' })}
-                      >
-                        ↓
-                      </ActionIcon>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  </div>
+                </Stack>
+                {arrows(t, i, team.length)}
+              </Group>
+              <Group gap="lg" mt="sm">
+                {activeSwitch(t, 'Active')}
+                {dutySwitch(t, 'On duty')}
+              </Group>
+            </Paper>
+          ))}
+        </Stack>
+      ) : (
+        <Table striped highlightOnHover aria-label="Associates">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>In line</Table.Th>
+              <Table.Th>Active</Table.Th>
+              <Table.Th>On Duty</Table.Th>
+              <Table.Th>Reorder</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {team.map((t, i) => (
+              <Table.Tr key={t.id} data-testid="team-row" aria-current={t.place === 1 ? 'true' : undefined}>
+                <Table.Td>{name(t)}</Table.Td>
+                <Table.Td data-testid="place">
+                  <Place member={t} />
+                </Table.Td>
+                <Table.Td>{activeSwitch(t)}</Table.Td>
+                <Table.Td>{dutySwitch(t)}</Table.Td>
+                <Table.Td>{arrows(t, i, team.length)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
       )}
     </Paper>
   );

@@ -6,7 +6,23 @@ import { SIGNED_OUT_WHY, useSession } from '../session/SessionProvider';
 import { useLiveEvents } from '../api/live';
 import { WeatherReadout } from './WeatherReadout';
 import { greetingFor } from '../../domain/greeting';
-import { APP_NAME } from '../api/meta';
+import { displayName } from '../../domain/format';
+import { localHour } from '../../domain/time';
+import { APP_NAME, APP_TIMEZONE } from '../api/meta';
+import { UserMenu } from './UserMenu';
+import { NamePrompt } from './NamePrompt';
+import {
+  IconChartBar,
+  IconChartDots,
+  IconHome,
+  IconInbox,
+  IconLogout,
+  IconPresentationAnalytics,
+  IconRoute,
+  IconSettings,
+  IconUser,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Notifications } from '@mantine/notifications';
 import { ModalsProvider } from '@mantine/modals';
@@ -16,9 +32,10 @@ import { UpNow } from '../leads/UpNow';
 import { registerServiceWorker } from '../leads/alerts';
 
 function useHour() {
-  const [hour, setHour] = useState(() => new Date().getHours());
+  // The greeting follows the dealership's clock, like every other time shown.
+  const [hour, setHour] = useState(() => localHour(new Date(), APP_TIMEZONE));
   useEffect(() => {
-    const t = setInterval(() => setHour(new Date().getHours()), 60_000);
+    const t = setInterval(() => setHour(localHour(new Date(), APP_TIMEZONE)), 60_000);
     return () => clearInterval(t);
   }, []);
   return hour;
@@ -55,11 +72,17 @@ export default function DashboardShell() {
   useLiveEvents(onRevoked);
   useEffect(registerServiceWorker, []);
 
-  const link = (to: string, label: string) => <NavLink key={to} component={RouterLink} to={to} label={label} active={location.pathname === to} />;
+  const icon = (I: typeof IconHome) => <I size={18} stroke={1.6} aria-hidden />;
+  const link = (to: string, label: string, I: typeof IconHome) => (
+    <NavLink key={to} component={RouterLink} to={to} label={label} leftSection={icon(I)} active={location.pathname === to} />
+  );
+  const name = displayName(user?.name, user?.email);
+  const greeting = greetingFor(hour, user?.profile.greeting);
 
   return (
     <ModalsProvider>
-      <Notifications position="top-right" />
+      {/* Bottom right: never over the header, and clear of a dialog's title bar and close button. */}
+      <Notifications position="bottom-right" containerWidth={360} />
       <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
@@ -69,32 +92,54 @@ export default function DashboardShell() {
                 {APP_NAME}
               </Text>
             </Group>
-            <Group gap="md" wrap="nowrap" miw={0}>
-              <Text size="sm" truncate data-testid="greeting">
-                {greetingFor(hour, user?.profile.greeting)}, <b>{user?.name}</b>
+            <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: 1, justifyContent: 'flex-end' }}>
+              <Text size="sm" truncate data-testid="greeting" title={name ? `${greeting}, ${name}` : greeting} miw={0}>
+                {name ? (
+                  <>
+                    {greeting}, <b>{name}</b>
+                  </>
+                ) : (
+                  greeting
+                )}
               </Text>
               <WeatherReadout />
+              {/* While the slide-over menu is open it holds Settings and Logout itself; Tab goes from its button straight into it. */}
+              {!(phone && opened) && <UserMenu />}
             </Group>
           </Group>
         </AppShell.Header>
 
         <AppShell.Navbar p="xs" aria-label="Main" inert={phone && !opened}>
           <AppShell.Section grow component={ScrollArea}>
-            {link('/dashboard/overview', 'Overview')}
-            {link('/dashboard/associates', 'Salesman')}
-            <NavLink component="button" label="Stats" aria-expanded={statsOpen} opened={statsOpen} onChange={setStatsOpen} active={false} childrenOffset={28}>
-              {link('/dashboard/stats/sales', 'Sales')}
-              {link('/dashboard/stats/leads', 'Leads')}
+            {link('/dashboard/overview', 'Overview', IconHome)}
+            {link('/dashboard/associates', 'Salesman', IconUser)}
+            <NavLink
+              component="button"
+              label="Stats"
+              leftSection={icon(IconPresentationAnalytics)}
+              aria-expanded={statsOpen}
+              opened={statsOpen}
+              onChange={setStatsOpen}
+              active={false}
+              childrenOffset={28}
+            >
+              {link('/dashboard/stats/sales', 'Sales', IconChartBar)}
+              {link('/dashboard/stats/leads', 'Leads', IconChartDots)}
             </NavLink>
             {isManager && (
               <>
-                {link('/dashboard/management', 'Manager')}
-                {link('/dashboard/routing', 'Routing')}
-                {link('/dashboard/leads', 'Leads')}
+                {link('/dashboard/management', 'Manager', IconUsers)}
+                {link('/dashboard/routing', 'Routing', IconRoute)}
+                {link('/dashboard/leads', 'Leads', IconInbox)}
               </>
             )}
-            {link('/dashboard/settings', 'Settings')}
-            <NavLink component="button" label="Logout" onClick={() => void logout().then(() => navigate('/', { replace: true }))} />
+            {link('/dashboard/settings', 'Settings', IconSettings)}
+            <NavLink
+              component="button"
+              label="Logout"
+              leftSection={icon(IconLogout)}
+              onClick={() => void logout().then(() => navigate('/', { replace: true }))}
+            />
           </AppShell.Section>
           <AppShell.Section>
             <Text size="xs" c="dimmed" p="xs" truncate data-testid="user-email">
@@ -112,6 +157,7 @@ export default function DashboardShell() {
               </Center>
             }
           >
+            <NamePrompt />
             <Outlet />
           </Suspense>
         </AppShell.Main>

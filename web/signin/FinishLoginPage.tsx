@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Anchor, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Loader, Paper, Stack, Text } from '@mantine/core';
+import { AuthLayout } from './AuthLayout';
 import { useSession } from '../session/SessionProvider';
 import { APP_NAME, DEALERSHIP_NAME } from '../api/meta';
 import { finishLoginMessage } from '../../domain/auth-messages';
@@ -34,12 +35,9 @@ export default function FinishLoginPage() {
   }, [completeMagicFromUrl, navigate]);
 
   return (
-    <Center mih="100dvh" p="md" component="main">
+    <AuthLayout title={DEALERSHIP_NAME ? `${DEALERSHIP_NAME} ${APP_NAME}` : APP_NAME} tab="Signing in">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
         <Stack align="center">
-          <Title order={1} size="h2" ta="center">
-            {DEALERSHIP_NAME ? `${DEALERSHIP_NAME} ${APP_NAME}` : APP_NAME}
-          </Title>
           {state === 'error' ? (
             <>
               <Text c="red" role="alert" ta="center">
@@ -57,6 +55,6 @@ export default function FinishLoginPage() {
           )}
         </Stack>
       </Paper>
-    </Center>
+    </AuthLayout>
   );
 }

@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
-import { Alert, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { SIGNED_OUT_WHY, useSession } from '../session/SessionProvider';
-import { APP_NAME } from '../api/meta';
+import { APP_NAME, DEALERSHIP_NAME } from '../api/meta';
+import { AuthLayout } from './AuthLayout';
 import { ApiError } from '../api/client';
 import { MSG } from '../../domain/auth-messages';
 
@@ -39,11 +40,11 @@ export default function SignInPage() {
   }
 
   return (
-    <Center mih="100dvh" p="md" component="main">
+    <AuthLayout title={APP_NAME} dealership={DEALERSHIP_NAME} tab="Sign in">
       <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
         <Stack>
-          <Title order={1} size="h2" ta="center">
-            {APP_NAME}
+          <Title order={2} size="h3">
+            Sign in
           </Title>
           {state.step === 'sent' ? (
             <Stack role="status">
@@ -96,6 +97,6 @@ export default function SignInPage() {
           )}
         </Stack>
       </Paper>
-    </Center>
+    </AuthLayout>
   );
 }

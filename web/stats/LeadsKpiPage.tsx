@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { LoadError } from '../components/LoadError';
+import { useCompact } from '../components/useCompact';
 import { BarChart } from '@mantine/charts';
 import '../styles/charts';
 import { PageTitle } from '../components/PageTitle';
@@ -17,6 +19,7 @@ export default function LeadsKpiPage() {
   const { isManager } = useSession();
   const q = useQuery({ queryKey: ['kpis'], queryFn: () => call('GET /leads/kpis') });
   const rows: Kpi[] = q.data ? [...q.data.associates, { ...q.data.average, name: 'Team average' }] : [];
+  const compact = useCompact();
   const chart = rows.map((r) => ({ name: r.name, Received: r.received, Closed: r.closed, Skips: r.skips }));
 
   return (
@@ -25,55 +28,98 @@ export default function LeadsKpiPage() {
       <Text c="dimmed">
         Last {q.data?.days ?? 30} days. {isManager ? 'Every associate.' : 'You beside the team average.'}
       </Text>
-      {q.isError && <Alert color="red">Could not load the lead stats: {q.error.message}</Alert>}
-      {q.isPending ? (
-        <Skeleton h={200} />
+      {q.isError ? (
+        <LoadError what="the lead stats" error={q.error} onRetry={() => q.refetch()} />
+      ) : q.isPending ? (
+        <Stack aria-hidden>
+          <Skeleton h={200} />
+          <Skeleton h={260} />
+        </Stack>
       ) : (
         <>
           {q.data && <SpeedFigures speed={q.data.speed} canExport={isManager} />}
           <Paper withBorder p="md" radius="md">
-            {/* On phones the table scrolls sideways; the scroll area takes focus so the keyboard can scroll it. */}
-            <Table.ScrollContainer minWidth={480} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Leads per associate' } }}>
-              <Table striped aria-label="Leads per associate">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Associate</Table.Th>
-                    <Table.Th>Leads received</Table.Th>
-                    <Table.Th>Closed</Table.Th>
-                    <Table.Th>Close %</Table.Th>
-                    <Table.Th>Skips</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((r) => (
-                    <Table.Tr key={r.id ?? 'average'} data-testid="kpi-row">
-                      <Table.Td fw={r.id ? undefined : 700}>{r.name}</Table.Td>
-                      <Table.Td>{r.received}</Table.Td>
-                      <Table.Td>{r.closed}</Table.Td>
-                      <Table.Td>{pct(r.closePct)}</Table.Td>
-                      <Table.Td>{r.skips}</Table.Td>
+            {compact ? (
+              <Stack component="ul" gap="xs" aria-label="Leads per associate" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                {rows.map((r) => (
+                  <Paper component="li" key={r.id ?? 'average'} withBorder radius="md" p="sm" data-testid="kpi-row">
+                    <Group justify="space-between" wrap="nowrap" gap="xs">
+                      <Text fw={r.id ? 600 : 800} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                        {r.name}
+                      </Text>
+                      <Badge variant="light" color="teal" style={{ flexShrink: 0 }}>
+                        Close {pct(r.closePct)}
+                      </Badge>
+                    </Group>
+                    <SimpleGrid cols={3} spacing="xs" mt={6}>
+                      {(
+                        [
+                          ['Received', r.received],
+                          ['Closed', r.closed],
+                          ['Skips', r.skips],
+                        ] as const
+                      ).map(([label, v]) => (
+                        <div key={label}>
+                          <Text size="xs" c="dimmed">
+                            {label}
+                          </Text>
+                          <Text fw={600}>{v}</Text>
+                        </div>
+                      ))}
+                    </SimpleGrid>
+                  </Paper>
+                ))}
+              </Stack>
+            ) : (
+              <Table.ScrollContainer minWidth={480} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Leads per associate' } }}>
+                <Table striped aria-label="Leads per associate">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Associate</Table.Th>
+                      <Table.Th>Leads received</Table.Th>
+                      <Table.Th>Closed</Table.Th>
+                      <Table.Th>Close %</Table.Th>
+                      <Table.Th>Skips</Table.Th>
                     </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((r) => (
+                      <Table.Tr key={r.id ?? 'average'} data-testid="kpi-row">
+                        <Table.Td fw={r.id ? undefined : 700}>{r.name}</Table.Td>
+                        <Table.Td>{r.received}</Table.Td>
+                        <Table.Td>{r.closed}</Table.Td>
+                        <Table.Td>{pct(r.closePct)}</Table.Td>
+                        <Table.Td>{r.skips}</Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
           </Paper>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Paper withBorder p="md" radius="md">
               <Title order={2} size="h4" mb="sm">
                 Received and closed
               </Title>
+              {/* Horizontal bars: every associate's name gets a line of its own, however many there are. */}
               <div aria-hidden>
                 <BarChart
-                  h={260}
+                  h={Math.max(220, chart.length * 56 + 90)}
                   data={chart}
                   dataKey="name"
+                  orientation="vertical"
                   series={[
                     { name: 'Received', color: 'blue.6' },
                     { name: 'Closed', color: 'teal.6' },
                     { name: 'Skips', color: 'orange.6' },
                   ]}
-                  tickLine="y"
+                  withLegend
+                  legendProps={{ verticalAlign: 'bottom', height: 40 }}
+                  xAxisLabel="Leads (last 30 days)"
+                  yAxisProps={{ width: compact ? 96 : 140, interval: 0 }}
+                  gridAxis="x"
+                  tickLine="x"
                   accessibilityLayer={false}
                 />
               </div>

@@ -1,5 +1,9 @@
 import '../styles/charts';
-import { Alert, Button, Grid, Group, Paper, Select, Skeleton, Stack, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { LoadError } from '../components/LoadError';
+import { ApiError } from '../api/client';
+import { formatDay } from '../../domain/format';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../components/PageTitle';
 import { useSession } from '../session/SessionProvider';
@@ -17,31 +21,40 @@ export default function SalesPage() {
   const q = useTracker(userId);
   const t = q.data;
 
+  const refused = q.error instanceof ApiError && q.error.status >= 400 && q.error.status < 500;
+
   return (
     <Stack>
       <PageTitle>Sales Tracker</PageTitle>
-      <Group justify="space-between" align="flex-end" gap="sm">
-        {isManager && t?.salesmen ? (
-          <Select
-            label="Salesman"
-            description="Anyone else's tracker is read-only."
-            searchable
-            allowDeselect={false}
-            data={t.salesmen.map((s) => ({ value: s.id, label: s.id === user?.uid ? `${s.name} (you)` : `${s.name} · ${s.email}` }))}
-            value={userId ?? user?.uid ?? null}
-            onChange={(v) => setParams(v && v !== user?.uid ? { user: v } : {})}
-            w={{ base: '100%', xs: 320 }}
-          />
+      {isManager && t?.salesmen && (
+        <Select
+          label="Salesman"
+          description="Anyone else's tracker is read-only."
+          searchable
+          allowDeselect={false}
+          data={t.salesmen.map((s) => ({ value: s.id, label: s.id === user?.uid ? `${s.name} (you)` : `${s.name} · ${s.email}` }))}
+          value={userId ?? user?.uid ?? null}
+          onChange={(v) => setParams(v && v !== user?.uid ? { user: v } : {})}
+          w={{ base: '100%', xs: 360 }}
+        />
+      )}
+      {q.isError &&
+        (refused ? (
+          <Alert color="red">Could not load the sales: {q.error.message}</Alert>
         ) : (
-          <div />
-        )}
-        <Button component="a" href={exportUrl(userId)} download="sales_records.csv" variant="light">
-          Export CSV
-        </Button>
-      </Group>
-      {q.isError && <Alert color="red">Could not load the sales: {q.error.message}</Alert>}
+          <LoadError what="the sales" error={q.error} onRetry={() => q.refetch()} />
+        ))}
       {!t ? (
-        q.isPending && <Skeleton h={240} />
+        q.isPending && (
+          <Stack aria-hidden>
+            <SimpleGrid cols={{ base: 2, sm: 4 }}>
+              {Array.from({ length: 8 }, (_, i) => (
+                <Skeleton key={i} h={92} />
+              ))}
+            </SimpleGrid>
+            <Skeleton h={280} />
+          </Stack>
+        )
       ) : (
         <>
           {t.readOnly && (
@@ -49,7 +62,23 @@ export default function SalesPage() {
               Viewing {t.owner.name} ({t.owner.email}) — read-only.
             </Alert>
           )}
-          <Figures f={t.figures} />
+          <Paper withBorder p="md" radius="md" component="section" aria-labelledby="figures-title">
+            <Group justify="space-between" align="flex-start" mb="sm" gap="xs">
+              <div>
+                <Title order={2} size="h4" id="figures-title">
+                  Month and year to date
+                </Title>
+                <Text size="sm" c="dimmed">
+                  Through {formatDay(t.today)}, against the same days last month and last year.
+                </Text>
+              </div>
+              <Button component="a" href={exportUrl(userId)} download="sales_records.csv" variant="light" leftSection={<IconDownload size={16} aria-hidden />}>
+                Export CSV
+              </Button>
+            </Group>
+            <Figures f={t.figures} sales={t.sales} today={t.today} />
+          </Paper>
+          <Charts daily={t.daily} monthly={t.monthly} />
           <Grid>
             {!t.readOnly && (
               <Grid.Col span={{ base: 12, md: 4 }}>
@@ -65,7 +94,6 @@ export default function SalesPage() {
               <SalesList sales={t.sales} readOnly={t.readOnly} today={t.today} />
             </Grid.Col>
           </Grid>
-          <Charts daily={t.daily} monthly={t.monthly} />
         </>
       )}
     </Stack>

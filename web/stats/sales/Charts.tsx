@@ -46,14 +46,18 @@ export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
         </Text>
         <div role="img" aria-label={dailySummary}>
           <LineChart
-            h={220}
+            h={280}
             data={daily.map((d) => ({ ...d, label: String(Number(d.day.slice(8))) }))}
             dataKey="label"
             series={[{ name: 'commission', label: 'Commission', color: 'teal.6' }]}
             valueFormatter={money}
             curveType="linear"
-            gridAxis="x"
-            yAxisProps={{ width: 70 }}
+            gridAxis="xy"
+            withLegend
+            legendProps={{ verticalAlign: 'bottom', height: 40 }}
+            xAxisLabel="Day of the month"
+            yAxisLabel="Commission"
+            yAxisProps={{ width: 80 }}
             accessibilityLayer={false}
           />
         </div>
@@ -68,13 +72,17 @@ export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
         </Text>
         <div role="img" aria-label={monthlySummary}>
           <BarChart
-            h={220}
+            h={280}
             data={monthly}
             dataKey="month"
             series={[{ name: 'gross', label: 'Front gross', color: 'blue.6' }]}
             valueFormatter={money}
-            gridAxis="x"
-            yAxisProps={{ width: 70 }}
+            gridAxis="xy"
+            withLegend
+            legendProps={{ verticalAlign: 'bottom', height: 40 }}
+            xAxisLabel="Month"
+            yAxisLabel="Front gross"
+            yAxisProps={{ width: 80 }}
             accessibilityLayer={false}
           />
         </div>

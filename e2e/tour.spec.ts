@@ -1,0 +1,405 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { personPage, unique, uniqueEmail } from './support/people';
+import { signIn } from './support/session';
+
+/**
+ * The screen tour: every screen as a manager and as a salesman, at 375 px and 1280 px, light and
+ * dark. Each is saved as a screenshot under test-results/screens/ and fails when the page scrolls
+ * sideways, a button lies beyond the right edge, or a badge's word is cut short.
+ */
+
+const MANAGER = 'manager@e2e.test';
+const SHOTS = path.join('test-results', 'screens');
+const MODES = ['light', 'dark'] as const;
+const SIZES = [
+  { width: 375, height: 740 },
+  { width: 1280, height: 800 },
+] as const;
+type Mode = (typeof MODES)[number];
+
+interface Stop {
+  name: string;
+  path: string;
+  /** Waits until the screen shows its content. */
+  ready: (page: Page) => Promise<void>;
+}
+
+const h1 = (page: Page, name: string) => expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible();
+
+async function settled(page: Page) {
+  await expect(page.locator('.mantine-Skeleton-root')).toHaveCount(0);
+  await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0);
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+async function scheme(page: Page, mode: Mode) {
+  if (page.url() === 'about:blank') await page.goto('/');
+  await page.emulateMedia({ colorScheme: mode, reducedMotion: 'reduce' });
+  await page.evaluate((m) => localStorage.setItem('mantine-color-scheme-value', m), mode);
+}
+
+/** What is wrong with the layout as drawn: sideways scroll, buttons off the right edge, cut badges. */
+function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.scrollingElement!;
+    if (root.scrollWidth > root.clientWidth) found.push(`the page scrolls sideways (${root.scrollWidth} > ${root.clientWidth})`);
+    const shown = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && !el.closest('[inert], [aria-hidden="true"]') && getComputedStyle(el).visibility !== 'hidden';
+    };
+    const name = (el: Element) => (el.getAttribute('aria-label') || el.textContent || el.tagName).trim().slice(0, 60);
+    const buttons = document.querySelectorAll('button, a.mantine-Button-root, [role="button"], .mantine-ActionIcon-root');
+    for (const b of buttons) {
+      if (!shown(b)) continue;
+      const r = b.getBoundingClientRect();
+      if (r.right > window.innerWidth + 0.5) found.push(`button "${name(b)}" ends at ${Math.round(r.right)} px, beyond ${window.innerWidth} px`);
+    }
+    for (const label of document.querySelectorAll('.mantine-Badge-label')) {
+      if (!shown(label)) continue;
+      if (label.scrollWidth > label.clientWidth) found.push(`badge "${name(label)}" is cut short (${label.scrollWidth} > ${label.clientWidth})`);
+    }
+    return found;
+  });
+}
+
+/** axe's serious and critical findings on what is on screen now. */
+async function axe(page: Page, label: string, problems: string[]) {
+  const result = await new AxeBuilder({ page }).analyze();
+  for (const v of result.violations) {
+    if (v.impact === 'serious' || v.impact === 'critical')
+      problems.push(`${label}: axe [${v.impact}] ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+}
+
+async function tour(page: Page, role: string, stops: Stop[], problems: string[]) {
+  let checked = 0;
+  for (const mode of MODES) {
+    await scheme(page, mode);
+    for (const stop of stops) {
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        await page.goto(stop.path);
+        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', mode);
+        await stop.ready(page);
+        await settled(page);
+        const label = `${role} ${stop.name} ${mode} ${size.width}px`;
+        // Each screen names its tab: "Leads · BDC Portal".
+        if (!/^.+ · BDC Portal$/.test(await page.title())) problems.push(`${label}: the tab is titled "${await page.title()}"`);
+        await page.screenshot({ path: path.join(SHOTS, `${role}-${stop.name}-${mode}-${size.width}.png`), fullPage: true });
+        for (const p of await layoutProblems(page)) problems.push(`${label}: ${p}`);
+        await axe(page, label, problems);
+        checked++;
+      }
+    }
+  }
+  // Every stop was seen in both modes at both widths.
+  expect(checked).toBe(stops.length * MODES.length * SIZES.length);
+}
+
+const report = (problems: string[]) => `${problems.length} layout problem(s):\n${problems.join('\n')}`;
+
+async function seed(browser: Browser) {
+  const staffName = unique('Maximilian Alexander Tourington-Smythe');
+  const staffEmail = uniqueEmail('tour.staff');
+  const staff = await personPage(browser, staffEmail, staffName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  // A lead provider's key, so the Integrations list is on the tour too.
+  const key = await boss.request.post('/api/integrations/keys', { data: { name: unique('Tour feed') } });
+  expect(key.ok(), await key.text()).toBeTruthy();
+  const other = await personPage(browser, uniqueEmail('tour.other'), unique('Tina Tour'));
+  await other.context().close();
+  for (let i = 0; i < 4; i++) {
+    const res = await boss.request.post('/api/rotation/assign', { data: { customer: unique('Tour Customer With A Long Name') } });
+    expect(res.ok(), await res.text()).toBeTruthy();
+  }
+  // More than a page of sales (25), across this month and last, so the list pages and the cards compare.
+  const today = new Date();
+  for (let i = 0; i < 28; i++) {
+    // A day or more back, so no sale is dated after the dealership's today.
+    const d = new Date(today.getTime() - (1 + i * 1.3) * 86_400_000).toISOString().slice(0, 10);
+    const res = await staff.request.post('/api/sales', {
+      data: { date: d, vehicleType: i % 3 ? 'new' : 'used', frontGross: String(900 + i * 137), split: i % 4 ? 'full' : 'half' },
+    });
+    expect(res.ok(), await res.text()).toBeTruthy();
+  }
+  const staffId = (await (await staff.request.get('/api/auth/me')).json()).user.uid as string;
+  const skip = await boss.request.post('/api/rotation/skip', { data: { targetUid: staffId, reason: 'Test drive with a customer', minutes: 30 } });
+  expect(skip.ok(), await skip.text()).toBeTruthy();
+  return { staff, boss, staffEmail, staffName };
+}
+
+test('every screen, both roles, both widths, both themes: no sideways scroll, no button off screen, no cut badge', async ({ browser }) => {
+  test.setTimeout(600_000);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const problems: string[] = [];
+
+  const out = await (await browser.newContext()).newPage();
+  await tour(out, 'signed-out', [{ name: 'sign-in', path: '/', ready: async (p) => void (await expect(p.getByLabel('Work Email')).toBeVisible()) }], problems);
+  await out.context().close();
+
+  const { staff, boss } = await seed(browser);
+  const common: Stop[] = [
+    { name: 'associates', path: '/dashboard/associates', ready: (p) => h1(p, 'My Stats & Notes') },
+    {
+      name: 'sales',
+      path: '/dashboard/stats/sales',
+      ready: async (p) => {
+        await h1(p, 'Sales Tracker');
+        await expect(p.getByTestId('daily-summary')).toBeVisible();
+      },
+    },
+    {
+      name: 'kpis',
+      path: '/dashboard/stats/leads',
+      ready: async (p) => {
+        await h1(p, 'Lead Stats');
+        await expect(p.getByTestId('kpi-row').first()).toBeVisible();
+      },
+    },
+    { name: 'settings', path: '/dashboard/settings', ready: (p) => h1(p, 'Settings') },
+  ];
+  const overview: Stop = {
+    name: 'overview',
+    path: '/dashboard/overview',
+    ready: async (p) => {
+      await h1(p, 'Round Robin');
+      await expect(p.getByTestId('queue-row').first()).toBeVisible();
+      await expect(p.getByTestId('log-entry').first()).toBeVisible();
+    },
+  };
+
+  await tour(
+    boss,
+    'manager',
+    [
+      overview,
+      ...common,
+      {
+        name: 'management',
+        path: '/dashboard/management',
+        ready: async (p) => {
+          await h1(p, 'User Management');
+          await expect(p.getByTestId('user-row').first()).toBeVisible();
+        },
+      },
+      {
+        name: 'routing',
+        path: '/dashboard/routing',
+        ready: async (p) => {
+          await h1(p, 'Round Robin (Manager)');
+          await expect(p.getByTestId('team-row').first()).toBeVisible();
+        },
+      },
+      {
+        name: 'leads',
+        path: '/dashboard/leads',
+        ready: async (p) => {
+          await h1(p, 'Leads');
+          await expect(p.getByTestId('lead-row').first()).toBeVisible();
+        },
+      },
+    ],
+    problems,
+  );
+  // The account popover, open, at both widths and in both modes.
+  for (const mode of MODES) {
+    await scheme(boss, mode);
+    for (const size of SIZES) {
+      await boss.setViewportSize(size);
+      await boss.goto('/dashboard/overview');
+      await boss.getByTestId('user-menu').click();
+      await expect(boss.getByRole('dialog', { name: 'Account' })).toBeVisible();
+      await settled(boss);
+      const label = `manager account popover ${mode} ${size.width}px`;
+      await boss.screenshot({ path: path.join(SHOTS, `manager-account-${mode}-${size.width}.png`) });
+      for (const p of await layoutProblems(boss)) problems.push(`${label}: ${p}`);
+      await axe(boss, label, problems);
+    }
+  }
+  await tour(
+    staff,
+    'salesman',
+    [
+      overview,
+      ...common,
+      {
+        name: 'routing',
+        path: '/dashboard/routing',
+        ready: async (p) => {
+          await h1(p, 'Round Robin');
+          await expect(p.getByTestId('my-place')).toBeVisible();
+        },
+      },
+    ],
+    problems,
+  );
+  await staff.context().close();
+  await boss.context().close();
+  expect(problems, report(problems)).toEqual([]);
+});
+
+test('on a phone every lead, salesman and sale is a card whose actions are in reach', async ({ browser }) => {
+  const { staff, boss, staffName } = await seed(browser);
+  for (const page of [staff, boss]) await page.setViewportSize({ width: 375, height: 740 });
+
+  await boss.goto('/dashboard/leads');
+  const lead = boss.getByTestId('lead-row').first();
+  await expect(lead.getByRole('button', { name: 'Mark Closed' })).toBeInViewport();
+  await expect(boss.getByRole('table')).toHaveCount(0);
+
+  await boss.goto('/dashboard/routing');
+  const row = boss.getByTestId('team-row').filter({ hasText: staffName });
+  await row.scrollIntoViewIfNeeded();
+  await expect(row.getByRole('button', { name: `Move ${staffName} up` })).toBeInViewport();
+  await expect(row.getByRole('switch', { name: `On duty: ${staffName}` })).toBeVisible();
+
+  await staff.goto('/dashboard/stats/sales');
+  await expect(staff.getByTestId('sale-row')).toHaveCount(25);
+  await expect(staff.getByTestId('sale-date').first()).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+  await staff.getByRole('button', { name: 'Next' }).click();
+  await expect(staff.getByTestId('sales-page')).toHaveText('Page 2 of 2');
+  await expect(staff.getByTestId('sale-row')).toHaveCount(3);
+  await staff.context().close();
+  await boss.context().close();
+});
+
+test('recent actions say the day, and money and dates read as people write them', async ({ browser }) => {
+  const { staff, boss } = await seed(browser);
+  await boss.goto('/dashboard/overview');
+  // The server tells the page the dealership's zone (APP_TIMEZONE; the run's server uses the default).
+  await expect(boss.locator('meta[name="app-timezone"]')).toHaveAttribute('content', process.env.APP_TIMEZONE || 'America/New_York');
+  await expect(boss.getByTestId('log-when').first()).toHaveText(/^Today \d{1,2}:\d{2} [AP]M · by /);
+  await staff.goto('/dashboard/stats/sales');
+  await expect(staff.getByTestId('mtd-gross')).toHaveText(/^\$\d{1,3}(,\d{3})*\.\d{2}$/);
+  await expect(staff.getByRole('table', { name: 'Sales' }).getByTestId('sale-date').first()).toHaveText(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+  // Sorting by commission puts the largest first.
+  await staff.getByRole('button', { name: 'Commission' }).click();
+  const first = await staff.getByTestId('sale-commission').first().textContent();
+  const second = await staff.getByTestId('sale-commission').nth(1).textContent();
+  const cents = (s: string | null) => Number((s ?? '').replace(/[$,.]/g, ''));
+  expect(cents(first)).toBeGreaterThanOrEqual(cents(second));
+  await expect(staff.getByRole('table', { name: 'Sales' }).getByRole('columnheader', { name: 'Commission' })).toHaveAttribute('aria-sort', 'descending');
+  await staff.context().close();
+  await boss.context().close();
+});
+
+test('loading shows skeletons, a failed load says so with Retry, and never an empty state', async ({ browser }) => {
+  const page = await personPage(browser, uniqueEmail('tour.load'), unique('Lola Loader'));
+  // Hold the queue's answer: while it is on its way the screen shows skeletons, not "No one eligible.".
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/api/rotation?*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/dashboard/overview');
+  await expect(page.locator('.mantine-Skeleton-root').first()).toBeVisible();
+  await expect(page.getByText('No one eligible.')).toHaveCount(0);
+  release();
+  await expect(page.getByTestId('your-position')).toBeVisible();
+  await page.unroute('**/api/rotation?*');
+
+  // A failed load: the error and a Retry, nothing that pretends the list is empty.
+  await page.route('**/api/rotation?*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"The database is down."}' }));
+  for (const screen of ['/dashboard/overview', '/dashboard/routing']) {
+    await page.goto(screen);
+    const failed = page.getByTestId('load-error');
+    await expect(failed).toContainText('Could not load the queue');
+    await expect(failed).toContainText('The database is down.');
+    await expect(page.getByText('No one eligible.')).toHaveCount(0);
+    await expect(page.getByText('No recent activity.')).toHaveCount(0);
+  }
+  await page.unroute('**/api/rotation?*');
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByTestId('my-place')).toHaveText(/^You are/);
+  await expect(page.getByTestId('load-error')).toHaveCount(0);
+  await page.context().close();
+});
+
+test('a newcomer is asked his name once, may skip it, and is never greeted as "User"', async ({ browser }) => {
+  const email = uniqueEmail('tour.nameless');
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, email);
+  const greeting = page.getByTestId('greeting');
+  await expect(greeting).toContainText(email.split('@')[0]);
+  await expect(greeting).not.toContainText('User');
+  const prompt = page.getByRole('region', { name: 'What should we call you?' });
+  await expect(prompt).toBeVisible();
+  const found: string[] = [];
+  for (const mode of MODES) {
+    await scheme(page, mode);
+    await page.reload();
+    await expect(prompt).toBeVisible();
+    await settled(page);
+    await axe(page, `name prompt ${mode}`, found);
+  }
+  await page.screenshot({ path: path.join(SHOTS, 'salesman-name-prompt-dark-1280.png') });
+  expect(found, found.join('\n')).toEqual([]);
+  await prompt.getByRole('button', { name: 'Skip' }).click();
+  await expect(prompt).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Round Robin', exact: true })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'What should we call you?' })).toHaveCount(0);
+
+  // In a browser that has not skipped, he names himself and the header says it.
+  const fresh = await (await browser.newContext()).newPage();
+  await signIn(fresh, email);
+  const ask = fresh.getByRole('region', { name: 'What should we call you?' });
+  await ask.getByLabel('Your name').fill('Nate Newcomer');
+  await ask.getByRole('button', { name: 'Save' }).click();
+  await expect(fresh.getByTestId('greeting')).toContainText('Nate Newcomer');
+  await expect(ask).toHaveCount(0);
+  await fresh.getByTestId('user-menu').click();
+  const account = fresh.getByRole('dialog', { name: 'Account' });
+  await expect(account).toContainText('Nate Newcomer');
+  await expect(account).toContainText(email);
+  await account.getByRole('button', { name: 'Settings' }).click();
+  await expect(fresh.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+  await page.context().close();
+  await fresh.context().close();
+});
+
+test('a notification covers neither the header nor an open dialog’s controls', async ({ browser }) => {
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  const email = uniqueEmail('tour.dialog');
+  const add = await boss.request.post('/api/users', { data: { email, name: unique('Dee Dialog'), role: 'staff' } });
+  expect(add.ok(), await add.text()).toBeTruthy();
+  for (const size of SIZES) {
+    await boss.setViewportSize(size);
+    await boss.goto('/dashboard/management');
+    await boss.getByRole('button', { name: `Edit ${email}` }).click();
+    const dialog = boss.getByRole('dialog', { name: 'Edit User' });
+    // Someone else's address: the save is refused, the dialog stays open and a notification says why.
+    await dialog.getByLabel('Email').fill(MANAGER);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    const note = boss.locator('.mantine-Notification-root').filter({ hasText: 'Failed to save' }).last();
+    await expect(note).toBeVisible();
+    await settled(boss);
+    const box = (await note.boundingBox())!;
+    const header = (await boss.locator('.mantine-AppShell-header').boundingBox())!;
+    expect(box.y, 'the notification is below the header').toBeGreaterThanOrEqual(header.y + header.height);
+    for (const control of [
+      dialog.getByRole('button', { name: 'Save' }),
+      dialog.getByRole('button', { name: 'Cancel' }),
+      dialog.getByRole('button', { name: 'Close' }),
+    ]) {
+      const c = (await control.boundingBox())!;
+      const overlaps = c.x < box.x + box.width && box.x < c.x + c.width && c.y < box.y + box.height && box.y < c.y + c.height;
+      expect(overlaps, `${await control.textContent()} is not under the notification at ${size.width}px`).toBe(false);
+    }
+    await boss.screenshot({ path: path.join(SHOTS, `manager-dialog-notification-${size.width}.png`) });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  }
+  await boss.context().close();
+});
