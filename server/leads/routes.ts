@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
-import { forbidden, notFound, parse } from '../http/errors';
+import { notFound, parse } from '../http/errors';
+import { checkName, checkSetClosed, seesKpisOf } from './policy';
 import { pathId } from '../http/params';
 import { findLead, listLeads, myCounts, setClosed, setCustomerName, toLead } from './service';
 import { leadNameSchema } from '../../domain/schemas';
@@ -45,10 +46,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const me = req.user!;
     const lead = await findLead(dbh.db, id);
     if (!lead) throw notFound('Lead not found');
-    // Salesmen may close their own leads and reopen one they closed; everything else is a manager's.
-    const mine = lead.assigned_to === me.id && (closed || lead.closed_by_id === me.id);
-    if (me.role !== 'manager' && !mine)
-      throw forbidden(closed ? 'You can only close your own leads.' : 'Only a manager can reopen a lead someone else closed.');
+    checkSetClosed(me, lead, closed);
     if (await setClosed(dbh.db, id, closed, { id: me.id, name: me.name })) bus.publish({ topic: 'leads' });
     return { lead: toLead((await findLead(dbh.db, id))!) };
   };
@@ -61,7 +59,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const me = req.user!;
     const lead = await findLead(dbh.db, id);
     if (!lead) throw notFound('Lead not found');
-    if (me.role !== 'manager' && lead.assigned_to !== me.id) throw forbidden('You can only name your own leads.');
+    checkName(me, lead);
     const { customer } = parse(leadNameSchema, req.body);
     await setCustomerName(dbh.db, id, customer);
     bus.publish({ topic: 'leads' });
@@ -91,12 +89,11 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     }));
     const { associates, average } = leadKpis(rows);
     const me = req.user!;
-    const isManager = me.role === 'manager';
     return {
       days: KPI_DAYS,
-      associates: isManager ? associates : associates.filter((a) => a.id === me.id),
+      associates: associates.filter((a) => seesKpisOf(me, a.id)),
       average,
-      skipReasons: skipReasons(isManager ? skips : skips.filter((s) => s.target_id === me.id)),
+      skipReasons: skipReasons(skips.filter((s) => seesKpisOf(me, s.target_id))),
     };
   });
 }
