@@ -2,7 +2,7 @@ import { HttpError } from '../http/errors';
 import { leavesNoManager, lockoutRefusal, USER_MSG, type Actor, type Lockout, type Person } from '../../domain/users';
 import type { UserRow } from './repo';
 
-export const person = (u: UserRow): Person => ({ id: u.id, email: u.email, name: u.name, role: u.role, disabled: !!u.disabled, deletedAt: u.deleted_at });
+const person = (u: UserRow): Person => ({ id: u.id, email: u.email, name: u.name, role: u.role, disabled: !!u.disabled, deletedAt: u.deleted_at });
 
 /** Refuses a change that would lock the actor out, or touch a manager set by configuration. */
 export function checkLockout(target: UserRow, change: Lockout, by: Actor, managerEmails: readonly string[]): void {

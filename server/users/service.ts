@@ -33,7 +33,8 @@ async function audit(db: Db, userId: string, by: Actor, action: AuditAction, bef
 
 async function emailFree(db: Db, email: string, selfId: string | null) {
   const other = await findUserByEmail(db, email);
-  if (other && other.id !== selfId) throw new HttpError(409, other.deleted_at !== null ? USER_MSG.duplicateDeleted : USER_MSG.duplicateEmail);
+  if (other && other.id !== selfId)
+    throw new HttpError(409, other.deleted_at !== null ? USER_MSG.duplicateDeleted : USER_MSG.duplicateEmail, undefined, 'email');
 }
 
 async function guardManagers(db: Db, before: UserRow, after: Pick<UserRow, 'role' | 'disabled' | 'deleted_at'>) {
@@ -49,7 +50,7 @@ async function locked<T>(h: DbHandle, fn: (db: Db) => Promise<T>): Promise<T> {
     return await withRotationLock(h, fn);
   } catch (err) {
     // A sign-in creating the same address at the same instant.
-    if (isUniqueViolation(err)) throw new HttpError(409, USER_MSG.duplicateEmail);
+    if (isUniqueViolation(err)) throw new HttpError(409, USER_MSG.duplicateEmail, undefined, 'email');
     throw err;
   }
 }
