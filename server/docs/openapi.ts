@@ -288,7 +288,7 @@ export function openapi(publicUrl: string) {
   for (const [route, op] of Object.entries(DOCUMENTED) as [keyof typeof DOCUMENTED, Operation][]) {
     const [method, path] = route.split(' ') as [string, string];
     const contract: { body?: z.ZodType; answer?: z.ZodType } =
-      route === 'POST /v1/leads' ? { answer: a.intakeResult } : route === 'GET /docs' ? {} : routes[route as Route];
+      route === 'POST /v1/leads' ? { answer: a.intakeResult } : route === 'GET /docs' ? {} : routes[route];
     const pathParams = [...path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'integer' } }));
     const intake = route === 'POST /v1/leads' ? intakeParts(ref, op) : null;
     const errorAnswer = { content: { 'application/json': { schema: ref(a.refusal) } } };
