@@ -1,10 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
 import { Alert, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { SIGNED_OUT_WHY, useSession } from '../session/SessionProvider';
 import { APP_NAME } from '../api/meta';
 import { ApiError } from '../api/client';
 import { MSG } from '../../domain/auth-messages';
+import { sendLinkSchema } from '../../domain/schemas';
+import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 
 type State = { step: 'empty' } | { step: 'sent'; email: string } | { step: 'error'; message: string };
 
@@ -17,26 +19,26 @@ function useSignedOutWhy() {
 
 export default function SignInPage() {
   const { user, sendMagicLink } = useSession();
-  const [email, setEmail] = useState('');
+  const form = useSchemaForm(sendLinkSchema, { email: '' });
   const [busy, setBusy] = useState(false);
   const [state, setState] = useState<State>({ step: 'empty' });
   const why = useSignedOutWhy();
 
   if (user) return <Navigate to="/dashboard/overview" replace />;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  const submit = form.onSubmit(async ({ email }) => {
     setBusy(true);
     try {
       await sendMagicLink(email);
       setState({ step: 'sent', email: email.trim().toLowerCase() });
     } catch (err) {
+      if (showFieldError(form, err)) return setState({ step: 'empty' });
       const tooMany = err instanceof ApiError && err.status === 429;
       setState({ step: 'error', message: tooMany ? err.message : MSG.sendFailed });
     } finally {
       setBusy(false);
     }
-  }
+  });
 
   return (
     <Center mih="100dvh" p="md" component="main">
@@ -59,7 +61,7 @@ export default function SignInPage() {
               <Button
                 variant="light"
                 onClick={() => {
-                  setEmail('');
+                  form.reset();
                   setState({ step: 'empty' });
                 }}
               >
@@ -67,22 +69,14 @@ export default function SignInPage() {
               </Button>
             </Stack>
           ) : (
-            <form onSubmit={(e) => void submit(e)} noValidate={false}>
+            <form onSubmit={submit} noValidate={false}>
               <Stack>
                 {why && state.step === 'empty' && (
                   <Alert color="orange" role="alert" data-testid="signed-out-why">
                     {why}
                   </Alert>
                 )}
-                <TextInput
-                  label="Work Email"
-                  type="email"
-                  required
-                  autoComplete="email"
-                  placeholder="you@dealership.com"
-                  value={email}
-                  onChange={(e) => setEmail(e.currentTarget.value)}
-                />
+                <TextInput label="Work Email" type="email" required autoComplete="email" placeholder="you@dealership.com" {...form.getInputProps('email')} />
                 {state.step === 'error' && (
                   <Alert color="red" role="alert">
                     {state.message}
