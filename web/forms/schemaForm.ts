@@ -14,6 +14,17 @@ export function useSchemaForm<S extends z.ZodType, V extends z.input<S> & Record
   return useForm<V>({ ...options, initialValues, validate: schemaResolver(schema, { sync: true }) });
 }
 
+/**
+ * The same check with the schema fetched when first needed (call `load` early, e.g. on mount):
+ * the sign-in page, the first load on a phone, does not carry zod in its own code.
+ */
+export function lazySchemaResolver(load: () => Promise<z.ZodType>) {
+  let loading: Promise<z.ZodType> | undefined;
+  const get = () => (loading ??= load());
+  const validate = async (values: unknown) => schemaResolver(await get(), { sync: true })(values);
+  return Object.assign(validate, { load: get });
+}
+
 /** A server refusal about one field goes under that field; answers whether it did. */
 export function showFieldError<V>(form: UseFormReturnType<V>, err: unknown): boolean {
   if (!(err instanceof ApiError) || !err.field || !(err.field in (form.getValues() as object))) return false;

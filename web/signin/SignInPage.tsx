@@ -5,8 +5,10 @@ import { SIGNED_OUT_WHY, useSession } from '../session/SessionProvider';
 import { APP_NAME } from '../api/meta';
 import { ApiError } from '../api/client';
 import { MSG } from '../../domain/auth-messages';
-import { sendLinkSchema } from '../../domain/schemas';
-import { showFieldError, useSchemaForm } from '../forms/schemaForm';
+import { useForm } from '@mantine/form';
+import { lazySchemaResolver, showFieldError } from '../forms/schemaForm';
+
+const checkEmail = lazySchemaResolver(async () => (await import('../../domain/schemas')).sendLinkSchema);
 
 type State = { step: 'empty' } | { step: 'sent'; email: string } | { step: 'error'; message: string };
 
@@ -19,7 +21,8 @@ function useSignedOutWhy() {
 
 export default function SignInPage() {
   const { user, sendMagicLink } = useSession();
-  const form = useSchemaForm(sendLinkSchema, { email: '' });
+  const form = useForm({ initialValues: { email: '' }, validate: checkEmail });
+  useEffect(() => void checkEmail.load(), []);
   const [busy, setBusy] = useState(false);
   const [state, setState] = useState<State>({ step: 'empty' });
   const why = useSignedOutWhy();
