@@ -93,7 +93,7 @@ test('a second person with the same e-mail is refused with a clear message', asy
   await expect(field).toHaveAttribute('aria-invalid', 'true');
   // Typing again clears it.
   await field.fill(`new.${stamp()}@e2e.test`);
-  await expect(field).toHaveAttribute('aria-invalid', 'false');
+  await expect(field).not.toHaveAttribute('aria-invalid', 'true');
 });
 
 test('Add User checks the e-mail before sending it, with the words the server would use', async ({ page }) => {
