@@ -15,14 +15,22 @@ export function useSchemaForm<S extends z.ZodType, V extends z.input<S> & Record
 }
 
 /**
- * The same check with the schema fetched when first needed (call `load` early, e.g. on mount):
- * the sign-in page, the first load on a phone, does not carry zod in its own code.
+ * The same check with the schema fetched when first needed (call `load` early, e.g. when the
+ * field gets focus): the sign-in page, the first load on a phone, does not carry zod with it.
+ * A schema that cannot be fetched checks nothing: the server checks the same and says so.
  */
 export function lazySchemaResolver(load: () => Promise<z.ZodType>) {
   let loading: Promise<z.ZodType> | undefined;
-  const get = () => (loading ??= load());
-  const validate = async (values: unknown) => schemaResolver(await get(), { sync: true })(values);
-  return Object.assign(validate, { load: get });
+  const get = () =>
+    (loading ??= load().catch((err: unknown) => {
+      loading = undefined;
+      throw err;
+    }));
+  const validate = async (values: unknown) => {
+    const schema = await get().catch(() => null);
+    return schema ? schemaResolver(schema, { sync: true })(values) : {};
+  };
+  return Object.assign(validate, { load: () => void get().catch(() => undefined) });
 }
 
 /** A server refusal about one field goes under that field; answers whether it did. */

@@ -22,7 +22,6 @@ function useSignedOutWhy() {
 export default function SignInPage() {
   const { user, sendMagicLink } = useSession();
   const form = useForm({ initialValues: { email: '' }, validate: checkEmail });
-  useEffect(() => void checkEmail.load(), []);
   const [busy, setBusy] = useState(false);
   const [state, setState] = useState<State>({ step: 'empty' });
   const why = useSignedOutWhy();
@@ -79,7 +78,16 @@ export default function SignInPage() {
                     {why}
                   </Alert>
                 )}
-                <TextInput label="Work Email" type="email" required autoComplete="email" placeholder="you@dealership.com" {...form.getInputProps('email')} />
+                <TextInput
+                  label="Work Email"
+                  type="email"
+                  required
+                  autoComplete="email"
+                  placeholder="you@dealership.com"
+                  {...form.getInputProps('email')}
+                  // Not on load: the sign-in page brings no dashboard code until someone starts to sign in.
+                  onFocus={checkEmail.load}
+                />
                 {state.step === 'error' && (
                   <Alert color="red" role="alert">
                     {state.message}
