@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /** Response window: 0 turns accepting off; otherwise whole minutes, at most two hours. */
-export const MAX_RESPONSE_WINDOW = 120;
-export const RESPONSE_WINDOW_MSG = `Response window must be a whole number from 1 to ${MAX_RESPONSE_WINDOW} minutes, or 0 for off`;
-export const FOLLOW_UP_MSG = 'Follow-up due must be a whole number of hours from 1 to 168';
-export const SKIP_SNOOZE_MSG = 'Skip snooze must be a whole number of minutes from 1 to 240';
+const MAX_RESPONSE_WINDOW = 120;
+const RESPONSE_WINDOW_MSG = `Response window must be a whole number from 1 to ${MAX_RESPONSE_WINDOW} minutes, or 0 for off`;
+const FOLLOW_UP_MSG = 'Follow-up due must be a whole number of hours from 1 to 168';
+const SKIP_SNOOZE_MSG = 'Skip snooze must be a whole number of minutes from 1 to 240';
 
 const whole = (min: number, max: number, error: string) => z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 const flag = (name: string) => z.boolean({ error: `${name} must be on or off` });

@@ -178,14 +178,17 @@ export const leadSchema = z.strictObject(
       .trim()
       .min(1, { error: 'Customer name is required', abort: true })
       .max(200, { error: `customer: ${tooLong(200)}`, abort: true })
-      .refine((s) => !CONTROL.test(s), { error: 'customer contains invalid characters' }),
+      .refine((s) => !CONTROL.test(s), { error: 'customer contains invalid characters' })
+      .meta({ description: "The customer's name." }),
     phone: leadField('phone', 40),
     email: leadField('email', 200),
-    vehicle: leadField('vehicle', 200),
+    vehicle: leadField('vehicle', 200).meta({ description: 'Vehicle of interest, e.g. "2024 Honda Accord EX".' }),
     vin: leadField('vin', 40),
     comments: leadField('comments', 5000, true),
-    source: leadField('source', 100),
-    externalId: leadField('externalId', 200),
+    source: leadField('source', 100).meta({ description: "Where the lead came from; defaults to the integration's name." }),
+    externalId: leadField('externalId', 200).meta({
+      description: 'Your id for this lead. The same id from the same source is stored once; a repeat answers "duplicate".',
+    }),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Expected a JSON object with at least "customer"') },
 );

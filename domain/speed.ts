@@ -63,7 +63,7 @@ export interface Spread {
   p90: number | null;
 }
 
-export const spread = (ms: number[]): Spread => {
+const spread = (ms: number[]): Spread => {
   const s = ms.map((v) => Math.round(v / 1000));
   return { count: s.length, median: percentile(s, 50), p90: percentile(s, 90) };
 };

@@ -63,7 +63,7 @@ test('edit name and role; the dialog refuses a blank e-mail and shows the histor
 
   await dialog.getByLabel('Email').fill('   ');
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByText('Email is required.')).toBeVisible();
+  await expect(dialog.getByLabel('Email')).toHaveAccessibleDescription('Email is required.');
   await dialog.getByLabel('Email').fill(email);
   await dialog.getByLabel('Name').fill('Eve Renamed');
   await dialog.getByLabel('Role').selectOption('Manager');
@@ -87,6 +87,38 @@ test('a second person with the same e-mail is refused with a clear message', asy
   await dialog.getByRole('button', { name: 'Save' }).click();
   await note(page, 'Failed to save: Another person already has this e-mail address.');
   await expect(dialog).toBeVisible();
+  // The server's refusal is about the e-mail, so it stands under that field too.
+  const field = dialog.getByLabel('Email');
+  await expect(field).toHaveAccessibleDescription('Another person already has this e-mail address.');
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  // Typing again clears it.
+  await field.fill(`new.${stamp()}@e2e.test`);
+  await expect(field).not.toHaveAttribute('aria-invalid', 'true');
+});
+
+test('Add User checks the e-mail before sending it, with the words the server would use', async ({ page }) => {
+  await openManagement(page);
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/users') sent.push(r.url());
+  });
+  await page.getByRole('button', { name: 'Add User' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add User' });
+  const field = dialog.getByLabel('Email');
+  await field.fill('not-an-address');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(field).toHaveAccessibleDescription('Enter a valid e-mail address');
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  // The same address sent straight to the server is refused with the same words, naming the field.
+  const res = await page.request.post('/api/users', { data: { email: 'not-an-address' } });
+  expect([res.status(), await res.json()]).toEqual([400, { error: 'Enter a valid e-mail address', field: 'email' }]);
+  // A good address then saves, and the form's refusal was the only request the dialog did not send.
+  const email = `valid.${stamp()}@e2e.test`;
+  await field.fill(email);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await note(page, 'User profile updated.');
+  await expect(row(page, email)).toBeVisible();
+  expect(sent).toHaveLength(1);
 });
 
 test('soft delete asks first, hides the row until "Show deleted", and restore brings it back', async ({ page }) => {

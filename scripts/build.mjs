@@ -25,7 +25,7 @@ const ENTRIES = ['main', 'cli'];
 /** @typedef {(root: string, webDir: string) => Promise<void>} Compile */
 
 /** Where the built web app lives: WEB_DIST (as the server reads it) or ./dist. */
-export function webDir(/** @type {string} */ root, /** @type {Env} */ env = process.env) {
+function webDir(/** @type {string} */ root, /** @type {Env} */ env = process.env) {
   return env.WEB_DIST ? path.resolve(env.WEB_DIST) : path.join(root, 'dist');
 }
 
@@ -46,7 +46,7 @@ function listFiles(/** @type {string} */ root, /** @type {string} */ dir) {
 }
 
 /** One hash over the names and contents of every source of the build. */
-export function sourceHash(root = ROOT) {
+function sourceHash(root = ROOT) {
   const h = crypto.createHash('sha256');
   const files = [...SOURCE_DIRS.flatMap((d) => listFiles(root, d)), ...SOURCE_FILES.filter((f) => fs.existsSync(path.join(root, f)))];
   for (const f of files) {

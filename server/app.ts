@@ -150,7 +150,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
   app.setNotFoundHandler(async (_req, reply) => reply.status(404).send({ error: 'Not found.' }));
 
   app.setErrorHandler((err: Error & { statusCode?: unknown; code?: string }, req, reply) => {
-    if (err instanceof HttpError) return reply.status(err.status).send({ error: err.message, code: err.code });
+    if (err instanceof HttpError) return reply.status(err.status).send({ error: err.message, code: err.code, field: err.field });
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status === 413) return reply.status(413).send({ error: 'The request is too large.' });
     if (status === 429) return reply.status(429).send({ error: 'Too many requests. Please wait a minute and try again.' });

@@ -11,6 +11,13 @@ export const role = z.enum(['manager', 'staff']);
 
 export const ok = z.object({ ok: z.literal(true) });
 
+/** Every answer that is not 2xx. */
+export const refusal = z.object({
+  error: z.string().meta({ description: 'What went wrong, for a person to read.' }),
+  code: z.string().optional().meta({ description: 'A stable name for the error where a client acts on it, e.g. invalid-action-code.' }),
+  field: z.string().optional().meta({ description: 'The input field the error is about (its path, dot-joined), e.g. email.' }),
+});
+
 export const profile = z.object({
   id: z.string(),
   email: z.string(),
@@ -230,6 +237,22 @@ export const keyList = z.object({ keys: z.array(apiKey) });
 /** The key itself is shown once, here, and never again. */
 export const createdKey = z.object({ key: z.string(), apiKey });
 export const revokedKey = z.object({ apiKey });
+
+/** What POST /v1/leads answers: one entry per lead (JSON) or per prospect (ADF), in the order sent. */
+export const intakeResult = z.object({
+  leads: z.array(
+    z.object({
+      id: z.number().int().nullable().meta({ description: 'null for a refused prospect.' }),
+      customer: z.string(),
+      status: z.enum(['assigned', 'unassigned', 'duplicate', 'refused']).meta({
+        description:
+          'unassigned: no one is eligible now; the lead waits and is handed out first when someone is. refused: this prospect was not stored (see error).',
+      }),
+      error: z.string().optional().meta({ description: 'Why this prospect was refused.' }),
+      assignedTo: z.string().nullable().meta({ description: 'The salesman the lead went to.' }),
+    }),
+  ),
+});
 
 export type Profile = z.infer<typeof profile>;
 export type SessionUser = z.infer<typeof sessionUser>;

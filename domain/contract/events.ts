@@ -3,7 +3,6 @@
  * "hello" opens each stream; "session-revoked" ends the stream of someone whose access was
  * turned off.
  */
-export const TOPICS = ['hello', 'rotation', 'users', 'leads', 'sales', 'profile', 'rules', 'session-revoked'] as const;
-export type Topic = (typeof TOPICS)[number];
+export type Topic = 'hello' | 'rotation' | 'users' | 'leads' | 'sales' | 'profile' | 'rules' | 'session-revoked';
 /** Topics that mean "refetch this data". */
 export type DataTopic = Exclude<Topic, 'hello' | 'session-revoked'>;

@@ -68,7 +68,7 @@ describe.each(DIALECTS)('sign-in by e-mail link on %s', (dialect) => {
   });
 
   it('answers bad input with the specification messages', async () => {
-    expect((await requestLink('   ')).json()).toEqual({ error: 'Email required' });
+    expect((await requestLink('   ')).json()).toEqual({ error: 'Email required', field: 'email' });
     expect((await requestLink('not-an-email')).statusCode).toBe(400);
     const noEmail = await complete(null, 'abc');
     expect(noEmail.statusCode).toBe(400);

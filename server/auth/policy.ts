@@ -1,4 +1,6 @@
 import type { Config } from '../config';
+import type { Access } from '../http/access';
+import { forbidden, HttpError, unauthorized } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import { isBlocked } from '../users/repo';
 
@@ -15,4 +17,12 @@ export function signInVerdict(config: Config, email: string, existing: UserRow |
   const domain = email.split('@')[1] ?? '';
   if (config.ALLOWED_EMAIL_DOMAINS.includes(domain)) return { allowed: true, role: 'staff' };
   return { allowed: false, why: 'address is not a user, not in MANAGER_EMAILS and not in ALLOWED_EMAIL_DOMAINS' };
+}
+
+/** The route's access rule against the caller: a route without a rule is refused, so a forgotten permission fails closed. */
+export function checkAccess(need: Access | undefined, user: Pick<UserRow, 'role'> | null): void {
+  if (need === 'public' || need === 'apikey') return;
+  if (!need) throw new HttpError(500, 'Route has no access rule');
+  if (!user) throw unauthorized();
+  if (need === 'manager' && user.role !== 'manager') throw forbidden();
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Ctx } from '../context';
 import { hashToken, SESSION_COOKIE, SESSION_IDLE_MS, SESSION_MAX_MS, SESSION_RENEW_MS } from './tokens';
-import { forbidden, HttpError, unauthorized } from '../http/errors';
+import { checkAccess } from './policy';
 import type { UserRow } from '../users/repo';
 
 declare module 'fastify' {
@@ -49,11 +49,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
   app.addHook('preHandler', async (req) => {
     // Pages and assets are public; the data behind them is the API's.
     if (!req.routeOptions.url?.startsWith('/api')) return;
-    const need = req.routeOptions.config?.access;
-    if (need === 'public' || need === 'apikey') return;
-    if (!need) throw new HttpError(500, 'Route has no access rule');
-    if (!req.user) throw unauthorized();
-    if (need === 'manager' && req.user.role !== 'manager') throw forbidden();
+    checkAccess(req.routeOptions.config?.access, req.user);
   });
 });
 

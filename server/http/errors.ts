@@ -6,6 +6,8 @@ export class HttpError extends Error {
     public status: number,
     message: string,
     public code?: string,
+    /** The input field the message is about (its path, dot-joined), so a form shows it under that field. */
+    public field?: string,
   ) {
     super(message);
   }
@@ -16,7 +18,7 @@ export const notFound = (msg: string) => new HttpError(404, msg);
 export const forbidden = (msg = 'You need manager permissions to do that.') => new HttpError(403, msg);
 export const unauthorized = (msg = 'Not signed in') => new HttpError(401, msg);
 
-/** Parses input with a domain schema; the first issue's message becomes a 400. */
+/** Parses input with a domain schema; the first issue's message becomes a 400, naming its field when it is about one. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const r = schema.safeParse(input ?? {});
   if (!r.success) {
@@ -26,7 +28,7 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<
     else if (issue?.code === 'invalid_type' && msg.startsWith('Invalid input')) {
       msg = issue.path.length ? `${issue.path.join('.')} is invalid` : 'Expected a JSON object';
     }
-    throw badRequest(msg);
+    throw new HttpError(400, msg, undefined, issue?.path.length ? issue.path.join('.') : undefined);
   }
   return r.data;
 }

@@ -5,7 +5,7 @@ import { pathId } from '../http/params';
 import { HttpError, badRequest, notFound, parse } from '../http/errors';
 import { parseAdf } from './adf';
 import { decodeXml } from './encoding';
-import { openapi } from './openapi';
+import { openapi } from '../docs/openapi';
 import { keyNameSchema, leadSchema } from '../../domain/schemas';
 import {
   authenticate,

@@ -3,13 +3,14 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
-import { forbidden, notFound, parse } from '../http/errors';
+import { notFound, parse } from '../http/errors';
+import { checkName, checkSetClosed, checkTimeline, seesKpisOf } from './policy';
 import { pathId } from '../http/params';
 import { acceptLead, findLead, leadTimeline, listLeads, logContact, myCounts, setClosed, setCustomerName, toLead } from './service';
 import { speedReport } from './speed';
 import { contactSchema, handOutSchema, leadNameSchema } from '../../domain/schemas';
 import { toCsv } from '../../domain/csv';
-import { handOutLead, UNASSIGNED } from '../rotation/service';
+import { handOutLead } from '../rotation/service';
 import { loadRules } from '../rules/service';
 import { notifyAssigned } from './notify';
 import { leadKpis, skipReasons } from '../../domain/kpis';
@@ -52,10 +53,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const me = req.user!;
     const lead = await findLead(dbh.db, id);
     if (!lead) throw notFound('Lead not found');
-    // Salesmen may close their own leads and reopen one they closed; everything else is a manager's.
-    const mine = lead.assigned_to === me.id && (closed || lead.closed_by_id === me.id);
-    if (me.role !== 'manager' && !mine)
-      throw forbidden(closed ? 'You can only close your own leads.' : 'Only a manager can reopen a lead someone else closed.');
+    checkSetClosed(me, lead, closed);
     if (await setClosed(dbh.db, id, closed, { id: me.id, name: me.name })) bus.publish({ topic: 'leads' });
     return { lead: toLead((await findLead(dbh.db, id))!) };
   };
@@ -68,7 +66,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const me = req.user!;
     const lead = await findLead(dbh.db, id);
     if (!lead) throw notFound('Lead not found');
-    if (me.role !== 'manager' && lead.assigned_to !== me.id) throw forbidden('You can only name your own leads.');
+    checkName(me, lead);
     const { customer } = parse(leadNameSchema, req.body);
     await setCustomerName(dbh.db, id, customer);
     bus.publish({ topic: 'leads' });
@@ -111,8 +109,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const me = req.user!;
     const lead = await findLead(dbh.db, id);
     if (!lead) throw notFound('Lead not found');
-    if (me.role !== 'manager' && (lead.assigned_to === UNASSIGNED || lead.assigned_to !== me.id))
-      throw forbidden('You can only see the timeline of your own leads.');
+    checkTimeline(me, lead);
     return { entries: await leadTimeline(dbh.db, id) };
   });
 
@@ -178,14 +175,13 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     }));
     const { associates, average } = leadKpis(rows);
     const me = req.user!;
-    const isManager = me.role === 'manager';
     const speed = await speedReport(dbh.db, ctx.config.APP_TIMEZONE);
-    const own = <T extends { id: string }>(rows: T[]) => (isManager ? rows : rows.filter((r) => r.id === me.id));
+    const own = <T extends { id: string }>(rows: T[]) => rows.filter((r) => seesKpisOf(me, r.id));
     return {
       days: KPI_DAYS,
       associates: own(associates),
       average,
-      skipReasons: skipReasons(isManager ? skips : skips.filter((s) => s.target_id === me.id)),
+      skipReasons: skipReasons(skips.filter((s) => seesKpisOf(me, s.target_id))),
       speed: {
         today: { ...speed.today, associates: own(speed.today.associates) },
         month: { ...speed.month, associates: own(speed.month.associates) },

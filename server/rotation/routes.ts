@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
-import { HttpError, parse } from '../http/errors';
+import { parse } from '../http/errors';
+import { checkOwnDuty } from './policy';
 import { assignSchema, dutySchema, reorderSchema, skipSchema, toggleSchema } from '../../domain/schemas';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
 import { reorder, rotationView, setStatus, skip } from './service';
@@ -70,7 +71,7 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
   app.post('/duty', access('user'), async (req) => {
     const { onDuty } = parse(dutySchema, req.body);
     const me = req.user!;
-    if (me.role !== 'staff') throw new HttpError(409, 'Only salesmen are in the rotation.');
+    checkOwnDuty(me);
     await setStatus(dbh, me.id, { onDuty }, actor(me));
     changed();
     bus.publish({ topic: 'users' });

@@ -2,7 +2,7 @@ import type { RotationView } from '../../domain/contract/answers';
 import type { DbHandle, Db } from '../db';
 import { withRotationLock } from '../db';
 import { writeAudit, type AuditEntry } from '../users/audit';
-import { badRequest, HttpError, notFound } from '../http/errors';
+import { HttpError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import type { Selectable } from 'kysely';
 import type { LeadsTable } from '../db/schema';
@@ -461,7 +461,7 @@ export async function skip(h: DbHandle, targetId: string, reason: string, minute
       const state = await readState(trx);
       const before = eligibleQueue((await candidates(trx)).map(toMember), now);
       const target = before.find((m) => m.id === targetId);
-      if (!target) throw badRequest(SKIP_WHOM);
+      if (!target) throw new HttpError(400, SKIP_WHOM, undefined, 'targetUid');
       const pointer = pointerAfterSkip(before, target, state.pointer_pos);
       const until = snoozeEnd(now, minutes).getTime();
       await trx.updateTable('users').set({ snooze_until: until, updated_at: now.getTime() }).where('id', '=', targetId).execute();

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { pathId } from '../http/params';
-import { badRequest, forbidden, HttpError, notFound, parse } from '../http/errors';
+import { badRequest, HttpError, notFound, parse } from '../http/errors';
+import { checkChangeSale, checkSeeSales, seesSalesmen } from './policy';
 import { findUser, type UserRow } from '../users/repo';
 import { saleSchemaOn } from '../../domain/schemas';
 import { dayKey } from '../../domain/time';
@@ -22,8 +23,8 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   async function whose(req: FastifyRequest): Promise<{ owner: UserRow; readOnly: boolean }> {
     const me = req.user!;
     const { user } = parse(whoQuery, req.query);
-    if (!user || user === me.id) return { owner: me, readOnly: false };
-    if (me.role !== 'manager') throw forbidden('You can only see your own sales.');
+    const { readOnly } = checkSeeSales(me, user);
+    if (!readOnly || !user) return { owner: me, readOnly: false };
     const owner = await findUser(db, user);
     if (!owner) throw notFound('No such user');
     return { owner, readOnly: true };
@@ -34,7 +35,7 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const id = pathId(req.params, 'Sale not found');
     const row = await db.selectFrom('sales').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Sale not found');
-    if (row.user_id !== req.user!.id) throw forbidden('You can only change your own sales.');
+    checkChangeSale(req.user!, row);
     return row;
   }
 
@@ -44,10 +45,9 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const { owner, readOnly } = await whose(req);
     const day = today();
     const sales = await listSales(db, owner.id);
-    const salesmen =
-      req.user!.role === 'manager'
-        ? await db.selectFrom('users').select(['id', 'name', 'email']).where('deleted_at', 'is', null).orderBy('name').orderBy('email').execute()
-        : undefined;
+    const salesmen = seesSalesmen(req.user!)
+      ? await db.selectFrom('users').select(['id', 'name', 'email']).where('deleted_at', 'is', null).orderBy('name').orderBy('email').execute()
+      : undefined;
     return {
       today: day,
       owner: { id: owner.id, name: owner.name, email: owner.email },

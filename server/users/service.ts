@@ -3,13 +3,13 @@ import { withRotationLock } from '../db';
 import { HttpError, notFound } from '../http/errors';
 import { writeAudit } from './audit';
 import { findUser, findUserByEmail, insertUser, isBlocked, nextPosition, type UserRow } from './repo';
-import { diff, leavesNoManager, lockoutRefusal, USER_MSG, type AuditAction, type Lockout, type Person } from '../../domain/users';
+import { diff, USER_MSG, type AuditAction } from '../../domain/users';
+import { checkKeepsAManager, checkLockout } from './policy';
 import type { Role } from '../../domain/roles';
 
 import type { Actor } from '../../domain/users';
 export type { Actor };
 
-const person = (u: UserRow): Person => ({ id: u.id, email: u.email, name: u.name, role: u.role, disabled: !!u.disabled, deletedAt: u.deleted_at });
 /** The fields the audit log follows, as the API names them. */
 const audited = (u: Pick<UserRow, 'email' | 'name' | 'role' | 'disabled' | 'deleted_at'>) => ({
   email: u.email,
@@ -33,14 +33,12 @@ async function audit(db: Db, userId: string, by: Actor, action: AuditAction, bef
 
 async function emailFree(db: Db, email: string, selfId: string | null) {
   const other = await findUserByEmail(db, email);
-  if (other && other.id !== selfId) throw new HttpError(409, other.deleted_at !== null ? USER_MSG.duplicateDeleted : USER_MSG.duplicateEmail);
+  if (other && other.id !== selfId)
+    throw new HttpError(409, other.deleted_at !== null ? USER_MSG.duplicateDeleted : USER_MSG.duplicateEmail, undefined, 'email');
 }
 
 async function guardManagers(db: Db, before: UserRow, after: Pick<UserRow, 'role' | 'disabled' | 'deleted_at'>) {
-  const managers = await db.selectFrom('users').selectAll().where('role', '=', 'manager').execute();
-  if (leavesNoManager(managers.map(person), person(before), { role: after.role, disabled: !!after.disabled, deletedAt: after.deleted_at })) {
-    throw new HttpError(409, USER_MSG.lastManager);
-  }
+  checkKeepsAManager(await db.selectFrom('users').selectAll().where('role', '=', 'manager').execute(), before, after);
 }
 
 /**
@@ -52,7 +50,7 @@ async function locked<T>(h: DbHandle, fn: (db: Db) => Promise<T>): Promise<T> {
     return await withRotationLock(h, fn);
   } catch (err) {
     // A sign-in creating the same address at the same instant.
-    if (isUniqueViolation(err)) throw new HttpError(409, USER_MSG.duplicateEmail);
+    if (isUniqueViolation(err)) throw new HttpError(409, USER_MSG.duplicateEmail, undefined, 'email');
     throw err;
   }
 }
@@ -78,12 +76,6 @@ async function load(db: Db, id: string) {
   return row;
 }
 
-/** Refuses a change that would lock the actor out, or touch a manager set by configuration. */
-function guardLockout(before: UserRow, change: Lockout, by: Actor, managerEmails: readonly string[]) {
-  const why = lockoutRefusal(before, change, by.id, managerEmails);
-  if (why) throw new HttpError(409, why);
-}
-
 /** A newcomer, a restored person or a new salesman joins at the end of the order, off duty. */
 const joining = async (db: Db) => ({ position: await nextPosition(db), on_duty: 0 });
 
@@ -92,7 +84,7 @@ export function editUser(h: DbHandle, id: string, v: { email: string; name?: str
     const before = await load(db, id);
     const next = { email: v.email, name: v.name ?? before.name, role: v.role ?? before.role };
     if (next.email !== before.email) await emailFree(db, next.email, id);
-    if (before.role === 'manager' && next.role !== 'manager') guardLockout(before, 'demote', by, managerEmails);
+    if (before.role === 'manager' && next.role !== 'manager') checkLockout(before, 'demote', by, managerEmails);
     await guardManagers(db, before, { ...before, role: next.role });
     const patch: Partial<UserRow> = { ...next, updated_at: Date.now() };
     if (next.role === 'staff' && before.role !== 'staff') Object.assign(patch, await joining(db));
@@ -118,7 +110,7 @@ export function setStatus(h: DbHandle, id: string, action: StatusAction, by: Act
     const flags = STATUS[action](before);
     const after: UserRow = { ...before, ...flags };
     if (after.disabled === before.disabled && after.deleted_at === before.deleted_at) return { row: before, revoked: false };
-    if (action === 'disable' || action === 'delete') guardLockout(before, action, by, managerEmails);
+    if (action === 'disable' || action === 'delete') checkLockout(before, action, by, managerEmails);
     await guardManagers(db, before, after);
     const set: Partial<UserRow> = { ...flags, updated_at: Date.now() };
     // Back from disabled or deleted: at the end of the order and off duty, like a newcomer.

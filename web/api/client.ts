@@ -1,11 +1,14 @@
+import type { z } from 'zod';
 import type { Answer, Body, Route } from '../../domain/contract/routes';
+import type { refusal as refusalSchema } from '../../domain/contract/answers';
 
-/** An API answer that was not 2xx; message is the server's words for the user. */
+/** An API answer that was not 2xx; message is the server's words for the user, field the input it is about. */
 export class ApiError extends Error {
   constructor(
     public status: number,
     message: string,
     public code?: string,
+    public field?: string,
   ) {
     super(message);
   }
@@ -64,8 +67,8 @@ async function api<T>(path: string, opts: { method?: Method; body?: unknown } = 
   }
   if (!res.ok) {
     if (res.status === 401 && !path.startsWith('/auth/')) onUnauthorized?.();
-    const refusal = (data ?? {}) as { error?: string; code?: string };
-    throw new ApiError(res.status, refusal.error ?? `Request failed (${res.status})`, refusal.code);
+    const refusal = (data ?? {}) as Partial<z.infer<typeof refusalSchema>>;
+    throw new ApiError(res.status, refusal.error ?? `Request failed (${res.status})`, refusal.code, refusal.field);
   }
   return data as T;
 }

@@ -10,34 +10,34 @@ import { call } from '../api/client';
 import { useLeads } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
 import { MySpeed } from '../stats/SpeedFigures';
+import { showFieldError, useSchemaForm } from '../forms/schemaForm';
+import { notesSchema } from '../../domain/schemas';
 
 function Notes() {
   const saved = useQuery({ queryKey: ['notes'], queryFn: () => call('GET /profile/notes') });
-  const [notes, setNotes] = useState('');
+  const form = useSchemaForm(notesSchema, { notes: '' });
+  const { notes } = form.getValues();
   // When the saved notes arrive (or change elsewhere), the editor shows them.
   const [shown, setShown] = useState<string | null>(null);
   if (saved.data && saved.data.notes !== shown) {
     setShown(saved.data.notes);
-    setNotes(saved.data.notes);
+    form.setValues({ notes: saved.data.notes });
   }
   const save = useMutation({
-    mutationFn: () => call('PUT /profile/notes', { body: { notes } }),
+    mutationFn: (body: { notes: string }) => call('PUT /profile/notes', { body }),
     onSuccess: () => notifyOk('Notes saved.'),
-    onError: (err) => notifyFail('Failed to save notes', err),
+    onError: (err) => showFieldError(form, err) || notifyFail('Failed to save notes', err),
   });
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="sm">
-        <Textarea
-          label="Notes"
-          autosize
-          minRows={4}
-          maxLength={5000}
-          value={notes}
-          onChange={(e) => setNotes(e.currentTarget.value)}
-          disabled={saved.isPending}
-        />
-        <Button onClick={() => save.mutate()} loading={save.isPending} disabled={saved.data?.notes === notes} style={{ alignSelf: 'flex-start' }}>
+        <Textarea label="Notes" autosize minRows={4} maxLength={5000} {...form.getInputProps('notes')} disabled={saved.isPending} />
+        <Button
+          onClick={() => !form.validate().hasErrors && save.mutate(form.getValues())}
+          loading={save.isPending}
+          disabled={saved.data?.notes === notes}
+          style={{ alignSelf: 'flex-start' }}
+        >
           Save notes
         </Button>
       </Stack>

@@ -8,6 +8,8 @@ import { useSession } from '../session/SessionProvider';
 import { SpeedActions, SpeedBadges } from '../leads/LeadActivity';
 import { useCompact } from './useCompact';
 import { when } from './when';
+import { showFieldError, useSchemaForm } from '../forms/schemaForm';
+import { leadNameSchema } from '../../domain/schemas';
 
 /** "2015 Honda Civic · 82000 mi" */
 const tradeInText = (t: NonNullable<Lead['tradeIn']>) => [[t.year, t.make, t.model].filter(Boolean).join(' '), t.odometer].filter(Boolean).join(' · ');
@@ -15,7 +17,7 @@ const tradeInText = (t: NonNullable<Lead['tradeIn']>) => [[t.year, t.make, t.mod
 /** A lead that came in without a name: its salesman (or a manager) types the name in. */
 function NameLead({ lead }: { lead: Lead }) {
   const [open, setOpen] = useState(false);
-  const [name, setName] = useState('');
+  const form = useSchemaForm(leadNameSchema, { customer: '' });
   const save = useSetLeadName(() => setOpen(false));
   return (
     <>
@@ -23,19 +25,14 @@ function NameLead({ lead }: { lead: Lead }) {
         Set name
       </Button>
       <Modal opened={open} onClose={() => setOpen(false)} title="Customer name" closeButtonProps={{ 'aria-label': 'Close' }}>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.mutate({ id: lead.id, customer: name });
-          }}
-        >
+        <form onSubmit={form.onSubmit((v) => save.mutate({ id: lead.id, ...v }, { onError: (err) => showFieldError(form, err) }))}>
           <Stack>
             <Text size="sm" c="dimmed">
               {`This lead came in as "${lead.customer}".`}
             </Text>
-            <TextInput label="Customer name" value={name} onChange={(e) => setName(e.currentTarget.value)} required maxLength={200} data-autofocus />
+            <TextInput label="Customer name" {...form.getInputProps('customer')} required maxLength={200} data-autofocus />
             <Group justify="flex-end">
-              <Button type="submit" loading={save.isPending} disabled={!name.trim()}>
+              <Button type="submit" loading={save.isPending} disabled={!form.getValues().customer.trim()}>
                 Save
               </Button>
             </Group>

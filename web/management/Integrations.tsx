@@ -6,11 +6,13 @@ import { call } from '../api/client';
 import { notifyFail, notifyOk } from '../components/notify';
 import type { ApiKeyInfo as ApiKey } from '../../domain/contract/answers';
 import { KeyList } from './KeyList';
+import { keyNameSchema } from '../../domain/schemas';
+import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 
 /** API keys for lead providers: created here, shown once, revoked here. */
 export function Integrations() {
   const qc = useQueryClient();
-  const [name, setName] = useState('');
+  const form = useSchemaForm(keyNameSchema, { name: '' });
   const [fresh, setFresh] = useState<{ name: string; key: string } | null>(null);
   const keys = useQuery({ queryKey: ['integrations'], queryFn: () => call('GET /integrations/keys') });
   const refresh = () => qc.invalidateQueries({ queryKey: ['integrations'] });
@@ -18,10 +20,10 @@ export function Integrations() {
     mutationFn: (n: string) => call('POST /integrations/keys', { body: { name: n } }),
     onSuccess: (r) => {
       setFresh({ name: r.apiKey.name, key: r.key });
-      setName('');
+      form.reset();
       void refresh();
     },
-    onError: (err) => notifyFail('Could not create the key', err),
+    onError: (err) => showFieldError(form, err) || notifyFail('Could not create the key', err),
   });
   const revoke = useMutation({
     mutationFn: (id: number) => call('POST /integrations/keys/:id/revoke', { params: { id } }),
@@ -53,22 +55,10 @@ export function Integrations() {
             API description (OpenAPI)
           </Anchor>
         </Text>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (name.trim()) create.mutate(name.trim());
-          }}
-        >
+        <form onSubmit={form.onSubmit((v) => create.mutate(v.name.trim()))}>
           <Group align="flex-end">
-            <TextInput
-              label="Key name"
-              placeholder="e.g. Dealer website"
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              maxLength={60}
-              style={{ flex: 1, minWidth: 200 }}
-            />
-            <Button type="submit" color="blue.8" disabled={!name.trim()} loading={create.isPending}>
+            <TextInput label="Key name" placeholder="e.g. Dealer website" {...form.getInputProps('name')} maxLength={60} style={{ flex: 1, minWidth: 200 }} />
+            <Button type="submit" color="blue.8" disabled={!form.getValues().name.trim()} loading={create.isPending}>
               Create key
             </Button>
           </Group>

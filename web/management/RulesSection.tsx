@@ -9,7 +9,7 @@ import type { RulesAnswer } from '../../domain/contract/answers';
 const when = (iso: string) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 const shown = (k: keyof Rules, v: unknown) => (k === 'responseWindowMinutes' && v === 0 ? 'off' : typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v));
 
-export function useRules() {
+function useRules() {
   return useQuery({ queryKey: ['rules'], queryFn: () => call('GET /rules') });
 }
 

@@ -1,6 +1,6 @@
-import { useState, type FormEvent } from 'react';
 import { Button, Divider, Group, Loader, Modal, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { Role } from '../../domain/roles';
+import { saveUserSchema } from '../../domain/schemas';
+import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { describeAudit } from '../../domain/users';
 import { useAudit, useSaveUser, type ManagedUser } from './api';
 
@@ -21,39 +21,24 @@ const fixedRoleWhy = (user: ManagedUser | null, self: boolean) =>
   user?.configured ? 'Set by configuration (MANAGER_EMAILS).' : self && user?.role === 'manager' ? 'Your own role: another manager can change it.' : null;
 
 function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixedRole: string | null; onClose: () => void }) {
-  const [email, setEmail] = useState(user?.email ?? '');
-  const [name, setName] = useState(!user || user.name === 'User' ? '' : user.name);
-  const [role, setRole] = useState<Role>(user?.role ?? 'staff');
-  const [error, setError] = useState<string | null>(null);
+  const form = useSchemaForm(saveUserSchema, {
+    email: user?.email ?? '',
+    name: !user || user.name === 'User' ? '' : user.name,
+    role: user?.role ?? 'staff',
+  });
   const save = useSaveUser(onClose);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!email.trim()) return setError('Email is required.');
-    setError(null);
-    save.mutate({ id: user?.id, email, name, role });
-  };
+  const submit = form.onSubmit((v) => save.mutate({ id: user?.id, ...v }, { onError: (err) => showFieldError(form, err) }));
 
   return (
     <Stack>
       <form onSubmit={submit} noValidate aria-label={user ? 'Edit User' : 'Add User'}>
         <Stack gap="sm">
-          <TextInput
-            label="Email"
-            type="email"
-            withAsterisk
-            autoComplete="off"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={error}
-            maxLength={200}
-            data-autofocus
-          />
-          <TextInput label="Name" placeholder="Display name" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={200} />
+          <TextInput label="Email" type="email" withAsterisk autoComplete="off" {...form.getInputProps('email')} maxLength={200} data-autofocus />
+          <TextInput label="Name" placeholder="Display name" {...form.getInputProps('name')} maxLength={200} />
           <NativeSelect
             label="Role"
-            value={role}
-            onChange={(e) => setRole(e.currentTarget.value as Role)}
+            {...form.getInputProps('role')}
             disabled={!!fixedRole}
             description={fixedRole}
             data={[

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   ActionIcon,
@@ -32,6 +32,8 @@ import { useLeads } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
 import { heldOutText } from '../../domain/floor';
 import { ROUTING_LOG_SIZE, SKIP_WHOM, SNOOZE_MINUTES } from '../../domain/rotation';
+import { assignSchema, skipSchema } from '../../domain/schemas';
+import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 
 const clock = (iso: string) => formatClock(new Date(iso), APP_TIMEZONE);
 
@@ -108,21 +110,20 @@ function useActionId() {
 }
 
 function AssignForm({ nextUp }: { nextUp?: string }) {
-  const [customer, setCustomer] = useState('');
   const [actionId, renew] = useActionId();
+  const form = useSchemaForm(assignSchema, { customer: '' }, { onValuesChange: renew });
+  const customer = form.getValues().customer;
   const m = useMutation({
     mutationFn: (c: string) => call('POST /rotation/assign', { body: { customer: c, actionId } }),
     onSuccess: (r, c) => {
       notifyOk(`${c} assigned to ${r.assignedTo?.name ?? 'no one'}.`);
-      setCustomer('');
-      renew();
+      form.reset();
     },
-    onError: (err) => notifyFail('Failed to assign', err),
+    onError: (err) => showFieldError(form, err) || notifyFail('Failed to assign', err),
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (customer.trim() && !m.isPending) m.mutate(customer.trim());
-  };
+  const submit = form.onSubmit((v) => {
+    if (!m.isPending) m.mutate(v.customer.trim());
+  });
   return (
     <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} aria-label="Assign next">
       <Stack gap="sm">
@@ -132,15 +133,7 @@ function AssignForm({ nextUp }: { nextUp?: string }) {
         <Text size="sm" c="dimmed">
           Next up: {nextUp ?? 'no one eligible'}
         </Text>
-        <TextInput
-          label="Customer name"
-          value={customer}
-          onChange={(e) => {
-            setCustomer(e.currentTarget.value);
-            renew();
-          }}
-          maxLength={200}
-        />
+        <TextInput label="Customer name" {...form.getInputProps('customer')} maxLength={200} />
         <Button type="submit" disabled={!customer.trim() || m.isPending} loading={m.isPending} style={{ alignSelf: 'flex-start' }}>
           Assign next
         </Button>
@@ -150,29 +143,24 @@ function AssignForm({ nextUp }: { nextUp?: string }) {
 }
 
 function SkipForm({ team }: { team: RotationView['team'] }) {
-  const [uid, setUid] = useState<string | null>(null);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<{ uid?: string; reason?: string }>({});
   const [actionId, renew] = useActionId();
+  const form = useSchemaForm(skipSchema, { targetUid: '', reason: '' }, { onValuesChange: renew });
   // Only someone in the queue can be skipped: the server refuses anyone else.
   const queue = team.filter((t) => t.eligible).sort((a, b) => a.place! - b.place!);
   const m = useMutation({
-    mutationFn: () => call('POST /rotation/skip', { body: { targetUid: uid!, reason: reason.trim(), minutes: SNOOZE_MINUTES, actionId } }),
-    onSuccess: () => {
-      notifyOk(`${team.find((t) => t.id === uid)?.name ?? 'Salesman'} skipped for ${SNOOZE_MINUTES} minutes.`);
-      setUid(null);
-      setReason('');
-      renew();
+    mutationFn: (v: { targetUid: string; reason: string }) =>
+      call('POST /rotation/skip', { body: { targetUid: v.targetUid, reason: v.reason.trim(), minutes: SNOOZE_MINUTES, actionId } }),
+    onSuccess: (_r, v) => {
+      notifyOk(`${team.find((t) => t.id === v.targetUid)?.name ?? 'Salesman'} skipped for ${SNOOZE_MINUTES} minutes.`);
+      form.reset();
     },
-    onError: (err) => notifyFail('Failed to skip', err),
+    onError: (err) => showFieldError(form, err) || notifyFail('Failed to skip', err),
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = form.onSubmit((v) => {
     if (m.isPending) return;
-    const errs = { uid: uid && queue.some((t) => t.id === uid) ? undefined : SKIP_WHOM, reason: reason.trim() ? undefined : 'Reason required' };
-    setError(errs);
-    if (!errs.uid && !errs.reason) m.mutate();
-  };
+    if (!queue.some((t) => t.id === v.targetUid)) return form.setFieldError('targetUid', SKIP_WHOM);
+    m.mutate(v);
+  });
   return (
     <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} aria-label="Skip">
       <Stack gap="sm">
@@ -183,24 +171,12 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
           label="Salesman to skip"
           placeholder="Select a salesman"
           data={queue.map((t) => ({ value: t.id, label: t.name }))}
-          value={uid}
-          onChange={(v) => {
-            setUid(v);
-            renew();
-          }}
-          error={error.uid}
+          {...form.getInputProps('targetUid')}
+          value={form.getValues().targetUid || null}
+          onChange={(v: string | null) => form.setFieldValue('targetUid', v ?? '')}
           searchable
         />
-        <TextInput
-          label="Reason"
-          value={reason}
-          onChange={(e) => {
-            setReason(e.currentTarget.value);
-            renew();
-          }}
-          error={error.reason}
-          maxLength={200}
-        />
+        <TextInput label="Reason" {...form.getInputProps('reason')} maxLength={200} />
         <NumberInput label="Snooze (minutes)" value={SNOOZE_MINUTES} readOnly />
         <Button type="submit" color="orange" loading={m.isPending} disabled={m.isPending} style={{ alignSelf: 'flex-start' }}>
           Skip

@@ -1,17 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Button, Paper, Stack, Text, TextInput, Title, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { PageTitle } from '../components/PageTitle';
 import { useSession } from '../session/SessionProvider';
 import { AlertsSetting } from '../leads/AlertsSetting';
+import { showFieldError, useSchemaForm } from '../forms/schemaForm';
+import { profileSchema } from '../../domain/schemas';
 
 export default function SettingsPage() {
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light');
   const { user, updateProfileName } = useSession();
-  const [name, setName] = useState(user?.name ?? '');
-  const [greeting, setGreeting] = useState(user?.profile.greeting ?? '');
-  const [error, setError] = useState<string | null>(null);
+  const form = useSchemaForm(profileSchema, { name: user?.name ?? '', greeting: user?.profile.greeting ?? '' });
   const [saving, setSaving] = useState(false);
 
   // A change saved elsewhere (another tab) shows here too.
@@ -19,23 +19,20 @@ export default function SettingsPage() {
   const [shown, setShown] = useState(saved);
   if (saved !== shown) {
     setShown(saved);
-    setName(user?.name ?? '');
-    setGreeting(user?.profile.greeting ?? '');
+    form.setValues({ name: user?.name ?? '', greeting: user?.profile.greeting ?? '' });
   }
 
-  async function save(e: FormEvent) {
-    e.preventDefault();
+  const save = form.onSubmit(async ({ name, greeting }) => {
     setSaving(true);
-    setError(null);
     try {
       await updateProfileName(name, greeting.trim() || null);
       notifications.show({ color: 'green', message: 'Profile saved.' });
     } catch (err) {
-      setError((err as Error).message);
+      if (!showFieldError(form, err)) form.setFieldError('name', (err as Error).message);
     } finally {
       setSaving(false);
     }
-  }
+  });
 
   return (
     <Stack maw={560}>
@@ -54,18 +51,17 @@ export default function SettingsPage() {
         </Stack>
       </Paper>
       {user?.role === 'staff' && <AlertsSetting />}
-      <Paper withBorder p="md" radius="md" component="form" onSubmit={(e) => void save(e)}>
+      <Paper withBorder p="md" radius="md" component="form" onSubmit={save}>
         <Stack gap="sm">
           <Title order={2} size="h4">
             Profile
           </Title>
-          <TextInput label="Name" placeholder="Display name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={error} maxLength={200} />
+          <TextInput label="Name" placeholder="Display name" {...form.getInputProps('name')} maxLength={200} />
           <TextInput
             label="Custom greeting"
             description="Shown in the header instead of Good morning/afternoon/evening. Leave empty for the time of day."
             placeholder="Let's sell some cars"
-            value={greeting}
-            onChange={(e) => setGreeting(e.currentTarget.value)}
+            {...form.getInputProps('greeting')}
             maxLength={80}
           />
           <Button type="submit" loading={saving} style={{ alignSelf: 'flex-start' }}>

@@ -3,7 +3,7 @@ import { Text, Title } from '@mantine/core';
 import classes from './AuthLayout.module.css';
 
 /** The portal's mark: a turn of the round robin. */
-export const Mark = ({ size = 28 }: { size?: number }) => (
+const Mark = ({ size = 28 }: { size?: number }) => (
   <svg width={size} height={size} viewBox="0 0 32 32" aria-hidden focusable="false">
     <rect width="32" height="32" rx="7" fill="#fff" fillOpacity="0.16" />
     <path d="M16 6a10 10 0 1 0 9.4 6.6l-2.8 1A7 7 0 1 1 16 9v3l5-4.5L16 3z" fill="#fff" />

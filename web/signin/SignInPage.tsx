@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
 import { Alert, Button, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { SIGNED_OUT_WHY, useSession } from '../session/SessionProvider';
@@ -6,6 +6,10 @@ import { APP_NAME, DEALERSHIP_NAME } from '../api/meta';
 import { AuthLayout } from './AuthLayout';
 import { ApiError } from '../api/client';
 import { MSG } from '../../domain/auth-messages';
+import { useForm } from '@mantine/form';
+import { lazySchemaResolver, showFieldError } from '../forms/schemaForm';
+
+const checkEmail = lazySchemaResolver(async () => (await import('../../domain/schemas')).sendLinkSchema);
 
 type State = { step: 'empty' } | { step: 'sent'; email: string } | { step: 'error'; message: string };
 
@@ -18,26 +22,26 @@ function useSignedOutWhy() {
 
 export default function SignInPage() {
   const { user, sendMagicLink } = useSession();
-  const [email, setEmail] = useState('');
+  const form = useForm({ initialValues: { email: '' }, validate: checkEmail });
   const [busy, setBusy] = useState(false);
   const [state, setState] = useState<State>({ step: 'empty' });
   const why = useSignedOutWhy();
 
   if (user) return <Navigate to="/dashboard/overview" replace />;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  const submit = form.onSubmit(async ({ email }) => {
     setBusy(true);
     try {
       await sendMagicLink(email);
       setState({ step: 'sent', email: email.trim().toLowerCase() });
     } catch (err) {
+      if (showFieldError(form, err)) return setState({ step: 'empty' });
       const tooMany = err instanceof ApiError && err.status === 429;
       setState({ step: 'error', message: tooMany ? err.message : MSG.sendFailed });
     } finally {
       setBusy(false);
     }
-  }
+  });
 
   return (
     <AuthLayout title={APP_NAME} dealership={DEALERSHIP_NAME} tab="Sign in">
@@ -60,7 +64,7 @@ export default function SignInPage() {
               <Button
                 variant="light"
                 onClick={() => {
-                  setEmail('');
+                  form.reset();
                   setState({ step: 'empty' });
                 }}
               >
@@ -68,7 +72,7 @@ export default function SignInPage() {
               </Button>
             </Stack>
           ) : (
-            <form onSubmit={(e) => void submit(e)} noValidate={false}>
+            <form onSubmit={submit} noValidate={false}>
               <Stack>
                 {why && state.step === 'empty' && (
                   <Alert color="orange" role="alert" data-testid="signed-out-why">
@@ -81,8 +85,9 @@ export default function SignInPage() {
                   required
                   autoComplete="email"
                   placeholder="you@dealership.com"
-                  value={email}
-                  onChange={(e) => setEmail(e.currentTarget.value)}
+                  {...form.getInputProps('email')}
+                  // Not on load: the sign-in page brings no dashboard code until someone starts to sign in.
+                  onFocus={checkEmail.load}
                 />
                 {state.step === 'error' && (
                   <Alert color="red" role="alert">

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
 import { Button, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { commissionFor, formatCents, parseMoneyToCents, planLabel } from '../../../domain/commission';
-import { MIN_SALE_DATE, saleDateError } from '../../../domain/schemas';
+import { MIN_SALE_DATE, saleSchemaOn } from '../../../domain/schemas';
+import { showFieldError, useSchemaForm } from '../../forms/schemaForm';
 import { useSaveSale, type SaleDraft } from './api';
 
 /** The commission the server will compute, from the same domain function. */
@@ -15,35 +15,34 @@ function preview(frontGross: string, split: SaleDraft['split']): string {
 
 /** Add a sale, or correct one when given its id. A failed save keeps what was typed. `today` is the dealership's. */
 export function SaleForm({ initial, today, id, onSaved }: { initial: SaleDraft; today: string; id?: number; onSaved?: () => void }) {
-  const [d, setD] = useState(initial);
-  // The server's own rule, from domain/: a typed date after today or before 2000 says so at once.
-  const dateError = d.date ? saleDateError(d.date, today) : null;
+  // The server's own rules, from domain/: a typed date after today or before 2000 says so at once.
+  const form = useSchemaForm(saleSchemaOn(today), initial, { validateInputOnChange: ['date'] });
+  const d = form.getValues();
+  const dateError = form.errors.date;
   const save = useSaveSale(id);
-  const set = (patch: Partial<SaleDraft>) => setD((v) => ({ ...v, ...patch }));
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!d.frontGross.trim() || dateError || save.isPending) return;
-    save.mutate(d, {
+  const submit = form.onSubmit((v) => {
+    if (save.isPending) return;
+    save.mutate(v, {
       onSuccess: () => {
-        if (!id) setD((v) => ({ ...initial, date: v.date }));
+        if (!id) form.setValues({ ...initial, date: form.getValues().date });
         onSaved?.();
       },
+      onError: (err) => showFieldError(form, err),
     });
-  };
+  });
   const name = id ? `edit-${id}` : 'add';
   return (
-    <Stack component="form" onSubmit={submit} gap="sm" aria-label={id ? 'Edit sale' : 'Add Sale'}>
-      <TextInput
-        type="date"
-        label="Date"
-        required
-        min={MIN_SALE_DATE}
-        max={today}
-        value={d.date}
-        error={dateError}
-        onChange={(e) => set({ date: e.currentTarget.value })}
-      />
-      <Radio.Group label="Vehicle type" name={`${name}-vehicle`} value={d.vehicleType} onChange={(v) => set({ vehicleType: v })}>
+    <Stack
+      component="form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+      gap="sm"
+      aria-label={id ? 'Edit sale' : 'Add Sale'}
+    >
+      <TextInput type="date" label="Date" required min={MIN_SALE_DATE} max={today} {...form.getInputProps('date')} />
+      <Radio.Group label="Vehicle type" name={`${name}-vehicle`} {...form.getInputProps('vehicleType')}>
         <Group gap="lg" mt={4}>
           <Radio value="new" label="New" />
           <Radio value="used" label="Used" />
@@ -55,11 +54,10 @@ export function SaleForm({ initial, today, id, onSaved }: { initial: SaleDraft; 
         inputMode="decimal"
         autoComplete="off"
         placeholder="1500.00"
-        value={d.frontGross}
-        onChange={(e) => set({ frontGross: e.currentTarget.value })}
+        {...form.getInputProps('frontGross')}
         maxLength={20}
       />
-      <Radio.Group label="Split" name={`${name}-split`} value={d.split} onChange={(v) => set({ split: v })}>
+      <Radio.Group label="Split" name={`${name}-split`} {...form.getInputProps('split')}>
         <Group gap="lg" mt={4}>
           <Radio value="full" label="Full" />
           <Radio value="half" label="50/50" />

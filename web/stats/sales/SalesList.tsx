@@ -13,7 +13,7 @@ const asText = (cents: number) => {
   return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 };
 
-export const PAGE_SIZE = 25;
+const PAGE_SIZE = 25;
 type SortKey = 'date' | 'frontGrossCents' | 'commissionCents';
 type Sort = { key: SortKey; desc: boolean };
 

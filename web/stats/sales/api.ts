@@ -6,12 +6,12 @@ import type { Split } from '../../../domain/commission';
 export type { Sale, Tracker } from '../../../domain/contract/answers';
 
 /** What the form sends; the server computes the commission itself. */
-export interface SaleDraft {
+export type SaleDraft = {
   date: string;
   vehicleType: 'new' | 'used';
   frontGross: string;
   split: Split;
-}
+};
 
 const query = (userId: string | null) => (userId ? `?user=${encodeURIComponent(userId)}` : '');
 

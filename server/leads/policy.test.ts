@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { checkName, checkSetClosed, seesKpisOf } from './policy';
+import { refusal } from '../test/refusal';
+
+const manager = { id: 'm', role: 'manager' as const };
+const walker = { id: 'w', role: 'staff' as const };
+const mine = { assigned_to: 'w', closed_by_id: null };
+const othersLead = { assigned_to: 'x', closed_by_id: null };
+
+describe('lead policy', () => {
+  it('lets a salesman close his own lead, not another', () => {
+    expect(refusal(() => checkSetClosed(walker, mine, true))).toBeNull();
+    expect(refusal(() => checkSetClosed(walker, othersLead, true))).toEqual({ status: 403, message: 'You can only close your own leads.' });
+  });
+
+  it('lets a salesman reopen only a lead of his that he closed; a manager reopens any', () => {
+    expect(refusal(() => checkSetClosed(walker, { assigned_to: 'w', closed_by_id: 'w' }, false))).toBeNull();
+    expect(refusal(() => checkSetClosed(walker, { assigned_to: 'w', closed_by_id: 'm' }, false))).toEqual({
+      status: 403,
+      message: 'Only a manager can reopen a lead someone else closed.',
+    });
+    expect(refusal(() => checkSetClosed(manager, { assigned_to: 'w', closed_by_id: 'w' }, false))).toBeNull();
+  });
+
+  it('lets the salesman of a lead or a manager name it', () => {
+    expect(refusal(() => checkName(walker, mine))).toBeNull();
+    expect(refusal(() => checkName(manager, othersLead))).toBeNull();
+    expect(refusal(() => checkName(walker, othersLead))).toEqual({ status: 403, message: 'You can only name your own leads.' });
+  });
+
+  it("shows a salesman only his own KPIs and a manager everyone's", () => {
+    expect([seesKpisOf(walker, 'w'), seesKpisOf(walker, 'x'), seesKpisOf(manager, 'x')]).toEqual([true, false, true]);
+  });
+});

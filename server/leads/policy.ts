@@ -1,0 +1,26 @@
+import { forbidden } from '../http/errors';
+import type { UserRow } from '../users/repo';
+import type { LeadsTable } from '../db/schema';
+
+type Me = Pick<UserRow, 'id' | 'role'>;
+type LeadRow = Pick<LeadsTable, 'assigned_to' | 'closed_by_id'>;
+
+/** Salesmen may close their own leads and reopen one they closed; everything else is a manager's. */
+export function checkSetClosed(me: Me, lead: LeadRow, closed: boolean): void {
+  if (me.role === 'manager') return;
+  const mine = lead.assigned_to === me.id && (closed || lead.closed_by_id === me.id);
+  if (!mine) throw forbidden(closed ? 'You can only close your own leads.' : 'Only a manager can reopen a lead someone else closed.');
+}
+
+/** A lead's name is filled in by its salesman or a manager. */
+export function checkName(me: Me, lead: Pick<LeadRow, 'assigned_to'>): void {
+  if (me.role !== 'manager' && lead.assigned_to !== me.id) throw forbidden('You can only name your own leads.');
+}
+
+/** Whose KPIs a person sees: a manager everyone's, a salesman his own. */
+export const seesKpisOf = (me: Me, userId: string | null): boolean => me.role === 'manager' || userId === me.id;
+
+/** A lead's timeline is for managers and the salesman who holds it. */
+export function checkTimeline(me: Me, lead: Pick<LeadRow, 'assigned_to'>): void {
+  if (me.role !== 'manager' && (!lead.assigned_to || lead.assigned_to !== me.id)) throw forbidden('You can only see the timeline of your own leads.');
+}
