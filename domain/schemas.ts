@@ -79,7 +79,7 @@ export const assignSchema = body({
   customer: text('Customer is required'),
   actionId,
   /** A be-back: the salesman the customer asks for gets the lead, outside the rotation. */
-  askedFor: text('Choose the salesman the customer asks for').optional(),
+  askedFor: z.preprocess((v) => (v === '' || v === null ? undefined : v), text('Choose the salesman the customer asks for').optional()),
 });
 
 export const skipSchema = body({

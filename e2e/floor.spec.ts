@@ -50,3 +50,32 @@ test('a manager turns on the hold-out rule; a salesman with a past-due follow-up
     for (const p of [rep, boss]) await p.context().close();
   }
 });
+
+test('a be-back goes to the salesman the customer asks for, and Next Up stays', async ({ browser }) => {
+  const askedName = unique('Bea');
+  const asked = await personPage(browser, uniqueEmail('bea'), askedName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  try {
+    // He is off the floor: a be-back reaches him anyway.
+    expect((await asked.request.post('/api/rotation/duty', { data: { onDuty: false } })).ok()).toBe(true);
+    await boss.goto('/dashboard/routing');
+    const form = boss.getByRole('form', { name: 'Assign next' });
+    const nextUp = (await (await boss.request.get('/api/rotation')).json()).nextUp.name as string;
+    await expect(form.getByText(`Next up: ${nextUp}`)).toBeVisible();
+    const customer = unique('Returning');
+    await form.getByLabel('Customer name').fill(customer);
+    await form.getByLabel('Customer asks for').click();
+    await boss.getByRole('option', { name: askedName }).click();
+    await form.getByRole('button', { name: 'Assign be-back' }).click();
+    await expect(boss.getByText(`${customer} is a be-back for ${askedName}.`)).toBeVisible();
+    await expect(form.getByText(`Next up: ${nextUp}`)).toBeVisible();
+    await expect(boss.getByTestId('log-entry').first()).toContainText(`${askedName} → ${customer}`);
+    await expect(boss.getByTestId('log-entry').first().getByText('be-back')).toBeVisible();
+
+    await asked.goto('/dashboard/associates');
+    const row = asked.getByTestId('lead-row').filter({ hasText: customer });
+    await expect(row.getByTestId('lead-be-back')).toHaveText('Be-back');
+  } finally {
+    for (const p of [asked, boss]) await p.context().close();
+  }
+});

@@ -1,17 +1,14 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Group, NumberInput, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { call } from '../api/client';
+import { useRules } from '../api/rules';
 import { notifyFail, notifyOk } from '../components/notify';
 import { RULE_LABELS, rulesSchema, type Rules } from '../../domain/rules';
 import type { RulesAnswer } from '../../domain/contract/answers';
 
 const when = (iso: string) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 const shown = (k: keyof Rules, v: unknown) => (k === 'responseWindowMinutes' && v === 0 ? 'off' : typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v));
-
-function useRules() {
-  return useQuery({ queryKey: ['rules'], queryFn: () => call('GET /rules') });
-}
 
 const NUMBERS: { key: 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes'; help: string; max: number }[] = [
   { key: 'responseWindowMinutes', help: 'How long a salesman has to accept a new lead before it goes to the next one. 0 turns this off.', max: 120 },

@@ -31,7 +31,8 @@ import { call, newActionId } from '../api/client';
 import { useLeads } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
 import { heldOutText } from '../../domain/floor';
-import { ROUTING_LOG_SIZE, SKIP_WHOM, SNOOZE_MINUTES } from '../../domain/rotation';
+import { ROUTING_LOG_SIZE, SKIP_WHOM } from '../../domain/rotation';
+import { useRulesNow } from '../api/rules';
 import { assignSchema, skipSchema } from '../../domain/schemas';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 
@@ -74,7 +75,7 @@ export default function RoutingPage() {
       {failed}
       <Waiting />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <AssignForm nextUp={q.data?.nextUp?.name} />
+        <AssignForm nextUp={q.data?.nextUp?.name} team={q.data?.team ?? []} />
         <SkipForm team={q.data?.team ?? []} />
       </SimpleGrid>
       {!q.isError && (
@@ -109,20 +110,21 @@ function useActionId() {
   return [id, () => setId(newActionId())] as const;
 }
 
-function AssignForm({ nextUp }: { nextUp?: string }) {
+function AssignForm({ nextUp, team }: { nextUp?: string; team: RotationView['team'] }) {
   const [actionId, renew] = useActionId();
-  const form = useSchemaForm(assignSchema, { customer: '' }, { onValuesChange: renew });
-  const customer = form.getValues().customer;
+  const form = useSchemaForm(assignSchema, { customer: '', askedFor: '' }, { onValuesChange: renew });
+  const { customer, askedFor } = form.getValues();
   const m = useMutation({
-    mutationFn: (c: string) => call('POST /rotation/assign', { body: { customer: c, actionId } }),
-    onSuccess: (r, c) => {
-      notifyOk(`${c} assigned to ${r.assignedTo?.name ?? 'no one'}.`);
+    mutationFn: (v: { customer: string; askedFor: string }) =>
+      call('POST /rotation/assign', { body: { customer: v.customer, askedFor: v.askedFor || undefined, actionId } }),
+    onSuccess: (r, v) => {
+      notifyOk(`${v.customer} ${v.askedFor ? 'is a be-back for' : 'assigned to'} ${r.assignedTo?.name ?? 'no one'}.`);
       form.reset();
     },
     onError: (err) => showFieldError(form, err) || notifyFail('Failed to assign', err),
   });
   const submit = form.onSubmit((v) => {
-    if (!m.isPending) m.mutate(v.customer.trim());
+    if (!m.isPending) m.mutate({ customer: v.customer.trim(), askedFor: v.askedFor ?? '' });
   });
   return (
     <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} aria-label="Assign next">
@@ -134,8 +136,18 @@ function AssignForm({ nextUp }: { nextUp?: string }) {
           Next up: {nextUp ?? 'no one eligible'}
         </Text>
         <TextInput label="Customer name" {...form.getInputProps('customer')} maxLength={200} />
+        <Select
+          label="Customer asks for"
+          description="A returning customer (be-back) goes to the salesman he names; no one loses a turn."
+          placeholder="No one: the next up"
+          clearable
+          data={team.filter((t) => t.active).map((t) => ({ value: t.id, label: t.name }))}
+          {...form.getInputProps('askedFor')}
+          value={askedFor || null}
+          onChange={(v) => form.setFieldValue('askedFor', v ?? '')}
+        />
         <Button type="submit" disabled={!customer.trim() || m.isPending} loading={m.isPending} style={{ alignSelf: 'flex-start' }}>
-          Assign next
+          {askedFor ? 'Assign be-back' : 'Assign next'}
         </Button>
       </Stack>
     </Paper>
@@ -147,11 +159,12 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
   const form = useSchemaForm(skipSchema, { targetUid: '', reason: '' }, { onValuesChange: renew });
   // Only someone in the queue can be skipped: the server refuses anyone else.
   const queue = team.filter((t) => t.eligible).sort((a, b) => a.place! - b.place!);
+  const minutes = useRulesNow().skipSnoozeMinutes;
   const m = useMutation({
     mutationFn: (v: { targetUid: string; reason: string }) =>
-      call('POST /rotation/skip', { body: { targetUid: v.targetUid, reason: v.reason.trim(), minutes: SNOOZE_MINUTES, actionId } }),
+      call('POST /rotation/skip', { body: { targetUid: v.targetUid, reason: v.reason.trim(), minutes, actionId } }),
     onSuccess: (_r, v) => {
-      notifyOk(`${team.find((t) => t.id === v.targetUid)?.name ?? 'Salesman'} skipped for ${SNOOZE_MINUTES} minutes.`);
+      notifyOk(`${team.find((t) => t.id === v.targetUid)?.name ?? 'Salesman'} skipped for ${minutes} minutes.`);
       form.reset();
     },
     onError: (err) => showFieldError(form, err) || notifyFail('Failed to skip', err),
@@ -177,7 +190,7 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
           searchable
         />
         <TextInput label="Reason" {...form.getInputProps('reason')} maxLength={200} />
-        <NumberInput label="Snooze (minutes)" value={SNOOZE_MINUTES} readOnly />
+        <NumberInput label="Snooze (minutes)" description="Set under Manager → Dealership rules." value={minutes} readOnly />
         <Button type="submit" color="orange" loading={m.isPending} disabled={m.isPending} style={{ alignSelf: 'flex-start' }}>
           Skip
         </Button>
