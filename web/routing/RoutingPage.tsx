@@ -144,7 +144,7 @@ function AssignForm({ nextUp, team }: { nextUp?: string; team: RotationView['tea
           data={team.filter((t) => t.active).map((t) => ({ value: t.id, label: t.name }))}
           {...form.getInputProps('askedFor')}
           value={askedFor || null}
-          onChange={(v) => form.setFieldValue('askedFor', v ?? '')}
+          onChange={(v: string | null) => form.setFieldValue('askedFor', v ?? '')}
         />
         <Button type="submit" disabled={!customer.trim() || m.isPending} loading={m.isPending} style={{ alignSelf: 'flex-start' }}>
           {askedFor ? 'Assign be-back' : 'Assign next'}
