@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ASKED_FOR_INACTIVE, ASKED_FOR_UNKNOWN, beBack, heldOutText } from './floor';
-import { eligibleQueue, pickNext, type Member } from './rotation';
+import { eligibleQueue, pickNext } from './rotation';
+import { member } from './member.fixture';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
-const member = (id: string, position: number, over: Partial<Member> = {}): Member => ({
-  id,
-  name: id.toUpperCase(),
-  role: 'staff',
-  position,
-  active: true,
-  onDuty: true,
-  snoozeUntil: null,
-  disabled: false,
-  deletedAt: null,
-  ...over,
-});
 
 it('says why a salesman is held out', () => {
   expect([heldOutText(1), heldOutText(2)]).toEqual(['Held out: 1 past-due follow-up', 'Held out: 2 past-due follow-ups']);

@@ -14,23 +14,9 @@ import {
   ROUTING_LOG_SIZE,
 } from './rotation';
 import { followUpDue, FOLLOW_UP_HOURS, LEADS_PAGE_SIZE, LEAD_SOURCE } from './leads';
+import { member } from './member.fixture';
 
 const NOW = new Date('2026-03-10T15:00:00Z');
-
-function member(id: string, position: number, over: Partial<Member> = {}): Member {
-  return {
-    id,
-    name: id.toUpperCase(),
-    role: 'staff',
-    position,
-    active: true,
-    onDuty: true,
-    snoozeUntil: null,
-    disabled: false,
-    deletedAt: null,
-    ...over,
-  };
-}
 
 const ids = (ms: Member[]) => ms.map((m) => m.id);
 

@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { acceptDue, formatSeconds, handOn, isOverdue, MAX_HANDOFFS, missReason, percentile, speedFigures, timeLeft, type Offer } from './speed';
-import { eligibleQueue, type Member } from './rotation';
+import { eligibleQueue } from './rotation';
+import { member } from './member.fixture';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
-const member = (id: string, position: number, over: Partial<Member> = {}): Member => ({
-  id,
-  name: id.toUpperCase(),
-  role: 'staff',
-  position,
-  active: true,
-  onDuty: true,
-  snoozeUntil: null,
-  disabled: false,
-  deletedAt: null,
-  ...over,
-});
 const offer = (over: Partial<Offer> = {}): Offer => ({
   holderId: 'a',
   acceptDue: new Date(NOW.getTime() + 600_000),

@@ -1,6 +1,18 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { dayKey, zonedStartOfDay, startOfMonth, startOfYear, daysInMonth, dayOfYear, isValidDayKey, localHour, parseDayKey, isLeapYear } from './time';
+import {
+  dayKey,
+  zonedStartOfDay,
+  startOfMonth,
+  startOfYear,
+  daysInMonth,
+  dayOfYear,
+  isValidDayKey,
+  localHour,
+  parseDayKey,
+  isLeapYear,
+  periodsBefore,
+} from './time';
 
 const NY = 'America/New_York';
 const at = (iso: string) => new Date(iso);
@@ -166,5 +178,21 @@ describe('calendar helpers', () => {
     '',
   ])('rejects %j', (s) => {
     expect(isValidDayKey(s)).toBe(false);
+  });
+});
+
+describe('periodsBefore', () => {
+  it('compares today with the same weekday last week and the month so far with last month so far', () => {
+    const tz = 'America/New_York';
+    // Tuesday Mar 10, 2026, 11:00 AM in New York (after the clocks went forward on Mar 8).
+    const p = periodsBefore(new Date('2026-03-10T15:00:00Z'), tz);
+    expect(new Date(p.lastWeekDay.from).toISOString()).toBe('2026-03-03T05:00:00.000Z');
+    expect(new Date(p.lastWeekDay.to).toISOString()).toBe('2026-03-03T15:00:00.000Z');
+    expect(new Date(p.lastMonth.from).toISOString()).toBe('2026-02-01T05:00:00.000Z');
+    // Nine days and ten hours into March (an hour shorter for the clock change) from Feb 1.
+    expect(p.lastMonth.to - p.lastMonth.from).toBe(Date.parse('2026-03-10T15:00:00Z') - Date.parse('2026-03-01T05:00:00Z'));
+    // March 31 against February: cut at February's end.
+    const end = periodsBefore(new Date('2026-03-31T20:00:00Z'), tz);
+    expect(new Date(end.lastMonth.to).toISOString()).toBe('2026-03-01T05:00:00.000Z');
   });
 });

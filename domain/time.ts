@@ -112,3 +112,18 @@ export function isValidDayKey(s: string): boolean {
   const { year, month, day } = parseDayKey(s);
   return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
+
+/**
+ * The periods a stat card compares with, in the dealership's time zone: today so far against the
+ * same weekday last week up to the same time, and this month so far against last month up to the
+ * same point (cut at last month's end).
+ */
+export function periodsBefore(now: Date, tz: string) {
+  const weekAgo = new Date(now.getTime() - 7 * 86_400_000);
+  const month = startOfMonth(now, tz).getTime();
+  const lastMonth = startOfMonth(new Date(month - 1), tz).getTime();
+  return {
+    lastWeekDay: { from: zonedStartOfDay(dayKey(weekAgo, tz), tz).getTime(), to: weekAgo.getTime() },
+    lastMonth: { from: lastMonth, to: Math.min(month, lastMonth + (now.getTime() - month)) },
+  };
+}

@@ -185,7 +185,13 @@ export const rulesAnswer = z.object({
   history: z.array(z.object({ actorName: z.string(), at: iso, changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })) })),
 });
 
-export const myCounts = z.object({ assignedToday: z.number().int(), assignedMonth: z.number().int() });
+export const myCounts = z.object({
+  assignedToday: z.number().int(),
+  assignedMonth: z.number().int(),
+  /** The same weekday last week up to this time, and last month up to the same point: for comparison. */
+  sameDayLastWeek: z.number().int(),
+  lastMonthSoFar: z.number().int(),
+});
 
 const kpiCounts = { received: z.number(), closed: z.number(), skips: z.number(), beBacks: z.number(), closePct: z.number().nullable() };
 export const associateKpi = z.object({ id: z.string(), name: z.string(), ...kpiCounts });

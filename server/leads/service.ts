@@ -4,7 +4,7 @@ import type { Lead } from '../../domain/contract/answers';
 import type { LeadsTable } from '../db/schema';
 import { LEADS_PAGE_SIZE } from '../../domain/leads';
 import { UNASSIGNED } from '../rotation/service';
-import { dayKey, startOfMonth, zonedStartOfDay } from '../../domain/time';
+import { dayKey, periodsBefore, startOfMonth, zonedStartOfDay } from '../../domain/time';
 import { MAX_HANDOFFS, type ContactChannel } from '../../domain/speed';
 import type { Actor } from '../../domain/users';
 import type { TimelineEntry } from '../../domain/contract/answers';
@@ -254,16 +254,31 @@ export async function leadTimeline(db: Db, id: number): Promise<TimelineEntry[]>
   return entries.sort((a, b) => a.t - b.t || a.order - b.order).map(({ t: _t, order: _o, ...e }) => e);
 }
 
-/** Assigned Today and Total Month, counted from the real leads in the dealership's time zone. */
+/**
+ * Assigned Today and Total Month, counted from the real leads in the dealership's time zone, and
+ * the same periods before (the same weekday last week, last month so far) for comparison.
+ */
 export async function myCounts(db: Db, userId: string, tz: string, now = new Date()) {
   const today = zonedStartOfDay(dayKey(now, tz), tz).getTime();
   const month = startOfMonth(now, tz).getTime();
+  const before = periodsBefore(now, tz);
+  const within = (r: { from: number; to: number }) => sql<number>`sum(case when assigned_at >= ${r.from} and assigned_at <= ${r.to} then 1 else 0 end)`;
   const row = await db
     .selectFrom('leads')
-    .select([sql<number>`sum(case when assigned_at >= ${today} then 1 else 0 end)`.as('today'), sql<number>`count(*)`.as('month')])
+    .select([
+      within({ from: today, to: now.getTime() }).as('today'),
+      within({ from: month, to: now.getTime() }).as('month'),
+      within(before.lastWeekDay).as('last_week_day'),
+      within(before.lastMonth).as('last_month'),
+    ])
     .where('assigned_to', '=', userId)
-    .where('assigned_at', '>=', month)
+    .where('assigned_at', '>=', Math.min(before.lastMonth.from, before.lastWeekDay.from))
     .where('assigned_at', '<=', now.getTime())
     .executeTakeFirst();
-  return { assignedToday: Number(row?.today ?? 0), assignedMonth: Number(row?.month ?? 0) };
+  return {
+    assignedToday: Number(row?.today ?? 0),
+    assignedMonth: Number(row?.month ?? 0),
+    sameDayLastWeek: Number(row?.last_week_day ?? 0),
+    lastMonthSoFar: Number(row?.last_month ?? 0),
+  };
 }

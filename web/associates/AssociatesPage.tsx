@@ -58,8 +58,18 @@ export default function AssociatesPage() {
         <LoadError what="your counts" error={counts.error} onRetry={() => counts.refetch()} />
       ) : (
         <SimpleGrid cols={{ base: 2 }}>
-          <StatCard label="Assigned Today" value={counts.data?.assignedToday} testId="assigned-today" />
-          <StatCard label="Total Month" value={counts.data?.assignedMonth} testId="total-month" />
+          <StatCard
+            label="Assigned Today"
+            value={counts.data?.assignedToday}
+            testId="assigned-today"
+            compare={counts.data && { now: counts.data.assignedToday, before: counts.data.sameDayLastWeek, against: 'last week' }}
+          />
+          <StatCard
+            label="Total Month"
+            value={counts.data?.assignedMonth}
+            testId="total-month"
+            compare={counts.data && { now: counts.data.assignedMonth, before: counts.data.lastMonthSoFar, against: 'last month' }}
+          />
         </SimpleGrid>
       )}
       {kpis.data && user && <MySpeed speed={kpis.data.speed} uid={user.uid} />}
