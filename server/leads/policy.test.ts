@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkName, checkSetClosed, seesKpisOf } from './policy';
+import { checkName, checkSetClosed, checkTimeline, holderRefusal, seesKpisOf } from './policy';
 import { refusal } from '../test/refusal';
 
 const manager = { id: 'm', role: 'manager' as const };
@@ -30,5 +30,18 @@ describe('lead policy', () => {
 
   it("shows a salesman only his own KPIs and a manager everyone's", () => {
     expect([seesKpisOf(walker, 'w'), seesKpisOf(walker, 'x'), seesKpisOf(manager, 'x')]).toEqual([true, false, true]);
+  });
+
+  it('leaves Accept and contacts to the holder of an open lead, and shows the timeline to him and to managers', () => {
+    const lead = { assigned_to: 'w', assigned_to_name: 'Walt', closed: 0 };
+    const said = (e: { status: number; message: string } | null) => e && { status: e.status, message: e.message };
+    expect(holderRefusal(lead, walker, 'accept it')).toBeNull();
+    expect(said(holderRefusal(lead, manager, 'accept it'))).toEqual({ status: 403, message: 'Only Walt, who holds this lead, can accept it.' });
+    expect(said(holderRefusal({ ...lead, assigned_to: '' }, walker, 'accept it'))).toEqual({ status: 403, message: 'No one holds this lead yet.' });
+    expect(said(holderRefusal({ ...lead, closed: 1 }, walker, 'log a contact'))).toEqual({ status: 409, message: 'This lead is closed.' });
+    expect(said(holderRefusal(undefined, walker, 'accept it'))).toEqual({ status: 404, message: 'Lead not found' });
+    expect(refusal(() => checkTimeline(walker, mine))).toBeNull();
+    expect(refusal(() => checkTimeline(manager, { assigned_to: '' }))).toBeNull();
+    expect(refusal(() => checkTimeline(walker, { assigned_to: '' }))).toEqual({ status: 403, message: 'You can only see the timeline of your own leads.' });
   });
 });

@@ -1,4 +1,4 @@
-import { forbidden } from '../http/errors';
+import { forbidden, HttpError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import type { LeadsTable } from '../db/schema';
 
@@ -23,4 +23,17 @@ export const seesKpisOf = (me: Me, userId: string | null): boolean => me.role ==
 /** A lead's timeline is for managers and the salesman who holds it. */
 export function checkTimeline(me: Me, lead: Pick<LeadRow, 'assigned_to'>): void {
   if (me.role !== 'manager' && (!lead.assigned_to || lead.assigned_to !== me.id)) throw forbidden('You can only see the timeline of your own leads.');
+}
+
+/** Accept and contacts are the holder's alone: why someone else cannot, in his words (null: he may). */
+export function holderRefusal(
+  lead: Pick<LeadsTable, 'assigned_to' | 'assigned_to_name' | 'closed'> | undefined,
+  me: { id: string | null },
+  what: string,
+): HttpError | null {
+  if (!lead) return notFound('Lead not found');
+  if (lead.assigned_to !== me.id)
+    return forbidden(lead.assigned_to ? `Only ${lead.assigned_to_name}, who holds this lead, can ${what}.` : 'No one holds this lead yet.');
+  if (lead.closed) return new HttpError(409, 'This lead is closed.');
+  return null;
 }

@@ -8,7 +8,8 @@ import { dayKey, periodsBefore, startOfMonth, zonedStartOfDay } from '../../doma
 import { MAX_HANDOFFS, type ContactChannel } from '../../domain/speed';
 import type { Actor } from '../../domain/users';
 import type { TimelineEntry } from '../../domain/contract/answers';
-import { forbidden, HttpError, notFound } from '../http/errors';
+import { HttpError } from '../http/errors';
+import { holderRefusal } from './policy';
 
 interface TradeIn {
   year: string;
@@ -166,15 +167,6 @@ const logEvent = (
     .insertInto('lead_events')
     .values({ lead_id: leadId, type, actor_id: by.id, actor_name: by.name, channel: contact?.channel ?? null, note: contact?.note ?? null, created_at: at })
     .execute();
-
-/** Why a salesman cannot act on a lead as its holder, in his words. */
-function holderRefusal(lead: Selectable<LeadsTable> | undefined, me: Actor, what: string) {
-  if (!lead) return notFound('Lead not found');
-  if (lead.assigned_to !== me.id)
-    return lead.assigned_to ? forbidden(`Only ${lead.assigned_to_name}, who holds this lead, can ${what}.`) : forbidden(`No one holds this lead yet.`);
-  if (lead.closed) return new HttpError(409, 'This lead is closed.');
-  return null;
-}
 
 /**
  * The holder accepts his lead, once: it stops waiting and is never handed on. The update is
