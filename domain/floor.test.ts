@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ASKED_FOR_INACTIVE, ASKED_FOR_UNKNOWN, beBack, heldOutText } from './floor';
-import { eligibleQueue, pickNext } from './rotation';
+import { ASKED_FOR_INACTIVE, ASKED_FOR_UNKNOWN, beBack, checkIn, heldOutText } from './floor';
+import { eligibleQueue, pickNext, servingOrder, type Member } from './rotation';
 import { member } from './member.fixture';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
@@ -40,6 +40,57 @@ describe('be-backs', () => {
             expect(r.pointer).toBe(pointer);
             expect(pickNext(eligibleQueue(team, NOW), r.pointer)?.id).toBe(next?.id);
           }
+        }
+      }),
+    );
+  });
+});
+
+describe('check-in order', () => {
+  /** Clocks `id` in (or out) under the rule, as the server does in the rotation transaction. */
+  function clock(team: Member[], pointer: number, id: string, on: boolean) {
+    const top = Math.max(0, ...team.map((m) => m.position));
+    if (!on) return { team: team.map((m) => (m.id === id ? { ...m, onDuty: false } : m)), pointer };
+    const r = checkIn(team, id, pointer, top);
+    const place = new Map(r.places.map((p) => [p.id, p.position]));
+    return { team: team.map((m) => ({ ...m, position: place.get(m.id)!, onDuty: m.id === id ? true : m.onDuty })), pointer: r.pointer };
+  }
+  const line = (team: Member[], pointer: number) => servingOrder(eligibleQueue(team, NOW), pointer).map((m) => m.id);
+
+  it('serves the day in the order salesmen clocked in, and whoever clocks out and in again goes to the end', () => {
+    // After closing everyone is off duty; the pointer stayed wherever yesterday left it.
+    let s = { team: ['a', 'b', 'c', 'd'].map((id, i) => member(id, i + 1, { onDuty: false })), pointer: 2 };
+    for (const id of ['c', 'a', 'd', 'b']) s = clock(s.team, s.pointer, id, true);
+    expect(line(s.team, s.pointer)).toEqual(['c', 'a', 'd', 'b']);
+    // c is served: a is Next Up; d clocks out and in again: behind b, after everyone waiting.
+    s.pointer = pickNext(eligibleQueue(s.team, NOW), s.pointer)!.position;
+    expect(line(s.team, s.pointer)).toEqual(['a', 'd', 'b', 'c']);
+    s = clock(s.team, s.pointer, 'd', false);
+    s = clock(s.team, s.pointer, 'd', true);
+    expect(line(s.team, s.pointer)).toEqual(['a', 'b', 'c', 'd']);
+    expect(new Set(s.team.map((m) => m.position)).size).toBe(s.team.length);
+  });
+
+  it('always puts the one clocking in last, keeps everyone else’s turn, and never shares a place', () => {
+    const arb = fc.record({
+      flags: fc.array(fc.record({ onDuty: fc.boolean(), active: fc.boolean() }), { minLength: 1, maxLength: 8 }),
+      events: fc.array(fc.tuple(fc.nat(7), fc.boolean(), fc.boolean()), { maxLength: 30 }),
+    });
+    fc.assert(
+      fc.property(arb, ({ flags, events }) => {
+        let s = { team: flags.map((f, i) => member(`m${i}`, i * 3 + 1, f)), pointer: 0 };
+        for (const [n, on, serve] of events) {
+          if (serve) {
+            const next = pickNext(eligibleQueue(s.team, NOW), s.pointer);
+            if (next) s.pointer = next.position;
+          }
+          const id = s.team[n % s.team.length].id;
+          const before = line(s.team, s.pointer).filter((x) => x !== id);
+          s = clock(s.team, s.pointer, id, on);
+          const after = line(s.team, s.pointer);
+          expect(after.filter((x) => x !== id)).toEqual(before);
+          if (on && s.team.find((m) => m.id === id)!.active) expect(after.at(-1)).toBe(id);
+          expect(new Set(s.team.map((m) => m.position)).size).toBe(s.team.length);
         }
       }),
     );

@@ -17,3 +17,17 @@ export function beBack(team: Member[], askedFor: string, pointer: number): { to:
   if (!to.active) return { refusal: ASKED_FOR_INACTIVE };
   return { to, pointer };
 }
+
+/**
+ * Serve in check-in order: whoever clocks in goes to the end of the line, after everyone now
+ * waiting. The whole team is renumbered in serving order from the pointer (off-duty salesmen
+ * keep their turn among the rest), the one clocking in last, on places after `top` (the highest
+ * place anyone holds, so no place is shared on the way); the pointer goes just before the first.
+ */
+export function checkIn(team: Member[], id: string, pointer: number, top: number): { places: { id: string; position: number }[]; pointer: number } {
+  const sorted = [...team].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
+  const from = sorted.findIndex((m) => m.position > pointer);
+  const circle = from < 0 ? sorted : [...sorted.slice(from), ...sorted.slice(0, from)];
+  const order = [...circle.filter((m) => m.id !== id), ...circle.filter((m) => m.id === id)];
+  return { places: order.map((m, i) => ({ id: m.id, position: top + 1 + i })), pointer: top };
+}

@@ -3,7 +3,14 @@ import { DEFAULT_RULES, readRules, ruleChanges, rulesSchema } from './rules';
 
 describe('dealership rules', () => {
   it('default to a 10-minute response window', () => {
-    expect(DEFAULT_RULES).toEqual({ responseWindowMinutes: 10, followUpHours: 24, skipSnoozeMinutes: 30, checkInOrder: false, holdOut: false });
+    expect(DEFAULT_RULES).toEqual({
+      responseWindowMinutes: 10,
+      followUpHours: 24,
+      skipSnoozeMinutes: 30,
+      checkInOrder: false,
+      holdOut: false,
+      businessHours: null,
+    });
     expect(readRules(null)).toEqual(DEFAULT_RULES);
   });
 

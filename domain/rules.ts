@@ -9,6 +9,26 @@ const SKIP_SNOOZE_MSG = 'Skip snooze must be a whole number of minutes from 1 to
 const whole = (min: number, max: number, error: string) => z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 const flag = (name: string) => z.boolean({ error: `${name} must be on or off` });
 
+const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
+const clock = (label: string) => z.string({ error: `${label} must be a time like 09:00` }).regex(CLOCK, { error: `${label} must be a time like 09:00` });
+
+/** One weekday: open and close on the dealership's clock (24-hour "09:00"), or null: closed all day. */
+const dayHours = (day: string) =>
+  z
+    .strictObject({ open: clock(`${day} opening`), close: clock(`${day} closing`) }, { error: `${day} must have an opening and a closing time, or be closed` })
+    .refine((h) => h.open < h.close, { error: `${day} must close after it opens`, path: ['close'] })
+    .nullable();
+
+/**
+ * Business hours, Sunday first, in APP_TIMEZONE; null: open around the clock (no closing, nobody
+ * is taken off duty).
+ */
+export const businessHoursSchema = z
+  .tuple([dayHours('Sunday'), dayHours('Monday'), dayHours('Tuesday'), dayHours('Wednesday'), dayHours('Thursday'), dayHours('Friday'), dayHours('Saturday')], {
+    error: 'Business hours must list the seven weekdays, Sunday first',
+  })
+  .nullable();
+
 /**
  * The dealership's rules, one record kept by managers under Manager → Dealership rules. Every
  * field has a default, so a rule added later reads its default from a record saved before it.
@@ -22,6 +42,8 @@ export const rulesSchema = z.strictObject(
     checkInOrder: flag('Serve in check-in order'),
     /** A salesman with an open lead past its follow-up time (and no contact) gets no new leads. */
     holdOut: flag('Hold out salesmen with past-due follow-ups'),
+    /** Per weekday, Sunday first; null: open around the clock. At closing everyone goes off duty. */
+    businessHours: businessHoursSchema,
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
 );
@@ -30,7 +52,14 @@ export type Rules = z.infer<typeof rulesSchema>;
 /** A change to the rules: any of them, at least one. */
 export const rulesChangeSchema = rulesSchema.partial().refine((v) => Object.keys(v).length > 0, { error: 'Say which rule to change' });
 
-export const DEFAULT_RULES: Rules = { responseWindowMinutes: 10, followUpHours: 24, skipSnoozeMinutes: 30, checkInOrder: false, holdOut: false };
+export const DEFAULT_RULES: Rules = {
+  responseWindowMinutes: 10,
+  followUpHours: 24,
+  skipSnoozeMinutes: 30,
+  checkInOrder: false,
+  holdOut: false,
+  businessHours: null,
+};
 
 /** A stored record read with today's schema: what is missing or no longer valid takes its default. */
 export function readRules(stored: unknown): Rules {
@@ -51,6 +80,7 @@ export const RULE_LABELS: Record<keyof Rules, string> = {
   skipSnoozeMinutes: 'Skip snooze (minutes)',
   checkInOrder: 'Serve in check-in order',
   holdOut: 'Hold out salesmen with past-due follow-ups',
+  businessHours: 'Business hours',
 };
 
 /** What a save changed, field by field, for the audit log. */

@@ -215,3 +215,15 @@ export const contactSchema = body({
 
 /** A manager hands a lead waiting in Unassigned out to Next Up; a second press finds it taken. */
 export const handOutSchema = body({});
+
+const DAY_NOT_YET = 'Pick today or a day before it.';
+
+/** The day of a floor report, given today in the dealership's zone: a real date, not after today. */
+export const reportDaySchemaOn = (today: string) =>
+  body({
+    day: z
+      .string({ error: INVALID_DATE })
+      .trim()
+      .refine(isValidDayKey, { error: INVALID_DATE, abort: true })
+      .refine((d) => d <= today, { error: DAY_NOT_YET }),
+  });

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { mailsTo } from './support/mail';
 import { personPage, unique } from './support/people';
+import { animationsDone } from './support/settle';
 
 /**
  * Every screen, in light and dark mode, at 375 px and 1280 px wide, passes axe with no serious or
@@ -46,14 +47,7 @@ async function scheme(page: Page, mode: Mode) {
 
 async function scan(page: Page, label: string, found: string[]) {
   // Let transitions (modal fade-in, menu slide, collapse) finish before measuring colours.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+  await animationsDone(page);
   const result = await new AxeBuilder({ page }).analyze();
   for (const v of result.violations) {
     if (v.impact !== 'serious' && v.impact !== 'critical') continue;

@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { signIn } from './support/session';
+import { animationsDone } from './support/settle';
 
 /**
  * The screen tour: every screen as a manager and as a salesman, at 375 px and 1280 px, light and
@@ -32,14 +33,7 @@ const h1 = (page: Page, name: string) => expect(page.getByRole('heading', { leve
 async function settled(page: Page) {
   await expect(page.locator('.mantine-Skeleton-root')).toHaveCount(0);
   await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0);
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+  await animationsDone(page);
 }
 
 async function scheme(page: Page, mode: Mode) {

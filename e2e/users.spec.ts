@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { signIn } from './support/session';
+import { animationsDone } from './support/settle';
 
 const MANAGER = 'manager@e2e.test';
 const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -225,13 +226,6 @@ test('the page and its dialog have no accessibility violations', async ({ page }
   // Measure colours once the opening fade has finished: every finite animation and transition
   // on the page (the dialog's and the overlay's) has ended.
   await expect(dialog).toHaveCSS('opacity', '1');
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+  await animationsDone(page);
   expect(await scan('[role="dialog"]')).toEqual([]);
 });

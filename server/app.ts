@@ -30,6 +30,7 @@ import { leadRoutes } from './leads/routes';
 import { userRoutes } from './users/routes';
 import { salesRoutes } from './sales/routes';
 import { integrationRoutes, intakeRoutes } from './intake/routes';
+import { floorRoutes } from './floor/routes';
 import { rulesRoutes } from './rules/routes';
 
 export const BODY_LIMIT = 64 * 1024;
@@ -199,6 +200,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       await api.register(rotationRoutes, { prefix: '/rotation', ctx, sweepMs: opts.sweepMs });
       await api.register(leadRoutes, { prefix: '/leads', ctx });
       await api.register(rulesRoutes, { prefix: '/rules', ctx });
+      await api.register(floorRoutes, { prefix: '/floor', ctx });
       await api.register(userRoutes, { prefix: '/users', ctx });
       await api.register(salesRoutes, { prefix: '/sales', ctx });
       await api.register(intakeRoutes, { prefix: '/v1', ctx });

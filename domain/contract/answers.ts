@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { businessHoursSchema } from '../rules';
 
 /**
  * What the API answers, one schema per shape. The server's mappers must produce these (the test
@@ -66,7 +67,7 @@ export const auditList = z.object({
 
 export const logEntry = z.object({
   id: z.number().int(),
-  type: z.enum(['assign', 'skip', 'beback']),
+  type: z.enum(['assign', 'skip', 'beback', 'closed']),
   customer: z.string().nullable(),
   targetId: z.string(),
   targetName: z.string(),
@@ -178,6 +179,7 @@ export const rules = z.object({
   skipSnoozeMinutes: z.number().int(),
   checkInOrder: z.boolean(),
   holdOut: z.boolean(),
+  businessHours: businessHoursSchema,
 });
 export const rulesAnswer = z.object({
   rules,
@@ -202,6 +204,24 @@ export const kpis = z.object({
   skipReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
   speed,
 });
+
+const floorRow = {
+  ups: z.number().int(),
+  beBacks: z.number().int(),
+  skips: z.number().int(),
+  skipReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+  handoffs: z.number().int(),
+  /** Median seconds; null when nothing to measure. */
+  acceptMedian: z.number().nullable(),
+  contactMedian: z.number().nullable(),
+  closed: z.number().int(),
+};
+/** One day's floor report (domain/report.ts) and when the floor closed that day (null: not by the clock). */
+export const floorReportAnswer = z.object({
+  report: z.object({ day, associates: z.array(z.object({ id: z.string(), name: z.string(), ...floorRow })), team: z.object(floorRow) }),
+  closedAt: iso.nullable(),
+});
+export const reportSent = z.object({ day, sent: z.number().int() });
 
 const plan = z.object({ type: z.enum(['flat', 'percent']), percent: z.number().nullable(), flat: z.number().nullable(), split: z.number() });
 export const sale = z.object({
@@ -272,4 +292,5 @@ export type TimelineEntry = z.infer<typeof timelineEntry>;
 export type Speed = z.infer<typeof speed>;
 export type RulesAnswer = z.infer<typeof rulesAnswer>;
 export type AssociateKpi = z.infer<typeof associateKpi>;
+export type FloorReportAnswer = z.infer<typeof floorReportAnswer>;
 export type ApiKeyInfo = z.infer<typeof apiKey>;

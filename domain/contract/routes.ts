@@ -16,6 +16,7 @@ import {
   leadNameSchema,
   contactSchema,
   handOutSchema,
+  reportDaySchemaOn,
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
 
@@ -63,6 +64,8 @@ export const routes = {
   'GET /rules': { answer: a.rulesAnswer },
   'PATCH /rules': { body: rulesChangeSchema, answer: a.rulesAnswer },
   'GET /leads/kpis': { answer: a.kpis },
+  'GET /floor/report': { answer: a.floorReportAnswer },
+  'POST /floor/report/send': { body: reportDaySchemaOn('9999-12-31'), answer: a.reportSent },
 
   'GET /users': { answer: a.userList },
   'POST /users': { body: saveUserSchema, answer: a.oneUser },
@@ -84,7 +87,7 @@ export const routes = {
 } as const satisfies Record<string, RouteContract>;
 
 /** Routes under /api whose answer is not a JSON document of ours. */
-export const NOT_JSON = ['GET /events', 'GET /sales/export.csv', 'GET /leads/export.csv', 'GET /docs', 'POST /v1/leads'] as const;
+export const NOT_JSON = ['GET /events', 'GET /sales/export.csv', 'GET /leads/export.csv', 'GET /floor/report.csv', 'GET /docs', 'POST /v1/leads'] as const;
 
 export type Route = keyof typeof routes;
 export type Answer<R extends Route> = z.infer<(typeof routes)[R]['answer']>;

@@ -49,7 +49,7 @@ interface RotationStateTable {
 
 interface RotationLogTable {
   id: Generated<number>;
-  type: 'assign' | 'skip' | 'beback';
+  type: 'assign' | 'skip' | 'beback' | 'closed';
   customer: string | null;
   target_id: string;
   target_name: string;
@@ -195,7 +195,7 @@ interface AuditLogTable {
 /** Mail on its way: waiting until sent, failed (gave up) or dropped (a link request that sends nothing). */
 interface OutboxTable {
   id: Generated<number>;
-  kind: 'signin' | 'lead';
+  kind: 'signin' | 'lead' | 'report';
   recipient: string;
   /** The sealed mail; emptied once the row is done. */
   body: string;
@@ -216,6 +216,11 @@ interface RateLimitsTable {
   reset_at: number;
 }
 
+interface FloorDaysTable {
+  day: string;
+  closed_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   login_tokens: LoginTokensTable;
@@ -234,4 +239,5 @@ export interface Database {
   rate_limits: RateLimitsTable;
   lead_events: LeadEventsTable;
   rules_audit: RulesAuditTable;
+  floor_days: FloorDaysTable;
 }

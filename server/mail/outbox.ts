@@ -5,7 +5,7 @@ import type { Db, DbHandle } from '../db';
 import type { Mail, Mailer } from './mailer';
 
 interface QueuedMail {
-  kind: 'signin' | 'lead';
+  kind: 'signin' | 'lead' | 'report';
   mail: Mail;
   /** What the log shows instead when no SMTP server is set. */
   logLine?: string;

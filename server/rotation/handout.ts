@@ -2,6 +2,8 @@ import type { Ctx } from '../context';
 import { notifyAssigned } from '../leads/notify';
 import { notifyParked } from '../leads/notify';
 import { loadRules } from '../rules/service';
+import { closeIfDue } from '../floor/service';
+import { floorState } from '../../domain/hours';
 import { assignBeBack, assignNext, handOnOverdue, handOutWaiting, type Actor, type Assigned, type NewLead } from './service';
 
 /**
@@ -9,17 +11,23 @@ import { assignBeBack, assignNext, handOnOverdue, handOutWaiting, type Actor, ty
  * salesman coming on duty, the sweep): leads waiting in Unassigned go first, then the new ones
  * in order, each in its own rotation transaction (a be-back to the salesman asked for); then each salesman's mail is queued and every
  * open screen is told. With `keep`, a lead no one can take waits in Unassigned instead of being
- * refused.
+ * refused. While the floor is closed (business hours) nothing waiting goes out and `keep` leads
+ * (the intake API's) wait too; a manager's own Assign still goes to Next Up.
  */
-export async function handOut(ctx: Ctx, leads: NewLead[], by: Actor, opts: { keep?: boolean; actionId?: string; askedFor?: string } = {}) {
+export async function handOut(ctx: Ctx, leads: NewLead[], by: Actor, opts: { keep?: boolean; actionId?: string; askedFor?: string; now?: Date } = {}) {
   const given: Assigned[] = [];
   const made: (Assigned & { replayed?: true })[] = [];
+  const { askedFor, now = new Date(), ...rest } = opts;
   try {
     const rules = await loadRules(ctx.dbh.db);
-    given.push(...(await handOutWaiting(ctx.dbh, new Date(), rules)));
+    const closed = floorState(rules.businessHours, now, ctx.config.APP_TIMEZONE).kind === 'closed';
+    if (!closed) given.push(...(await handOutWaiting(ctx.dbh, now, rules)));
     for (const lead of leads) {
-      const { askedFor, ...rest } = opts;
-      made.push(askedFor ? await assignBeBack(ctx.dbh, lead, askedFor, by, { ...rest, rules }) : await assignNext(ctx.dbh, lead, by, { ...rest, rules }));
+      made.push(
+        askedFor
+          ? await assignBeBack(ctx.dbh, lead, askedFor, by, { ...rest, now, rules })
+          : await assignNext(ctx.dbh, lead, by, { ...rest, now, rules, wait: closed && !!rest.keep }),
+      );
     }
   } finally {
     const fresh = [...given, ...made.filter((m) => !m.replayed && !m.duplicate)];
@@ -36,14 +44,17 @@ export async function handOut(ctx: Ctx, leads: NewLead[], by: Actor, opts: { kee
 }
 
 /** Leads waiting for someone eligible go out when someone becomes eligible. */
-export const handOutWaitingLeads = (ctx: Ctx) => handOut(ctx, [], { id: null, name: 'Rotation' });
+export const handOutWaitingLeads = (ctx: Ctx, now = new Date()) => handOut(ctx, [], { id: null, name: 'Rotation' }, { now });
 
 /**
- * The sweep: leads not accepted in time are handed on (each new holder gets his mail; a lead
- * handed on too often is parked and every manager is told), then waiting leads go out.
+ * The sweep: the floor closes when its hour has come; leads not accepted in time are handed on
+ * (each new holder gets his mail; a lead handed on too often is parked and every manager is
+ * told), then waiting leads go out.
  */
 export async function sweep(ctx: Ctx, now = new Date()) {
-  const moved = await handOnOverdue(ctx.dbh, now, await loadRules(ctx.dbh.db));
+  const rules = await loadRules(ctx.dbh.db);
+  await closeIfDue(ctx, rules, now);
+  const moved = await handOnOverdue(ctx.dbh, now, rules);
   if (moved.length) {
     notifyAssigned(
       ctx,
@@ -56,6 +67,6 @@ export async function sweep(ctx: Ctx, now = new Date()) {
     ctx.bus.publish({ topic: 'rotation' });
     ctx.bus.publish({ topic: 'leads' });
   }
-  await handOutWaitingLeads(ctx);
+  await handOutWaitingLeads(ctx, now);
   return moved;
 }

@@ -9,7 +9,7 @@ import type { LeadsTable } from '../db/schema';
 import { eligibleQueue, pickNext, pointerAfterSkip, servingOrder, SKIP_WHOM, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { DEFAULT_RULES, type Rules } from '../../domain/rules';
-import { beBack } from '../../domain/floor';
+import { beBack, checkIn } from '../../domain/floor';
 import { loadRules } from '../rules/service';
 import { acceptDue, handOn, MAX_HANDOFFS, missReason } from '../../domain/speed';
 import { assignOnPostgres } from './assign-postgres';
@@ -230,13 +230,14 @@ export function assignBeBack(h: DbHandle, l: NewLead, askedFor: string, by: Acto
 
 /**
  * One transaction: read the pointer and the eligible, create the lead, log it, move the pointer.
- * With `keep`, a lead no one can take is stored unassigned instead of refused.
+ * With `keep`, a lead no one can take is stored unassigned instead of refused; with `wait` too,
+ * it is stored unassigned whoever could take it.
  */
 export async function assignNext(
   h: DbHandle,
   lead: string | NewLead,
   by: Actor,
-  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean; rules?: Rules } = {},
+  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean; rules?: Rules; wait?: boolean } = {},
 ): Promise<Assigned & { replayed?: true }> {
   const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
   const now = opts.now ?? new Date();
@@ -246,7 +247,7 @@ export async function assignNext(
   // Leads with a prospect id or intake details (the ADF repeat rule, trade-ins, documents) take the
   // stepwise path; the one-call function covers the plain lead a manager assigns.
   const plain = !l.externalId && !l.findRepeat && !l.tradeIn && !l.nameMissing && !l.documentId && !l.customerKey;
-  if (h.dialect === 'postgres' && plain && !opts.stepwise) return assignOnPostgres(h, l, by, { ...opts, now, rules });
+  if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait) return assignOnPostgres(h, l, by, { ...opts, now, rules });
   const ext = !!(l.externalSource && l.externalId);
   return withRotationLock(h, (trx) =>
     once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
@@ -264,7 +265,8 @@ export async function assignNext(
           return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx)).pointer_pos, duplicate: true };
         }
       }
-      const { state, next } = await nextUp(trx, now, rules);
+      // `wait`: the floor is closed, so the lead waits in Unassigned for the morning.
+      const { state, next } = opts.wait ? { state: await readState(trx), next: null } : await nextUp(trx, now, rules);
       if (!next && !opts.keep) throw new HttpError(409, 'No eligible associates right now.');
       const at = now.getTime();
       const leadId = await insertLead(trx, l, next, by, now, rules);
@@ -511,26 +513,35 @@ const lastPlace = async (db: Db) => {
   return Number(row?.max ?? 0) + 1;
 };
 
+/** Served in check-in order: whoever clocks in goes to the end of the line (domain/floor.ts checkIn). */
+async function toEndOfLine(trx: Db, id: string) {
+  const [team, state, top] = [(await teamStaff(trx)).map(toMember), await readState(trx), (await lastPlace(trx)) - 1];
+  const r = checkIn(team, id, state.pointer_pos, top);
+  for (const p of r.places) await trx.updateTable('users').set({ position: p.position }).where('id', '=', p.id).execute();
+  await trx.updateTable('rotation_state').set({ pointer_pos: r.pointer }).where('id', '=', 1).execute();
+}
+
 /** Sets a salesman's active / on-duty flags; each real change goes to the audit log with who made it. */
 export function setStatus(h: DbHandle, id: string, patch: { active?: boolean; onDuty?: boolean }, by: Actor) {
   return withRotationLock(h, async (db) => {
     const before = await db.selectFrom('users').selectAll().where('id', '=', id).where('role', '=', 'staff').where('deleted_at', 'is', null).executeTakeFirst();
     if (!before) throw notFound('User not found');
     const at = Date.now();
-    const set: { active?: number; on_duty?: number; position?: number; updated_at: number } = { updated_at: at };
+    const set: { active?: number; on_duty?: number; updated_at: number } = { updated_at: at };
     const entries: AuditEntry[] = [];
+    let lineUp = false;
     if (patch.active !== undefined && Number(patch.active) !== before.active) {
       set.active = Number(patch.active);
       entries.push({ action: patch.active ? 'activated' : 'deactivated', changes: { active: { from: !patch.active, to: patch.active } } });
     }
     if (patch.onDuty !== undefined && Number(patch.onDuty) !== before.on_duty) {
       set.on_duty = Number(patch.onDuty);
-      // Served in check-in order: whoever clocks in goes to the end of the line.
-      if (patch.onDuty && (await loadRules(db)).checkInOrder) set.position = await lastPlace(db);
+      lineUp = !!patch.onDuty && (await loadRules(db)).checkInOrder;
       entries.push({ action: patch.onDuty ? 'on duty' : 'off duty', changes: { onDuty: { from: !patch.onDuty, to: patch.onDuty } } });
     }
     if (!entries.length) return;
     await db.updateTable('users').set(set).where('id', '=', id).execute();
+    if (lineUp) await toEndOfLine(db, id);
     await writeAudit(db, id, by, entries);
   });
 }

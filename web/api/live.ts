@@ -4,10 +4,10 @@ import { useQueryClient } from '@tanstack/react-query';
 
 /** Which cached queries each server topic makes stale. */
 const STALE: Record<DataTopic, string[]> = {
-  rotation: ['rotation', 'leads', 'my-stats'],
+  rotation: ['rotation', 'leads', 'my-stats', 'floor-report'],
   users: ['users', 'rotation', 'me'],
   // An integration's lead also changes its key's last-used time.
-  leads: ['leads', 'my-stats', 'rotation', 'kpis', 'integrations'],
+  leads: ['leads', 'my-stats', 'rotation', 'kpis', 'integrations', 'floor-report'],
   sales: ['sales'],
   profile: ['me'],
   rules: ['rules'],

@@ -2,9 +2,20 @@ import { Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core
 import type { LogEntry } from '../api/rotation';
 import { when } from './when';
 
-const COLOR: Record<LogEntry['type'], string> = { assign: 'blue', skip: 'orange', beback: 'grape' };
+const COLOR: Record<LogEntry['type'], string> = { assign: 'blue', skip: 'orange', beback: 'grape', closed: 'gray' };
+const LABEL: Record<LogEntry['type'], string> = { assign: 'assign', skip: 'skip', beback: 'be-back', closed: 'closed' };
 
-/** The latest assigns, be-backs and skips; `log` undefined while it loads. */
+/** What happened, after its badge. */
+function what(e: LogEntry) {
+  if (e.type === 'closed') return <b>Closed for the day</b>;
+  return (
+    <>
+      <b>{e.targetName}</b> {e.type === 'skip' ? `(${e.reason})` : `→ ${e.customer}`}
+    </>
+  );
+}
+
+/** The latest assigns, be-backs, skips and closings; `log` undefined while it loads. */
 export function RecentActions({ log }: { log: LogEntry[] | undefined }) {
   return (
     <Paper withBorder p="md" radius="md">
@@ -25,11 +36,11 @@ export function RecentActions({ log }: { log: LogEntry[] | undefined }) {
             <Group key={e.id} component="li" gap="xs" wrap="nowrap" align="flex-start" data-testid="log-entry">
               {/* The badge keeps its whole word: it never shrinks. */}
               <Badge variant="light" color={COLOR[e.type]} miw={64} style={{ flexShrink: 0, overflow: 'visible' }}>
-                {e.type === 'beback' ? 'be-back' : e.type}
+                {LABEL[e.type]}
               </Badge>
               <div style={{ flex: 1, minWidth: 0 }}>
                 <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                  <b>{e.targetName}</b> {e.type === 'skip' ? `(${e.reason})` : `→ ${e.customer}`}
+                  {what(e)}
                 </Text>
                 <Text size="xs" c="dimmed" data-testid="log-when">
                   {when(e.createdAt)} · by {e.managerName}

@@ -6,9 +6,15 @@ import { useRules } from '../api/rules';
 import { notifyFail, notifyOk } from '../components/notify';
 import { RULE_LABELS, rulesSchema, type Rules } from '../../domain/rules';
 import type { RulesAnswer } from '../../domain/contract/answers';
+import { BusinessHours } from './BusinessHours';
+import { dayHoursText, WEEKDAYS, type DayHours } from '../../domain/hours';
 
 const when = (iso: string) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-const shown = (k: keyof Rules, v: unknown) => (k === 'responseWindowMinutes' && v === 0 ? 'off' : typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v));
+/** Business hours in a change line: each day, or "around the clock". */
+const hoursShown = (v: unknown) =>
+  Array.isArray(v) ? (v as DayHours[]).map((d, i) => `${WEEKDAYS[i].slice(0, 3)} ${dayHoursText(d)}`).join(', ') : 'around the clock';
+const shown = (k: keyof Rules, v: unknown) =>
+  k === 'businessHours' ? hoursShown(v) : k === 'responseWindowMinutes' && v === 0 ? 'off' : typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v);
 
 const NUMBERS: { key: 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes'; help: string; max: number }[] = [
   { key: 'responseWindowMinutes', help: 'How long a salesman has to accept a new lead before it goes to the next one. 0 turns this off.', max: 120 },
@@ -18,7 +24,7 @@ const NUMBERS: { key: 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMin
 
 function RulesForm({ saved }: { saved: RulesAnswer }) {
   const qc = useQueryClient();
-  const [values, setValues] = useState<Record<string, number | string | boolean>>(saved.rules);
+  const [values, setValues] = useState<Record<string, unknown>>(saved.rules);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: (rules: Partial<Rules>) => call('PATCH /rules', { body: rules }),
@@ -35,7 +41,7 @@ function RulesForm({ saved }: { saved: RulesAnswer }) {
         e.preventDefault();
         const typed = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' ? undefined : typeof v === 'string' ? Number(v) : v]));
         const r = rulesSchema.safeParse(typed);
-        if (!r.success) return setErrors(Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.message])));
+        if (!r.success) return setErrors(Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message])));
         setErrors({});
         save.mutate(r.data);
       }}
@@ -74,6 +80,11 @@ function RulesForm({ saved }: { saved: RulesAnswer }) {
             const on = e.currentTarget.checked;
             setValues((old) => ({ ...old, holdOut: on }));
           }}
+        />
+        <BusinessHours
+          value={values.businessHours as Rules['businessHours']}
+          onChange={(businessHours) => setValues((old) => ({ ...old, businessHours }))}
+          errors={errors}
         />
         <Group>
           <Button type="submit" loading={save.isPending} color="blue.8">

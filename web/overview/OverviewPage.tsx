@@ -11,6 +11,7 @@ import { useSession } from '../session/SessionProvider';
 import { OVERVIEW_LOG_SIZE } from '../../domain/rotation';
 import { formatClock } from '../../domain/format';
 import { APP_TIMEZONE } from '../api/meta';
+import { FloorHours } from './FloorHours';
 
 /** A salesman clocks in and out of the rotation themselves, like a showroom up-board. */
 function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
@@ -74,6 +75,7 @@ export default function OverviewPage() {
   return (
     <Stack>
       <PageTitle>Round Robin</PageTitle>
+      <FloorHours />
       {q.isError ? (
         <LoadError what="the queue" error={q.error} onRetry={() => q.refetch()} />
       ) : isManager ? (

@@ -9,6 +9,7 @@ import { call } from '../api/client';
 import { useSession } from '../session/SessionProvider';
 import type { AssociateKpi } from '../../domain/contract/answers';
 import { SpeedFigures } from './SpeedFigures';
+import { FloorReport } from './FloorReport';
 
 /** A row of the table: an associate, or the team's average (no id). */
 type Kpi = Omit<AssociateKpi, 'id'> & { id?: string };
@@ -25,7 +26,7 @@ export default function LeadsKpiPage() {
   return (
     <Stack>
       <PageTitle>Lead Stats</PageTitle>
-      <Text c="dimmed">
+      <Text c="dimmed" data-print="hide">
         Last {q.data?.days ?? 30} days. {isManager ? 'Every associate.' : 'You beside the team average.'}
       </Text>
       {q.isError ? (
@@ -36,7 +37,7 @@ export default function LeadsKpiPage() {
           <Skeleton h={260} />
         </Stack>
       ) : (
-        <>
+        <Stack data-print="hide">
           {q.data && <SpeedFigures speed={q.data.speed} canExport={isManager} />}
           <Paper withBorder p="md" radius="md">
             {compact ? (
@@ -145,8 +146,9 @@ export default function LeadsKpiPage() {
               )}
             </Paper>
           </SimpleGrid>
-        </>
+        </Stack>
       )}
+      {isManager && <FloorReport />}
     </Stack>
   );
 }

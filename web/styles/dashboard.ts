@@ -29,3 +29,4 @@ import '@mantine/core/styles/Skeleton.css';
 import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Table.css';
 import '@mantine/notifications/styles.css';
+import './print.css';

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../context';
+import { access } from '../http/access';
+import { parse } from '../http/errors';
+import { reportDaySchemaOn } from '../../domain/schemas';
+import { reportCsv } from '../../domain/report';
+import { dayKey } from '../../domain/time';
+import { queueReport, reportFor } from './service';
+
+/** The floor report: any day's, for managers, on the screen, as CSV, or mailed to every manager. */
+export async function floorRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
+  const { dbh, config } = ctx;
+  const today = () => dayKey(new Date(), config.APP_TIMEZONE);
+  /** ?day=YYYY-MM-DD, today when absent. */
+  const dayOf = (query: unknown) => parse(reportDaySchemaOn(today()), { day: (query as { day?: unknown }).day ?? today() }).day;
+
+  app.get('/report', access('manager'), async (req) => {
+    const day = dayOf(req.query);
+    const [report, closed] = await Promise.all([
+      reportFor(dbh.db, day, config.APP_TIMEZONE),
+      dbh.db.selectFrom('floor_days').select('closed_at').where('day', '=', day).executeTakeFirst(),
+    ]);
+    return { report, closedAt: closed ? new Date(Number(closed.closed_at)).toISOString() : null };
+  });
+
+  app.get('/report.csv', access('manager'), async (req, reply) => {
+    const day = dayOf(req.query);
+    const csv = reportCsv(await reportFor(dbh.db, day, config.APP_TIMEZONE));
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="floor-report-${day}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(csv);
+  });
+
+  app.post('/report/send', access('manager'), async (req) => {
+    const { day } = parse(reportDaySchemaOn(today()), req.body);
+    const sent = await queueReport(ctx, dbh.db, await reportFor(dbh.db, day, config.APP_TIMEZONE));
+    ctx.outbox.wake();
+    return { day, sent };
+  });
+}

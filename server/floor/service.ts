@@ -1,0 +1,136 @@
+import type { Ctx } from '../context';
+import type { Db } from '../db';
+import { withRotationLock } from '../db';
+import { writeAudit } from '../users/audit';
+import { addDays, closingDue } from '../../domain/hours';
+import { floorReport, reportSubject, reportText, type FloorReport } from '../../domain/report';
+import { zonedStartOfDay } from '../../domain/time';
+import type { Rules } from '../../domain/rules';
+
+const CLOSING = { id: null, name: 'Closing' };
+/** A floor report is worth sending for a week; after that the sender gives up. */
+const REPORT_MAIL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The day's floor report in the dealership's zone, from what the database holds. */
+export async function reportFor(db: Db, day: string, tz: string): Promise<FloorReport> {
+  const from = zonedStartOfDay(day, tz).getTime();
+  const to = zonedStartOfDay(addDays(day, 1), tz).getTime();
+  const [team, log, handoffs, speed, closed] = await Promise.all([
+    db.selectFrom('users').select(['id', 'name']).where('role', '=', 'staff').where('disabled', '=', 0).where('deleted_at', 'is', null).execute(),
+    db
+      .selectFrom('rotation_log')
+      .select(['type', 'target_id', 'target_name', 'reason'])
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .where('type', 'in', ['assign', 'beback', 'skip'])
+      .execute(),
+    db.selectFrom('lead_events').select('actor_id').where('type', '=', 'handed_on').where('created_at', '>=', from).where('created_at', '<', to).execute(),
+    db
+      .selectFrom('leads')
+      .select(['assigned_to', 'offered_at', 'accepted_at', 'first_contact_at'])
+      .where('offered_at', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('accepted_at', '>=', from), eb('accepted_at', '<', to)]),
+          eb.and([eb('first_contact_at', '>=', from), eb('first_contact_at', '<', to)]),
+        ]),
+      )
+      .execute(),
+    db.selectFrom('leads').select('assigned_to').where('closed', '=', 1).where('closed_at', '>=', from).where('closed_at', '<', to).execute(),
+  ]);
+  const n = (v: number | string | null) => (v === null ? null : Number(v));
+  return floorReport({
+    day,
+    from,
+    to,
+    team,
+    log: log.map((e) => ({ type: e.type, targetId: e.target_id, targetName: e.target_name, reason: e.reason })),
+    handoffs: handoffs.map((h) => ({ missedId: h.actor_id ?? '' })),
+    speed: speed.map((l) => ({
+      holderId: l.assigned_to,
+      offeredAt: Number(l.offered_at),
+      acceptedAt: n(l.accepted_at),
+      firstContactAt: n(l.first_contact_at),
+    })),
+    closed: closed.map((c) => ({ holderId: c.assigned_to })),
+  });
+}
+
+/** Queues the report to every manager (in `db`, a transaction or the database); answers how many. */
+export async function queueReport(ctx: Ctx, db: Db, report: FloorReport): Promise<number> {
+  const managers = await db
+    .selectFrom('users')
+    .select(['email', 'name'])
+    .where('role', '=', 'manager')
+    .where('disabled', '=', 0)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const subject = reportSubject(ctx.config.APP_NAME, report.day);
+  const body = reportText(report);
+  const link = `${ctx.config.PUBLIC_URL}/dashboard/stats/leads?day=${report.day}`;
+  const expiresAt = Date.now() + REPORT_MAIL_TTL_MS;
+  await ctx.outbox.enqueue(
+    db,
+    managers.map((m) => ({
+      kind: 'report' as const,
+      mail: { to: m.email, subject, text: `Hi ${m.name},\n\n${body}\n\nOn the portal, printable and as CSV: ${link}` },
+      logLine: `floor report for ${report.day} to ${m.email}`,
+      expiresAt,
+    })),
+  );
+  return managers.length;
+}
+
+/**
+ * Closes the floor for the day when its closing has come (domain/hours.ts closingDue): in one
+ * rotation transaction everyone is taken off duty, snoozes end, "Closed for the day" is logged
+ * and the day's report is queued to every manager. The day's row in floor_days makes it happen
+ * once, whichever app server gets there first. Answers the day closed, or null.
+ */
+export async function closeIfDue(ctx: Ctx, rules: Rules, now = new Date()): Promise<string | null> {
+  const due = closingDue(rules.businessHours, now, ctx.config.APP_TIMEZONE);
+  if (!due) return null;
+  const { db } = ctx.dbh;
+  if (await db.selectFrom('floor_days').select('day').where('day', '=', due.day).executeTakeFirst()) return null;
+  const closed = await withRotationLock(ctx.dbh, async (trx) => {
+    const at = now.getTime();
+    const mine = await trx
+      .insertInto('floor_days')
+      .values({ day: due.day, closed_at: at })
+      .onConflict((oc) => oc.column('day').doNothing())
+      .returning('day')
+      .executeTakeFirst();
+    if (!mine) return false;
+    const onFloor = await trx.selectFrom('users').select('id').where('role', '=', 'staff').where('on_duty', '=', 1).execute();
+    await trx
+      .updateTable('users')
+      .set({ on_duty: 0, snooze_until: null, updated_at: at })
+      .where('role', '=', 'staff')
+      .where((eb) => eb.or([eb('on_duty', '=', 1), eb('snooze_until', 'is not', null)]))
+      .execute();
+    for (const u of onFloor) await writeAudit(trx, u.id, CLOSING, [{ action: 'off duty', changes: { onDuty: { from: true, to: false } } }]);
+    const { pointer_pos } = await trx.selectFrom('rotation_state').select('pointer_pos').where('id', '=', 1).executeTakeFirstOrThrow();
+    await trx
+      .insertInto('rotation_log')
+      .values({
+        type: 'closed',
+        customer: null,
+        target_id: '',
+        target_name: '',
+        reason: null,
+        manager_id: null,
+        manager_name: CLOSING.name,
+        pointer_pos_after: pointer_pos,
+        lead_id: null,
+        created_at: at,
+      })
+      .execute();
+    await queueReport(ctx, trx, await reportFor(trx, due.day, ctx.config.APP_TIMEZONE));
+    return true;
+  });
+  if (!closed) return null;
+  ctx.outbox.wake();
+  for (const topic of ['rotation', 'users', 'leads'] as const) ctx.bus.publish({ topic });
+  ctx.log.info({ day: due.day }, 'closed the floor for the day');
+  return due.day;
+}

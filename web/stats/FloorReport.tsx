@@ -1,0 +1,146 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconDownload, IconMail, IconPrinter } from '@tabler/icons-react';
+import { useSearchParams } from 'react-router';
+import { call } from '../api/client';
+import { APP_TIMEZONE } from '../api/meta';
+import { LoadError } from '../components/LoadError';
+import { notifyFail, notifyOk } from '../components/notify';
+import { useCompact } from '../components/useCompact';
+import { formatClock, formatDay } from '../../domain/format';
+import { formatSeconds } from '../../domain/speed';
+import { dayKey, isValidDayKey } from '../../domain/time';
+import type { FloorReportAnswer } from '../../domain/contract/answers';
+
+type Row = FloorReportAnswer['report']['team'] & { id?: string; name: string };
+
+const reasons = (r: Row) => r.skipReasons.map((s) => `${s.reason} (${s.count})`).join(', ');
+const COLUMNS: [string, (r: Row) => string | number][] = [
+  ['Ups', (r) => r.ups],
+  ['Be-backs', (r) => r.beBacks],
+  ['Skips', (r) => r.skips],
+  ['Hand-offs', (r) => r.handoffs],
+  ['Median to accept', (r) => formatSeconds(r.acceptMedian)],
+  ['Median to first contact', (r) => formatSeconds(r.contactMedian)],
+  ['Leads closed', (r) => r.closed],
+];
+
+/**
+ * The floor report of any day (a manager's): per salesman and for the team. Printable (only the
+ * report is printed), as CSV, and mailed to every manager on demand.
+ */
+export function FloorReport() {
+  const today = dayKey(new Date(), APP_TIMEZONE);
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('day') ?? '';
+  const day = isValidDayKey(asked) && asked <= today ? asked : today;
+  const compact = useCompact();
+  const q = useQuery({ queryKey: ['floor-report', day], queryFn: () => call('GET /floor/report', { query: { day } }) });
+  const send = useMutation({
+    mutationFn: () => call('POST /floor/report/send', { body: { day } }),
+    onSuccess: (r) => notifyOk(`Floor report for ${formatDay(r.day)} sent to ${r.sent} manager${r.sent === 1 ? '' : 's'}.`),
+    onError: (err) => notifyFail('Could not send the floor report', err),
+  });
+  const rows: Row[] = q.data ? [...q.data.report.associates, { ...q.data.report.team, name: 'Team' }] : [];
+
+  return (
+    <Paper withBorder p="md" radius="md" data-print="floor-report" aria-labelledby="floor-report-title">
+      <Group justify="space-between" align="flex-end" gap="sm" mb="sm">
+        <div>
+          <Title order={2} size="h4" id="floor-report-title">
+            Floor report · {formatDay(day)}
+          </Title>
+          {q.data?.closedAt && (
+            <Text size="sm" c="dimmed">
+              The floor closed at {formatClock(new Date(q.data.closedAt), APP_TIMEZONE)}; every manager got this report then.
+            </Text>
+          )}
+        </div>
+        <TextInput
+          type="date"
+          label="Day"
+          value={day}
+          max={today}
+          onChange={(e) => {
+            const v = e.currentTarget.value;
+            if (isValidDayKey(v) && v <= today) setParams((p) => (p.set('day', v), p), { replace: true });
+          }}
+          w={180}
+          data-print="hide"
+        />
+      </Group>
+      <Group gap="xs" mb="sm" data-print="hide">
+        <Button variant="light" leftSection={<IconPrinter size={16} aria-hidden />} onClick={() => window.print()}>
+          Print
+        </Button>
+        <Button
+          component="a"
+          href={`/api/floor/report.csv?day=${day}`}
+          download={`floor-report-${day}.csv`}
+          variant="light"
+          leftSection={<IconDownload size={16} aria-hidden />}
+        >
+          CSV
+        </Button>
+        <Button color="blue.8" leftSection={<IconMail size={16} aria-hidden />} loading={send.isPending} onClick={() => send.mutate()}>
+          Send floor report
+        </Button>
+      </Group>
+      {q.isError ? (
+        <LoadError what="the floor report" error={q.error} onRetry={() => q.refetch()} />
+      ) : q.isPending ? (
+        <Skeleton h={160} aria-hidden />
+      ) : compact ? (
+        <Stack component="ul" gap="xs" aria-label="Floor report per salesman" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {rows.map((r) => (
+            <Paper component="li" key={r.id ?? 'team'} withBorder radius="md" p="sm" data-testid="floor-row">
+              <Text fw={r.id ? 600 : 800} style={{ overflowWrap: 'anywhere' }}>
+                {r.name}
+              </Text>
+              <SimpleGrid cols={2} spacing="xs" verticalSpacing={4} mt={4}>
+                {COLUMNS.map(([label, v]) => (
+                  <div key={label}>
+                    <Text size="xs" c="dimmed">
+                      {label}
+                    </Text>
+                    <Text fw={600}>{v(r)}</Text>
+                  </div>
+                ))}
+              </SimpleGrid>
+              {r.skipReasons.length > 0 && (
+                <Text size="sm" c="dimmed" mt={4}>
+                  Skip reasons: {reasons(r)}
+                </Text>
+              )}
+            </Paper>
+          ))}
+        </Stack>
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table striped aria-label="Floor report per salesman">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Salesman</Table.Th>
+                {COLUMNS.map(([label]) => (
+                  <Table.Th key={label}>{label}</Table.Th>
+                ))}
+                <Table.Th>Skip reasons</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((r) => (
+                <Table.Tr key={r.id ?? 'team'} data-testid="floor-row" fw={r.id ? undefined : 700}>
+                  <Table.Td>{r.name}</Table.Td>
+                  {COLUMNS.map(([label, v]) => (
+                    <Table.Td key={label}>{v(r)}</Table.Td>
+                  ))}
+                  <Table.Td>{reasons(r) || '—'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Paper>
+  );
+}
