@@ -46,7 +46,7 @@ export function BusinessHours({
                   aria-label={`Open on ${name}`}
                 />
                 {day ? (
-                  <Group gap="xs" wrap="nowrap">
+                  <Group gap="xs" wrap="nowrap" align="flex-start">
                     <TextInput
                       type="time"
                       aria-label={`${name} opens`}
@@ -55,7 +55,7 @@ export function BusinessHours({
                       error={err('open')}
                       w={128}
                     />
-                    <Text c="dimmed" mt={6} aria-hidden>
+                    <Text c="dimmed" mt={8} aria-hidden>
                       to
                     </Text>
                     <TextInput

@@ -15,6 +15,14 @@ import type { FloorReportAnswer } from '../../domain/contract/answers';
 type Row = FloorReportAnswer['report']['team'] & { id?: string; name: string };
 
 const reasons = (r: Row) => r.skipReasons.map((s) => `${s.reason} (${s.count})`).join(', ');
+/** The counts, in a phone card's short words. */
+const COUNTS: [string, (r: Row) => number][] = [
+  ['Ups', (r) => r.ups],
+  ['Be-backs', (r) => r.beBacks],
+  ['Skips', (r) => r.skips],
+  ['Hand-offs', (r) => r.handoffs],
+  ['Closed', (r) => r.closed],
+];
 const COLUMNS: [string, (r: Row) => string | number][] = [
   ['Ups', (r) => r.ups],
   ['Be-backs', (r) => r.beBacks],
@@ -44,7 +52,7 @@ export function FloorReport() {
   const rows: Row[] = q.data ? [...q.data.report.associates, { ...q.data.report.team, name: 'Team' }] : [];
 
   return (
-    <Paper withBorder p="md" radius="md" data-print="floor-report" aria-labelledby="floor-report-title">
+    <Paper component="section" withBorder p="md" radius="md" data-print="floor-report" aria-labelledby="floor-report-title">
       <Group justify="space-between" align="flex-end" gap="sm" mb="sm">
         <div>
           <Title order={2} size="h4" id="floor-report-title">
@@ -56,18 +64,19 @@ export function FloorReport() {
             </Text>
           )}
         </div>
-        <TextInput
-          type="date"
-          label="Day"
-          value={day}
-          max={today}
-          onChange={(e) => {
-            const v = e.currentTarget.value;
-            if (isValidDayKey(v) && v <= today) setParams((p) => (p.set('day', v), p), { replace: true });
-          }}
-          w={180}
-          data-print="hide"
-        />
+        <div data-print="hide">
+          <TextInput
+            type="date"
+            label="Day"
+            value={day}
+            max={today}
+            onChange={(e) => {
+              const v = e.currentTarget.value;
+              if (isValidDayKey(v) && v <= today) setParams((p) => (p.set('day', v), p), { replace: true });
+            }}
+            w={180}
+          />
+        </div>
       </Group>
       <Group gap="xs" mb="sm" data-print="hide">
         <Button variant="light" leftSection={<IconPrinter size={16} aria-hidden />} onClick={() => window.print()}>
@@ -97,8 +106,8 @@ export function FloorReport() {
               <Text fw={r.id ? 600 : 800} style={{ overflowWrap: 'anywhere' }}>
                 {r.name}
               </Text>
-              <SimpleGrid cols={2} spacing="xs" verticalSpacing={4} mt={4}>
-                {COLUMNS.map(([label, v]) => (
+              <SimpleGrid cols={5} spacing={4} mt={4}>
+                {COUNTS.map(([label, v]) => (
                   <div key={label}>
                     <Text size="xs" c="dimmed">
                       {label}
@@ -107,6 +116,9 @@ export function FloorReport() {
                   </div>
                 ))}
               </SimpleGrid>
+              <Text size="sm" mt={4}>
+                Median to accept {formatSeconds(r.acceptMedian)} · to first contact {formatSeconds(r.contactMedian)}
+              </Text>
               {r.skipReasons.length > 0 && (
                 <Text size="sm" c="dimmed" mt={4}>
                   Skip reasons: {reasons(r)}
@@ -130,7 +142,7 @@ export function FloorReport() {
             <Table.Tbody>
               {rows.map((r) => (
                 <Table.Tr key={r.id ?? 'team'} data-testid="floor-row" fw={r.id ? undefined : 700}>
-                  <Table.Td>{r.name}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{r.name}</Table.Td>
                   {COLUMNS.map(([label, v]) => (
                     <Table.Td key={label}>{v(r)}</Table.Td>
                   ))}

@@ -1,0 +1,104 @@
+import { expect, test } from '@playwright/test';
+import { mailsTo } from './support/mail';
+import { personPage, unique, uniqueEmail } from './support/people';
+import { formatDay } from '../domain/format';
+import { addDays, WEEKDAYS } from '../domain/hours';
+import { dayKey, wall } from '../domain/time';
+
+const MANAGER = 'manager@e2e.test';
+const TZ = 'America/New_York';
+
+/** Waits for a mail to `to` whose text matches, and returns its text. */
+async function mailMatching(to: string, pattern: RegExp) {
+  await expect.poll(() => mailsTo(to).some((m) => pattern.test(m.text)), { timeout: 20_000 }).toBe(true);
+  return mailsTo(to).find((m) => pattern.test(m.text))!.text;
+}
+
+test('a manager sets business hours; they are kept, and at closing everyone goes off duty, the salesman sees it live and the managers get the floor report', async ({
+  browser,
+}) => {
+  // Today's hours end a minute ago, so the floor closes as soon as the sweep comes by.
+  const now = wall(new Date(), TZ);
+  test.skip(now.hour === 0 && now.minute < 5, 'the first minutes of the day leave no closing time before now');
+  const before = new Date(Date.now() - 60_000);
+  const w = wall(before, TZ);
+  const closes = `${String(w.hour).padStart(2, '0')}:${String(w.minute).padStart(2, '0')}`;
+  const today = dayKey(new Date(), TZ);
+
+  const repName = unique('Clara');
+  const rep = await personPage(browser, uniqueEmail('clara'), repName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  try {
+    await rep.goto('/dashboard/overview');
+    await expect(rep.getByRole('radio', { name: "I'm on the floor" })).toBeChecked();
+
+    await boss.goto('/dashboard/management');
+    const form = boss.getByRole('form', { name: 'Dealership rules' });
+    await form.getByLabel('Business hours').check();
+    for (const day of WEEKDAYS) {
+      await form.getByLabel(`Open on ${day}`).check();
+      await form.getByLabel(`${day} opens`).fill('00:00');
+      await form.getByLabel(`${day} closes`).fill(closes);
+    }
+    // A day that closes before it opens is refused under its field, and nothing is saved.
+    await form.getByLabel('Monday opens').fill('23:59');
+    await form.getByRole('button', { name: 'Save rules' }).click();
+    await expect(form.getByText('Monday must close after it opens')).toBeVisible();
+    await form.getByLabel('Monday opens').fill('00:00');
+    await form.getByRole('button', { name: 'Save rules' }).click();
+    await expect(boss.getByText('Dealership rules saved.')).toBeVisible();
+    await boss.reload();
+    await expect(boss.getByRole('form', { name: 'Dealership rules' }).getByLabel('Saturday closes')).toHaveValue(closes);
+    await expect(boss.getByRole('form', { name: 'Dealership rules' }).getByLabel('Business hours')).toBeChecked();
+
+    // The salesman's screen: closed, off duty, and why, without a reload.
+    await expect(rep.getByTestId('floor-hours')).toHaveText('Closed · opens tomorrow at 12:00 AM');
+    await expect(rep.getByRole('radio', { name: 'Off duty' })).toBeChecked({ timeout: 25_000 });
+    await expect(rep.getByTestId('log-entry').first()).toContainText('Closed for the day');
+
+    const mail = await mailMatching(MANAGER, new RegExp(`floor report for ${formatDay(today)}`));
+    expect(mail).toMatch(new RegExp(`${repName}\\r?\\n  Ups: 0 `));
+  } finally {
+    await boss.request.patch('/api/rules', { data: { businessHours: null } });
+    for (const p of [rep, boss]) await p.context().close();
+  }
+});
+
+test('the floor report shows each salesman’s ups for the day picked, and Send floor report mails it to the managers', async ({ browser }) => {
+  const names = [unique('Finn'), unique('Gail')];
+  const reps = await Promise.all(names.map((n, i) => personPage(browser, uniqueEmail(`rep${i}`), n)));
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  try {
+    // Hand leads out until Finn has two ups and Gail one, counting every one they got.
+    const ups = new Map<string, number>(names.map((n) => [n, 0]));
+    for (let i = 0; i < 500 && (ups.get(names[0])! < 2 || ups.get(names[1])! < 1); i++) {
+      const r = await boss.request.post('/api/rotation/assign', { data: { customer: unique('Up') } });
+      expect(r.ok()).toBe(true);
+      const to = (await r.json()).assignedTo.name as string;
+      if (ups.has(to)) ups.set(to, ups.get(to)! + 1);
+    }
+
+    await boss.goto('/dashboard/stats/leads');
+    const report = boss.getByRole('region', { name: /Floor report/ });
+    const today = dayKey(new Date(), TZ);
+    await expect(report.getByRole('heading', { name: `Floor report · ${formatDay(today)}` })).toBeVisible();
+    for (const n of names) {
+      const row = report.getByTestId('floor-row').filter({ hasText: n });
+      await expect(row.getByRole('cell').nth(1)).toHaveText(String(ups.get(n)));
+    }
+
+    await report.getByRole('button', { name: 'Send floor report' }).click();
+    await expect(boss.getByText(new RegExp(`Floor report for ${formatDay(today)} sent to \\d+ managers?\\.`))).toBeVisible();
+    const mail = await mailMatching(MANAGER, new RegExp(`${names[1]}\\r?\\n  Ups: ${ups.get(names[1])} `));
+    expect(mail).toMatch(new RegExp(`${names[0]}\\r?\\n  Ups: ${ups.get(names[0])} `));
+
+    // Yesterday: they were on the team, with no ups.
+    const yesterday = addDays(today, -1);
+    await report.getByLabel('Day').fill(yesterday);
+    await expect(report.getByRole('heading', { name: `Floor report · ${formatDay(yesterday)}` })).toBeVisible();
+    await expect(report.getByTestId('floor-row').filter({ hasText: names[0] }).getByRole('cell').nth(1)).toHaveText('0');
+    expect(new URL(boss.url()).searchParams.get('day')).toBe(yesterday);
+  } finally {
+    for (const p of [...reps, boss]) await p.context().close();
+  }
+});
