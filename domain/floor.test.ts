@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ASKED_FOR_INACTIVE, ASKED_FOR_UNKNOWN, beBack, checkIn, heldOutText } from './floor';
-import { eligibleQueue, pickNext, servingOrder, type Member } from './rotation';
+import { eligibleQueue, isEligible, pickNext, servingOrder, type Member } from './rotation';
 import { member } from './member.fixture';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
 
-it('says why a salesman is held out', () => {
-  expect([heldOutText(1), heldOutText(2)]).toEqual(['Held out: 1 past-due follow-up', 'Held out: 2 past-due follow-ups']);
+describe('held out', () => {
+  it('says why a salesman is held out', () => {
+    expect([heldOutText(1), heldOutText(2)]).toEqual(['Held out: 1 past-due follow-up', 'Held out: 2 past-due follow-ups']);
+  });
+
+  it('passes over a salesman with past-due follow-ups and takes him back, in his place, once they are cleared', () => {
+    const team = [member('a', 1), member('b', 2, { pastDue: 2 }), member('c', 3)];
+    expect(isEligible(team[1], NOW)).toBe(false);
+    expect(servingOrder(eligibleQueue(team, NOW), 1).map((m) => m.id)).toEqual(['c', 'a']);
+    const cleared = team.map((m) => ({ ...m, pastDue: 0 }));
+    expect(servingOrder(eligibleQueue(cleared, NOW), 1).map((m) => m.id)).toEqual(['b', 'c', 'a']);
+  });
 });
 
 describe('be-backs', () => {

@@ -183,5 +183,10 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
     expect(r.json()).toEqual({ day: today, sent: 2 });
     const mail = await t.smtp.mailTo(SECOND_MANAGER, 5000, seen);
     expect(mail.text).toMatch(/Cy Day\r?\n {2}Ups: 1 /);
+    // A held-down key or a script: a few a minute, then a clear refusal that sends nothing.
+    const codes = [];
+    for (let i = 0; i < 12; i++) codes.push((await call('POST', 'floor/report/send', boss, { day: today })).statusCode);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThan(0);
+    expect(codes.filter((c) => c !== 200 && c !== 429)).toEqual([]);
   });
 });

@@ -7,6 +7,8 @@ import { reportCsv } from '../../domain/report';
 import { dayKey } from '../../domain/time';
 import { queueReport, reportFor } from './service';
 
+const SENDS_PER_MINUTE = 10;
+
 /** The floor report: any day's, for managers, on the screen, as CSV, or mailed to every manager. */
 export async function floorRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { dbh, config } = ctx;
@@ -33,7 +35,8 @@ export async function floorRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .send(csv);
   });
 
-  app.post('/report/send', access('manager'), async (req) => {
+  // A report is a mail to every manager: a few a minute is plenty, a stuck key or a script is not.
+  app.post('/report/send', { config: { access: 'manager', rateLimit: { max: SENDS_PER_MINUTE, timeWindow: 60_000 } } }, async (req) => {
     const { day } = parse(reportDaySchemaOn(today()), req.body);
     const sent = await queueReport(ctx, dbh.db, await reportFor(dbh.db, day, config.APP_TIMEZONE));
     ctx.outbox.wake();
