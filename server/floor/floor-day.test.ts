@@ -188,5 +188,7 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
     for (let i = 0; i < 12; i++) codes.push((await call('POST', 'floor/report/send', boss, { day: today })).statusCode);
     expect(codes.filter((c) => c === 429).length).toBeGreaterThan(0);
     expect(codes.filter((c) => c !== 200 && c !== 429)).toEqual([]);
+    const refused = await call('POST', 'floor/report/send', boss, { day: today });
+    expect(refused.json().error).toBe('The floor report was just sent several times. Wait a minute before sending it again.');
   });
 });

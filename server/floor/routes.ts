@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
-import { parse } from '../http/errors';
+import { HttpError, parse } from '../http/errors';
+import { hit } from '../http/limits';
 import { reportDaySchemaOn } from '../../domain/schemas';
 import { reportCsv } from '../../domain/report';
 import { dayKey } from '../../domain/time';
@@ -35,9 +36,12 @@ export async function floorRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .send(csv);
   });
 
-  // A report is a mail to every manager: a few a minute is plenty, a stuck key or a script is not.
-  app.post('/report/send', { config: { access: 'manager', rateLimit: { max: SENDS_PER_MINUTE, timeWindow: 60_000 } } }, async (req) => {
+  app.post('/report/send', access('manager'), async (req) => {
     const { day } = parse(reportDaySchemaOn(today()), req.body);
+    // A report is a mail to every manager: a few a minute is plenty, a stuck key or a script is not.
+    if ((await hit(dbh.db, `floor-report:${req.user!.id}`, 60_000)).hits > SENDS_PER_MINUTE) {
+      throw new HttpError(429, 'The floor report was just sent several times. Wait a minute before sending it again.');
+    }
     const sent = await queueReport(ctx, dbh.db, await reportFor(dbh.db, day, config.APP_TIMEZONE));
     ctx.outbox.wake();
     return { day, sent };
