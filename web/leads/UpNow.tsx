@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Alert, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useAcceptLead, useWaitingLeads, type Lead } from '../api/leads';
 import { useRotation } from '../api/rotation';
@@ -7,17 +7,7 @@ import { OVERVIEW_LOG_SIZE } from '../../domain/rotation';
 import { timeLeft } from '../../domain/speed';
 import { heldOutText } from '../../domain/floor';
 import { showLeadNotification } from './alerts';
-
-/** The clock, ticking each second while something on screen counts down. */
-function useNow(ticking: boolean) {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    if (!ticking) return;
-    const t = setInterval(() => setNow(new Date()), 1000);
-    return () => clearInterval(t);
-  }, [ticking]);
-  return now;
-}
+import { useNow } from '../components/useNow';
 
 /** A lead just handed to him in the background tab: the browser says so (with his permission). */
 function useAlertsFor(leads: Lead[] | undefined) {

@@ -1,19 +1,14 @@
-import { useEffect, useState } from 'react';
 import { Group, Text } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
 import { useRulesNow } from '../api/rules';
 import { APP_TIMEZONE } from '../api/meta';
 import { hoursText } from '../../domain/hours';
+import { useNow } from '../components/useNow';
 
 /** The floor's business hours as they stand now: "Open until 8:00 PM"; nothing around the clock. */
 export function FloorHours() {
   const { businessHours } = useRulesNow();
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    if (!businessHours) return;
-    const t = setInterval(() => setNow(new Date()), 30_000);
-    return () => clearInterval(t);
-  }, [businessHours]);
+  const now = useNow(!!businessHours, 30_000);
   const text = hoursText(businessHours, now, APP_TIMEZONE);
   if (!text) return null;
   return (
