@@ -17,7 +17,7 @@ import { assignNext, firstOverdue } from '../server/rotation/service';
 import { sql } from 'kysely';
 import { createKey, INTAKE_PER_MINUTE } from '../server/intake/service';
 import { LEAD_SOURCE } from '../domain/leads';
-import { clickToScreens, CPU_SLOWDOWN, demoServer, pageLoads, SLOW_4G, type PageLoad } from './pages';
+import { clickToScreens, CPU_SLOWDOWN, demoServer, lighthouseRuns, pageLoads, SLOW_4G, type PageLoad } from './pages';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SECRET = crypto.randomBytes(32).toString('hex');
@@ -419,8 +419,8 @@ async function webBench(port: number, cookie: string) {
 
 // ---------- main ----------
 
-/** BENCH_ONLY=pages,postgres runs only those parts (sqlite, adf, postgres, pages); the others keep their last figures. */
-const PARTS = ['sqlite', 'adf', 'postgres', 'pages'] as const;
+/** BENCH_ONLY=pages,postgres runs only those parts (sqlite, adf, postgres, pages, lighthouse); the others keep their last figures. */
+const PARTS = ['sqlite', 'adf', 'postgres', 'pages', 'lighthouse'] as const;
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
   .map((p) => p.trim())
@@ -433,7 +433,7 @@ async function main() {
   const old: Record<string, number> = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
   const results: Record<string, number> = { ...old };
 
-  if (want('sqlite') || want('pages')) {
+  if (want('sqlite') || want('pages') || want('lighthouse')) {
     say('Building the web app…');
     await new Promise<void>((r, j) =>
       spawn('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' }).on('exit', (c) => (c ? j(new Error('build failed')) : r())),
@@ -514,6 +514,26 @@ async function main() {
     }
   }
 
+  if (want('lighthouse')) {
+    say('[lighthouse] Lighthouse 12, mobile (simulated slow 4G, CPU 4×), the demo dealership, each page 3 times…');
+    const demo = await demoServer({ NODE_ENV: 'production', SESSION_SECRET: SECRET });
+    try {
+      for (const l of await lighthouseRuns(demo)) {
+        const k = l.page.replace('-', '');
+        Object.assign(results, {
+          [`lh_${k}_performance`]: l.performance,
+          [`lh_${k}_accessibility`]: l.accessibility,
+          [`lh_${k}_best_practices`]: l.bestPractices,
+          [`lh_${k}_fcp_ms`]: l.fcpMs,
+          [`lh_${k}_lcp_ms`]: l.lcpMs,
+          [`lh_${k}_tbt_ms`]: l.tbtMs,
+        });
+      }
+    } finally {
+      await demo.stop();
+    }
+  }
+
   const table = tableOf(results);
   say(
     `\n${os.cpus().length} cores, ${round(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${SECONDS} s per load${only.length ? `; ran ${only.join(', ')}, other rows from the last run` : ''}\n`,
@@ -586,6 +606,19 @@ function tableOf(r: Record<string, number>) {
     ['leads', 'leads', null, null],
     ['sales', 'sales', null, null],
   ];
+  for (const [k, label, lcpTarget] of pages) {
+    if (!has(`lh_${k}_performance`)) continue;
+    const perf = r[`lh_${k}_performance`];
+    const least = lcpTarget ? 90 : 80;
+    const lcp = r[`lh_${k}_lcp_ms`];
+    const met = perf >= least && r[`lh_${k}_best_practices`] === 100 && r[`lh_${k}_accessibility`] === 100 && (!lcpTarget || lcp < lcpTarget);
+    rows.push([
+      `${label}: Lighthouse mobile`,
+      `performance ${perf}, accessibility ${r[`lh_${k}_accessibility`]}, best practices ${r[`lh_${k}_best_practices`]}; LCP ${round(lcp / 1000)} s, TBT ${r[`lh_${k}_tbt_ms`]} ms`,
+      `≥ ${least}${lcpTarget ? `, LCP < ${lcpTarget / 1000} s` : ''}, 100, 100`,
+      ok(met),
+    ]);
+  }
   for (const [k, label, lcpTarget, kbTarget] of pages) {
     if (!has(`page_${k}_lcp_ms`)) continue;
     const lcp = r[`page_${k}_lcp_ms`];
