@@ -13,6 +13,13 @@ const STALE: Record<DataTopic, string[]> = {
   rules: ['rules'],
 };
 
+/**
+ * Figures summed over many leads: refetched a moment after the rest, so the list a salesman is
+ * looking at (the server answers one request at a time) is not queued behind them.
+ */
+const SUMS = new Set(['kpis', 'my-stats', 'floor-report', 'integrations']);
+const SUMS_AFTER_MS = 150;
+
 /** Keeps every open screen current: the server says which topic changed, we refetch it. */
 export function useLiveEvents(onRevoked: () => void) {
   const qc = useQueryClient();
@@ -21,10 +28,22 @@ export function useLiveEvents(onRevoked: () => void) {
     let retry: ReturnType<typeof setTimeout> | undefined;
     const stale = new Set<string>();
     let flush: ReturnType<typeof setTimeout> | undefined;
+    const later = new Set<string>();
+    let flushLater: ReturnType<typeof setTimeout> | undefined;
+    const refetch = (keys: Set<string>) => {
+      for (const key of keys) void qc.invalidateQueries({ queryKey: [key] });
+      keys.clear();
+    };
     const invalidate = () => {
       flush = undefined;
-      for (const key of stale) void qc.invalidateQueries({ queryKey: [key] });
-      stale.clear();
+      for (const key of stale) if (SUMS.has(key)) later.add(key);
+      for (const key of later) stale.delete(key);
+      refetch(stale);
+      if (later.size && !flushLater)
+        flushLater = setTimeout(() => {
+          flushLater = undefined;
+          refetch(later);
+        }, SUMS_AFTER_MS);
     };
     const open = () => {
       source = new EventSource('/api/events');
@@ -62,6 +81,7 @@ export function useLiveEvents(onRevoked: () => void) {
     return () => {
       clearTimeout(retry);
       clearTimeout(flush);
+      clearTimeout(flushLater);
       source?.close();
     };
   }, [qc, onRevoked]);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import { Badge, Button, Code, Group, Modal, Paper, ScrollArea, SimpleGrid, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconCheck, IconRotateClockwise } from '@tabler/icons-react';
 import type { Lead } from '../api/leads';
@@ -8,6 +8,8 @@ import { useSession } from '../session/SessionProvider';
 import { SpeedActions, SpeedBadges } from '../leads/LeadActivity';
 import { useCompact } from './useCompact';
 import { when } from './when';
+import { APP_TIMEZONE } from '../api/meta';
+import { dayKey } from '../../domain/time';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { leadNameSchema } from '../../domain/schemas';
 
@@ -184,79 +186,149 @@ function Assignee({ lead: l }: { lead: Lead }) {
   );
 }
 
-/** The leads table of the specification (cards on a phone); `canReopen` is false on a salesman's own list, where he may reopen only what he closed. */
-function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; canReopen: boolean; showAssignee?: boolean }) {
-  const action = useCloseWithUndo();
-  const { user } = useSession();
-  const compact = useCompact();
-  if (!leads.length) return <Text c="dimmed">No leads found.</Text>;
-  const busy = (l: Lead) => action.isPending && action.variables?.id === l.id;
-  const act = (l: Lead, full = false) =>
-    !l.closed ? (
+/** What a row needs besides its lead; the same objects from one render to the next, so unchanged rows skip rendering. */
+interface RowProps {
+  lead: Lead;
+  showAssignee: boolean;
+  /** He may reopen it: a manager, or the salesman who closed it. */
+  canReopen: boolean;
+  busy: boolean;
+  onAct: (id: number, close: boolean) => void;
+  /** Today in the dealership's zone: "Today 2:44 PM" reads "Yesterday" after midnight. */
+  day: string;
+}
+
+function Act({ lead: l, canReopen, busy, onAct, full = false }: Omit<RowProps, 'showAssignee' | 'day'> & { full?: boolean }) {
+  if (!l.closed)
+    return (
       <Button
         size={full ? 'sm' : 'xs'}
         fullWidth={full}
         variant="light"
         leftSection={<IconCheck size={16} aria-hidden />}
-        loading={busy(l)}
-        onClick={() => action.mutate({ id: l.id, close: true })}
+        loading={busy}
+        onClick={() => onAct(l.id, true)}
       >
         Mark Closed
       </Button>
-    ) : canReopen || l.closedById === user?.uid ? (
-      <Button
-        size={full ? 'sm' : 'xs'}
-        fullWidth={full}
-        variant="subtle"
-        leftSection={<IconRotateClockwise size={16} aria-hidden />}
-        loading={busy(l)}
-        onClick={() => action.mutate({ id: l.id, close: false })}
-      >
-        Reopen
-      </Button>
-    ) : null;
+    );
+  if (!canReopen) return null;
+  return (
+    <Button
+      size={full ? 'sm' : 'xs'}
+      fullWidth={full}
+      variant="subtle"
+      leftSection={<IconRotateClockwise size={16} aria-hidden />}
+      loading={busy}
+      onClick={() => onAct(l.id, false)}
+    >
+      Reopen
+    </Button>
+  );
+}
+
+// A live update refetches the list; only the leads that changed render again (React Query keeps
+// an unchanged lead the same object).
+const LeadCard = memo(function LeadCard({ showAssignee, day: _day, ...row }: RowProps) {
+  const l = row.lead;
+  return (
+    <Paper component="li" withBorder p="sm" radius="md" data-testid="lead-row">
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+          <Details lead={l} />
+        </div>
+        <Status lead={l} />
+      </Group>
+      <SimpleGrid cols={2} spacing="xs" verticalSpacing={6} mt="xs">
+        {showAssignee && (
+          <div>
+            <Text size="xs" c="dimmed">
+              Assigned to
+            </Text>
+            <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
+              <Assignee lead={l} />
+            </Text>
+          </div>
+        )}
+        <div>
+          <Text size="xs" c="dimmed">
+            Assigned at
+          </Text>
+          <Text size="sm">{when(l.assignedAt)}</Text>
+        </div>
+        <div>
+          <Text size="xs" c="dimmed">
+            Follow-up due
+          </Text>
+          <FollowUp lead={l} />
+        </div>
+      </SimpleGrid>
+      {(!l.closed || row.canReopen) && (
+        <div style={{ marginTop: 10 }}>
+          <Act {...row} full />
+        </div>
+      )}
+      <Group gap="xs" mt={8}>
+        <SpeedActions lead={l} />
+      </Group>
+    </Paper>
+  );
+});
+
+const LeadRow = memo(function LeadRow({ showAssignee, day: _day, ...row }: RowProps) {
+  const l = row.lead;
+  return (
+    <Table.Tr data-testid="lead-row">
+      <Table.Td>
+        <Details lead={l} />
+      </Table.Td>
+      {showAssignee && (
+        <Table.Td>
+          <Assignee lead={l} />
+        </Table.Td>
+      )}
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(l.assignedAt)}</Table.Td>
+      <Table.Td>
+        <Status lead={l} />
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <FollowUp lead={l} />
+      </Table.Td>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          <Act {...row} />
+          <SpeedActions lead={l} />
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+});
+
+/** The leads table of the specification (cards on a phone); `canReopen` is false on a salesman's own list, where he may reopen only what he closed. */
+function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; canReopen: boolean; showAssignee?: boolean }) {
+  const { mutate, isPending, variables } = useCloseWithUndo();
+  const { user } = useSession();
+  const compact = useCompact();
+  const onAct = useCallback((id: number, close: boolean) => mutate({ id, close }), [mutate]);
+  const day = dayKey(new Date(), APP_TIMEZONE);
+  if (!leads.length) return <Text c="dimmed">No leads found.</Text>;
+  const props = (l: Lead): RowProps & { key: number } => ({
+    key: l.id,
+    lead: l,
+    showAssignee,
+    canReopen: canReopen || (!!l.closedById && l.closedById === user?.uid),
+    busy: isPending && variables?.id === l.id,
+    onAct,
+    day,
+  });
 
   if (compact) {
     return (
       <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Leads">
-        {leads.map((l) => (
-          <Paper key={l.id} component="li" withBorder p="sm" radius="md" data-testid="lead-row">
-            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-              <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
-                <Details lead={l} />
-              </div>
-              <Status lead={l} />
-            </Group>
-            <SimpleGrid cols={2} spacing="xs" verticalSpacing={6} mt="xs">
-              {showAssignee && (
-                <div>
-                  <Text size="xs" c="dimmed">
-                    Assigned to
-                  </Text>
-                  <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
-                    <Assignee lead={l} />
-                  </Text>
-                </div>
-              )}
-              <div>
-                <Text size="xs" c="dimmed">
-                  Assigned at
-                </Text>
-                <Text size="sm">{when(l.assignedAt)}</Text>
-              </div>
-              <div>
-                <Text size="xs" c="dimmed">
-                  Follow-up due
-                </Text>
-                <FollowUp lead={l} />
-              </div>
-            </SimpleGrid>
-            {act(l, true) && <div style={{ marginTop: 10 }}>{act(l, true)}</div>}
-            <Group gap="xs" mt={8}>
-              <SpeedActions lead={l} />
-            </Group>
-          </Paper>
-        ))}
+        {leads.map((l) => {
+          const { key, ...p } = props(l);
+          return <LeadCard key={key} {...p} />;
+        })}
       </Stack>
     );
   }
@@ -275,31 +347,10 @@ function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; 
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {leads.map((l) => (
-            <Table.Tr key={l.id} data-testid="lead-row">
-              <Table.Td>
-                <Details lead={l} />
-              </Table.Td>
-              {showAssignee && (
-                <Table.Td>
-                  <Assignee lead={l} />
-                </Table.Td>
-              )}
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(l.assignedAt)}</Table.Td>
-              <Table.Td>
-                <Status lead={l} />
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <FollowUp lead={l} />
-              </Table.Td>
-              <Table.Td>
-                <Group gap="xs" wrap="nowrap">
-                  {act(l)}
-                  <SpeedActions lead={l} />
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
+          {leads.map((l) => {
+            const { key, ...p } = props(l);
+            return <LeadRow key={key} {...p} />;
+          })}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
