@@ -3,10 +3,10 @@ import { mailsTo } from './support/mail';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { formatDay } from '../domain/format';
 import { addDays, WEEKDAYS } from '../domain/hours';
-import { dayKey, wall } from '../domain/time';
+import { wall } from '../domain/time';
+import { E2E_TZ as TZ, today as todayThere } from './support/clock';
 
 const MANAGER = 'manager@e2e.test';
-const TZ = 'America/New_York';
 
 /** Waits for a mail to `to` whose text matches, and returns its text. */
 async function mailMatching(to: string, pattern: RegExp) {
@@ -23,7 +23,7 @@ test('a manager sets business hours; they are kept, and at closing everyone goes
   const before = new Date(Date.now() - 60_000);
   const w = wall(before, TZ);
   const closes = `${String(w.hour).padStart(2, '0')}:${String(w.minute).padStart(2, '0')}`;
-  const today = dayKey(new Date(), TZ);
+  const today = todayThere();
 
   const repName = unique('Clara');
   const rep = await personPage(browser, uniqueEmail('clara'), repName);
@@ -80,7 +80,7 @@ test('the floor report shows each salesman’s ups for the day picked, and Send 
 
     await boss.goto('/dashboard/stats/leads');
     const report = boss.getByRole('region', { name: /Floor report/ });
-    const today = dayKey(new Date(), TZ);
+    const today = todayThere();
     await expect(report.getByRole('heading', { name: `Floor report · ${formatDay(today)}` })).toBeVisible();
     for (const n of names) {
       const row = report.getByTestId('floor-row').filter({ hasText: n });

@@ -12,6 +12,9 @@ async function openManagement(page: Page) {
   await signIn(page, MANAGER);
   await page.goto('/dashboard/management');
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+  // The list is in: a change made from here on reaches it live (one made while its first fetch
+  // was under way could be missed: see the note in web/api/live.ts).
+  await expect(page.getByTestId('user-row').first()).toBeVisible();
 }
 
 /** Adds someone through the API as the signed-in manager, for tests about what comes after. */

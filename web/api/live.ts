@@ -56,7 +56,9 @@ export function useLiveEvents(onRevoked: () => void) {
         }
         if (e.topic === 'hello') {
           // What was fetched before the stream was open (or while it was down) may have missed
-          // an event: refresh what is on screen once it is.
+          // an event: refresh what is on screen once it is. A first fetch still under way is
+          // left alone (React Query would only join it), so a change made in that moment shows
+          // with the next event.
           void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'weather' && q.state.dataUpdatedAt > 0 });
         } else if (e.topic === 'session-revoked') {
           source?.close();
