@@ -11,10 +11,13 @@ export function formatDay(key: string): string {
   return `${MONTHS[month - 1]} ${day}, ${year}`;
 }
 
-/** "2:44 PM" on the zone's clock (plain spaces, whatever the ICU version). */
+/** "2:44 PM" for 14:44 (plain spaces, whatever the ICU version). */
+export const clockText = (hour: number, minute: number) => `${hour % 12 || 12}:${String(minute).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'}`;
+
+/** "2:44 PM" on the zone's clock. */
 export function formatClock(d: Date, tz: string): string {
   const { hour, minute } = wall(d, tz);
-  return `${hour % 12 || 12}:${String(minute).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'}`;
+  return clockText(hour, minute);
 }
 
 const dayNumber = (key: string) => {

@@ -1,5 +1,5 @@
 import { dayKey, parseDayKey, wall } from './time';
-import { formatClock } from './format';
+import { clockText, formatClock } from './format';
 
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
@@ -108,16 +108,14 @@ export function hoursText(hours: BusinessHours, now: Date, tz: string): string |
   if (s.kind === 'open') return `Open until ${formatClock(s.closesAt, tz)}`;
   if (!s.opensAt) return 'Closed';
   const day = dayKey(s.opensAt, tz);
-  const when = day === dayKey(now, tz) ? '' : day === addDays(dayKey(now, tz), 1) ? 'tomorrow ' : `${WEEKDAYS[weekday(day)]} `;
+  const today = dayKey(now, tz);
+  const when = day === today ? '' : day === addDays(today, 1) ? 'tomorrow ' : `${WEEKDAYS[weekday(day)]} `;
   return `Closed · opens ${when}at ${formatClock(s.opensAt, tz)}`;
 }
 
 /** The hours of one weekday as a person reads them: "9:00 AM – 8:00 PM" or "Closed". */
 export function dayHoursText(h: DayHours): string {
   if (!h) return 'Closed';
-  const read = (hhmm: string) => {
-    const [hour, minute] = hhmm.split(':').map(Number);
-    return `${hour % 12 || 12}:${String(minute).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'}`;
-  };
+  const read = (hhmm: string) => clockText(...(hhmm.split(':').map(Number) as [number, number]));
   return `${read(h.open)} – ${read(h.close)}`;
 }

@@ -2,6 +2,7 @@ import type { Ctx } from '../context';
 import type { Db } from '../db';
 import { withRotationLock } from '../db';
 import { writeAudit } from '../users/audit';
+import { mailedManagers } from '../users/repo';
 import { addDays, closingDue } from '../../domain/hours';
 import { floorReport, reportSubject, reportText, type FloorReport } from '../../domain/report';
 import { zonedStartOfDay } from '../../domain/time';
@@ -58,13 +59,7 @@ export async function reportFor(db: Db, day: string, tz: string): Promise<FloorR
 
 /** Queues the report to every manager (in `db`, a transaction or the database); answers how many. */
 export async function queueReport(ctx: Ctx, db: Db, report: FloorReport): Promise<number> {
-  const managers = await db
-    .selectFrom('users')
-    .select(['email', 'name'])
-    .where('role', '=', 'manager')
-    .where('disabled', '=', 0)
-    .where('deleted_at', 'is', null)
-    .execute();
+  const managers = await mailedManagers(db);
   const subject = reportSubject(ctx.config.APP_NAME, report.day);
   const body = reportText(report);
   const link = `${ctx.config.PUBLIC_URL}/dashboard/stats/leads?day=${report.day}`;

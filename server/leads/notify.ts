@@ -1,3 +1,4 @@
+import { mailedManagers } from '../users/repo';
 import type { Ctx } from '../context';
 
 const line = (label: string, v: string | null) => (v ? [`${label}: ${v}`] : []);
@@ -79,7 +80,7 @@ async function mailParked(ctx: Ctx, leadIds: number[]) {
   if (!leadIds.length) return;
   const [leads, managers] = await Promise.all([
     ctx.dbh.db.selectFrom('leads').select(['id', 'customer', 'handoffs']).where('id', 'in', leadIds).execute(),
-    ctx.dbh.db.selectFrom('users').select(['email', 'name']).where('role', '=', 'manager').where('disabled', '=', 0).where('deleted_at', 'is', null).execute(),
+    mailedManagers(ctx.dbh.db),
   ]);
   const expiresAt = Date.now() + LEAD_MAIL_TTL_MS;
   const mails = leads.flatMap((l) =>

@@ -4,6 +4,7 @@ import { notifyParked } from '../leads/notify';
 import { loadRules } from '../rules/service';
 import { closeIfDue } from '../floor/service';
 import { floorState } from '../../domain/hours';
+import type { Rules } from '../../domain/rules';
 import { assignBeBack, assignNext, handOnOverdue, handOutWaiting, type Actor, type Assigned, type NewLead } from './service';
 
 /**
@@ -14,12 +15,17 @@ import { assignBeBack, assignNext, handOnOverdue, handOutWaiting, type Actor, ty
  * refused. While the floor is closed (business hours) nothing waiting goes out and `keep` leads
  * (the intake API's) wait too; a manager's own Assign still goes to Next Up.
  */
-export async function handOut(ctx: Ctx, leads: NewLead[], by: Actor, opts: { keep?: boolean; actionId?: string; askedFor?: string; now?: Date } = {}) {
+export async function handOut(
+  ctx: Ctx,
+  leads: NewLead[],
+  by: Actor,
+  opts: { keep?: boolean; actionId?: string; askedFor?: string; now?: Date; rules?: Rules } = {},
+) {
   const given: Assigned[] = [];
   const made: (Assigned & { replayed?: true })[] = [];
-  const { askedFor, now = new Date(), ...rest } = opts;
+  const { askedFor, now = new Date(), rules: known, ...rest } = opts;
   try {
-    const rules = await loadRules(ctx.dbh.db);
+    const rules = known ?? (await loadRules(ctx.dbh.db));
     const closed = floorState(rules.businessHours, now, ctx.config.APP_TIMEZONE).kind === 'closed';
     if (!closed) given.push(...(await handOutWaiting(ctx.dbh, now, rules)));
     for (const lead of leads) {
@@ -44,7 +50,7 @@ export async function handOut(ctx: Ctx, leads: NewLead[], by: Actor, opts: { kee
 }
 
 /** Leads waiting for someone eligible go out when someone becomes eligible. */
-export const handOutWaitingLeads = (ctx: Ctx, now = new Date()) => handOut(ctx, [], { id: null, name: 'Rotation' }, { now });
+export const handOutWaitingLeads = (ctx: Ctx, now = new Date(), rules?: Rules) => handOut(ctx, [], { id: null, name: 'Rotation' }, { now, rules });
 
 /**
  * The sweep: the floor closes when its hour has come; leads not accepted in time are handed on
@@ -67,6 +73,6 @@ export async function sweep(ctx: Ctx, now = new Date()) {
     ctx.bus.publish({ topic: 'rotation' });
     ctx.bus.publish({ topic: 'leads' });
   }
-  await handOutWaitingLeads(ctx, now);
+  await handOutWaitingLeads(ctx, now, rules);
   return moved;
 }

@@ -69,4 +69,8 @@ export async function insertUser(
   return row;
 }
 
+/** The managers who hear of things by mail: not disabled, not deleted. */
+export const mailedManagers = (db: Db) =>
+  db.selectFrom('users').select(['email', 'name']).where('role', '=', 'manager').where('disabled', '=', 0).where('deleted_at', 'is', null).execute();
+
 export const isBlocked = (u: Pick<UserRow, 'disabled' | 'deleted_at'>) => !!u.disabled || u.deleted_at !== null;

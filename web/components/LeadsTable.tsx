@@ -199,30 +199,17 @@ interface RowProps {
 }
 
 function Act({ lead: l, canReopen, busy, onAct, full = false }: Omit<RowProps, 'showAssignee' | 'day'> & { full?: boolean }) {
-  if (!l.closed)
-    return (
-      <Button
-        size={full ? 'sm' : 'xs'}
-        fullWidth={full}
-        variant="light"
-        leftSection={<IconCheck size={16} aria-hidden />}
-        loading={busy}
-        onClick={() => onAct(l.id, true)}
-      >
-        Mark Closed
-      </Button>
-    );
-  if (!canReopen) return null;
+  if (l.closed && !canReopen) return null;
   return (
     <Button
       size={full ? 'sm' : 'xs'}
       fullWidth={full}
-      variant="subtle"
-      leftSection={<IconRotateClockwise size={16} aria-hidden />}
+      variant={l.closed ? 'subtle' : 'light'}
+      leftSection={l.closed ? <IconRotateClockwise size={16} aria-hidden /> : <IconCheck size={16} aria-hidden />}
       loading={busy}
-      onClick={() => onAct(l.id, false)}
+      onClick={() => onAct(l.id, !l.closed)}
     >
-      Reopen
+      {l.closed ? 'Reopen' : 'Mark Closed'}
     </Button>
   );
 }

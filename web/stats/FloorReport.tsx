@@ -9,7 +9,8 @@ import { notifyFail, notifyOk } from '../components/notify';
 import { useCompact } from '../components/useCompact';
 import { formatClock, formatDay } from '../../domain/format';
 import { formatSeconds } from '../../domain/speed';
-import { dayKey, isValidDayKey } from '../../domain/time';
+import { dayKey } from '../../domain/time';
+import { reportDaySchemaOn } from '../../domain/schemas';
 import type { FloorReportAnswer } from '../../domain/contract/answers';
 
 type Row = FloorReportAnswer['report']['team'] & { id?: string; name: string };
@@ -41,7 +42,8 @@ export function FloorReport() {
   const today = dayKey(new Date(), APP_TIMEZONE);
   const [params, setParams] = useSearchParams();
   const asked = params.get('day') ?? '';
-  const day = isValidDayKey(asked) && asked <= today ? asked : today;
+  const pick = reportDaySchemaOn(today);
+  const day = pick.safeParse({ day: asked }).success ? asked : today;
   const compact = useCompact();
   const q = useQuery({ queryKey: ['floor-report', day], queryFn: () => call('GET /floor/report', { query: { day } }) });
   const send = useMutation({
@@ -72,7 +74,7 @@ export function FloorReport() {
             max={today}
             onChange={(e) => {
               const v = e.currentTarget.value;
-              if (isValidDayKey(v) && v <= today) setParams((p) => (p.set('day', v), p), { replace: true });
+              if (pick.safeParse({ day: v }).success) setParams((p) => (p.set('day', v), p), { replace: true });
             }}
             w={180}
           />
