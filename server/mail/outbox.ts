@@ -74,7 +74,11 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
   let again = false;
   let stopped = true;
 
-  /** Claims due rows with a lease (other servers skip them), sends them, and records the outcome. */
+  /**
+   * Claims due rows with a lease (other servers skip them), sends them, and records the outcome:
+   * what was sent in one statement once the round's sends are over (a crash before it sends those
+   * again when their lease ends, as a crash during a send always could).
+   */
   async function round(): Promise<number> {
     const now = Date.now();
     let due = db
@@ -93,23 +97,24 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
       .where('state', '=', 'waiting')
       .returning(['id', 'kind', 'recipient', 'body', 'attempts', 'expires_at'])
       .execute();
+    const sent: number[] = [];
+    const done = (ids: number[], state: 'sent' | 'failed', error: string | null) =>
+      db.updateTable('outbox').set({ state, done_at: Date.now(), body: '', lease_until: null, last_error: error }).where('id', 'in', ids).execute();
     await Promise.all(
       rows.map(async (r) => {
-        const done = (state: 'sent' | 'failed', error: string | null) =>
-          db.updateTable('outbox').set({ state, done_at: Date.now(), body: '', lease_until: null, last_error: error }).where('id', '=', r.id).execute();
         if (Number(r.expires_at) <= now) {
           log.warn({ outbox: Number(r.id), to: r.recipient }, `gave up on ${r.kind} mail: it expired before it could be sent`);
-          return done('failed', 'expired before it could be sent');
+          return done([r.id], 'failed', 'expired before it could be sent');
         }
         try {
           const { mail, logLine } = box.open<{ mail: Mail; logLine?: string }>(r.body);
           await mailer.send(mail, logLine);
-          await done('sent', null);
+          sent.push(r.id);
         } catch (err) {
           const msg = (err as Error).message ?? String(err);
           if (permanent(err)) {
             log.error({ err, outbox: Number(r.id), to: r.recipient }, `gave up on ${r.kind} mail: the mail server refused it`);
-            return done('failed', msg);
+            return done([r.id], 'failed', msg);
           }
           const wait = Math.min(timing.backoffMs * 2 ** (r.attempts - 1), timing.maxBackoffMs);
           log.warn({ err, outbox: Number(r.id), to: r.recipient, attempt: r.attempts }, `could not send ${r.kind} mail; trying again in ${wait} ms`);
@@ -121,6 +126,7 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
         }
       }),
     );
+    if (sent.length) await done(sent, 'sent', null);
     return rows.length;
   }
 
