@@ -48,13 +48,27 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
     await connect();
   }
 
+  // On PostgreSQL the events of one turn of the event loop go out in one statement, each
+  // (topic, person) once: a screen refetches a topic once however many changes it had.
+  let pending: Map<string, PortalEvent> | null = null;
+  const flush = () => {
+    const events = [...pending!.values()].map((e) => JSON.stringify(e));
+    pending = null;
+    pool!.query('select pg_notify($1, e) from unnest($2::text[]) as e', [CHANNEL, events]).catch((err: unknown) => {
+      log.warn({ err }, 'could not publish events');
+    });
+  };
+
   return {
     publish(partial) {
       const e: PortalEvent = { ...partial, at: Date.now() };
       if (pool) {
-        pool.query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify(e)]).catch((err: unknown) => {
-          log.warn({ err }, 'could not publish event');
-        });
+        if (!pending) {
+          pending = new Map();
+          setImmediate(flush);
+        }
+        const key = `${e.topic} ${e.userId ?? ''}`;
+        if (!pending.has(key)) pending.set(key, e);
       } else {
         emit(e);
       }
