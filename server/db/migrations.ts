@@ -386,15 +386,26 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('leads_closed_at').on('leads').column('closed_at').execute();
       },
     },
+    '016_assign_asks_first': {
+      // The one-call assign also answers, under the lock and before acting, when the rules the
+      // app server remembers are no longer the stored ones or when leads wait in Unassigned (they
+      // go out first), and names the salesman's address for his mail: no reads around the call.
+      async up(db: Db) {
+        if (dialect !== 'postgres') return;
+        await sql.raw(`drop function if exists bdc_assign_next(${ASSIGN_ARGS_014})`).execute(db);
+        await sql.raw(ASSIGN_FUNCTION).execute(db);
+      },
+    },
   };
 }
 
-/** The arguments of 011's version, which 012 replaced, and of 012's, which 014 replaced. */
+/** The arguments of 011's version, which 012 replaced, of 012's, which 014 replaced, and of 014's, which 016 replaced. */
 const OLD_ASSIGN_ARGS = 'text, text, text, text, text, text, text, text, text, text, text, bigint, bigint, boolean, text, text';
 const ASSIGN_ARGS_012 = `${OLD_ASSIGN_ARGS}, bigint`;
+const ASSIGN_ARGS_014 = `${ASSIGN_ARGS_012}, boolean`;
 
 /**
- * See 011_postgres_assign_function, 012_speed_to_lead and 014 (the newest version is created by each,
+ * See 011_postgres_assign_function, 012_speed_to_lead, 014 and 016 (the newest version is created by each,
  * so a new database and an upgraded one end the same); server/rotation/assign-postgres.ts calls it.
  */
 const ASSIGN_FUNCTION = `
@@ -402,10 +413,11 @@ create or replace function bdc_assign_next(
   p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text,
   p_source text, p_ext_source text, p_ext_id text, p_by_id text, p_by_name text,
   p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text, p_accept_due bigint,
-  p_hold_out boolean
+  p_hold_out boolean, p_rules text, p_waiting_first boolean, p_max_handoffs integer
 ) returns json language plpgsql as $fn$
 declare
   v_pointer integer;
+  v_to text;
   v_seen rotation_actions%rowtype;
   v_lead leads%rowtype;
   v_next users%rowtype;
@@ -415,6 +427,14 @@ declare
 begin
   -- The same lock every rotation change takes (withRotationLock).
   select pointer_pos into strict v_pointer from rotation_state where id = 1 for update;
+  -- The rules the caller remembers, as stored ('' when none are: the defaults); null: not checked.
+  if p_rules is not null and p_rules <> coalesce((select value from settings where key = 'rules'), '') then
+    return json_build_object('error', 'rules_changed');
+  end if;
+  -- Leads waiting in Unassigned go out before a new one: the caller hands them out, then asks again.
+  if p_waiting_first and exists (select 1 from leads where assigned_to = '' and closed = 0 and handoffs < p_max_handoffs) then
+    return json_build_object('error', 'waiting');
+  end if;
   if p_action_id is not null then
     select * into v_seen from rotation_actions where id = p_action_id;
     if found then
@@ -463,6 +483,7 @@ begin
       update rotation_state set pointer_pos = v_next.position, last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id
         where id = 1;
       v_pointer := v_next.position;
+      v_to := v_next.email;
     end if;
     v_result := json_build_object(
       'leadId', v_id, 'customer', p_customer,
@@ -473,7 +494,7 @@ begin
   if p_action_id is not null then
     insert into rotation_actions (id, request, result, created_at) values (p_action_id, p_request, v_result::text, (extract(epoch from clock_timestamp()) * 1000)::bigint);
   end if;
-  return v_result;
+  return json_build_object('assigned', v_result, 'to', v_to);
 end
 $fn$`;
 

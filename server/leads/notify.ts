@@ -1,5 +1,7 @@
 import { mailedManagers } from '../users/repo';
 import type { Ctx } from '../context';
+import type { NewLead } from '../rotation/service';
+import { LEAD_SOURCE } from '../../domain/leads';
 
 const line = (label: string, v: string | null) => (v ? [`${label}: ${v}`] : []);
 
@@ -25,22 +27,59 @@ function dueFormat(tz: string) {
 /** A salesman hears of a new lead for a day; after that the mail is given up. */
 const LEAD_MAIL_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** What a salesman's mail about his new lead says: the lead as stored, his address and name. */
+export interface LeadMail {
+  id: number;
+  customer: string;
+  phone: string | null;
+  email: string | null;
+  vehicle: string | null;
+  vin: string | null;
+  comments: string | null;
+  source: string;
+  follow_up_due: number;
+  accept_due: number | null;
+  to: string;
+  rep: string;
+}
+
+/** The mail about a lead just stored for a salesman, from what the assign stored. */
+export const newLeadMail = (id: number, l: NewLead, to: { name: string; email: string }, followUpDue: number, acceptDue: number | null): LeadMail => ({
+  id,
+  customer: l.customer,
+  phone: l.phone || null,
+  email: l.email || null,
+  vehicle: l.vehicle || null,
+  vin: l.vin || null,
+  comments: l.comments || null,
+  source: l.source ?? LEAD_SOURCE,
+  follow_up_due: followUpDue,
+  accept_due: acceptDue,
+  to: to.email,
+  rep: to.name,
+});
+
 /**
- * Tells each salesman about the lead they just got, through the outbox. Runs after the assign
- * committed; a mail that cannot be queued is logged and never undoes or fails the assign.
+ * Tells each salesman about the lead they just got, through the outbox: a lead id is read, a
+ * lead the assign already described is not. Runs after the assign committed; a mail that cannot
+ * be queued is logged and never undoes or fails the assign.
  */
-async function mailAssigned(ctx: Ctx, leadIds: number[]) {
-  if (!leadIds.length) return;
-  const rows = await ctx.dbh.db
-    .selectFrom('leads')
-    .innerJoin('users', 'users.id', 'leads.assigned_to')
-    .select(['leads.id', 'leads.customer', 'leads.phone', 'leads.email', 'leads.vehicle', 'leads.vin', 'leads.comments', 'leads.source'])
-    .select(['leads.follow_up_due', 'leads.accept_due', 'users.email as to', 'users.name as rep'])
-    .where('leads.id', 'in', leadIds)
-    .execute();
+async function mailAssigned(ctx: Ctx, leads: (number | LeadMail)[]) {
+  const ids = leads.filter((l) => typeof l === 'number');
+  const known = leads.filter((l) => typeof l !== 'number');
+  if (!leads.length) return;
+  const read = ids.length
+    ? await ctx.dbh.db
+        .selectFrom('leads')
+        .innerJoin('users', 'users.id', 'leads.assigned_to')
+        .select(['leads.id', 'leads.customer', 'leads.phone', 'leads.email', 'leads.vehicle', 'leads.vin', 'leads.comments', 'leads.source'])
+        .select(['leads.follow_up_due', 'leads.accept_due', 'users.email as to', 'users.name as rep'])
+        .where('leads.id', 'in', ids)
+        .execute()
+    : [];
   const due = dueFormat(ctx.config.APP_TIMEZONE);
   const expiresAt = Date.now() + LEAD_MAIL_TTL_MS;
-  const mails = rows.map((l) => {
+  const mails = [...known, ...read].map((l) => {
     const text = [
       `Hi ${l.rep},`,
       '',
@@ -71,8 +110,8 @@ async function mailAssigned(ctx: Ctx, leadIds: number[]) {
 const leadLink = (ctx: Ctx, id: number) => `${ctx.config.PUBLIC_URL}/dashboard/associates?lead=${id}`;
 
 /** Fire and forget: the answer to the request does not wait for the mail. */
-export const notifyAssigned = (ctx: Ctx, leadIds: number[]) => {
-  mailAssigned(ctx, leadIds).catch((err) => ctx.log.error({ err }, 'could not queue mail about new leads'));
+export const notifyAssigned = (ctx: Ctx, leads: (number | LeadMail)[]) => {
+  mailAssigned(ctx, leads).catch((err) => ctx.log.error({ err }, 'could not queue mail about new leads'));
 };
 
 /** Every manager hears of a lead no salesman accepted, which now waits for them in Unassigned. */

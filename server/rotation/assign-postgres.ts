@@ -2,12 +2,14 @@ import { sql } from 'kysely';
 import type { DbHandle } from '../db';
 import { HttpError } from '../http/errors';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
-import { acceptDue } from '../../domain/speed';
+import { acceptDue, MAX_HANDOFFS } from '../../domain/speed';
 import type { Rules } from '../../domain/rules';
-import type { Actor, Assigned, NewLead } from './service';
+import { newLeadMail } from '../leads/notify';
+import type { Actor, Assigned, Handed, NewLead } from './service';
 
-/** What bdc_assign_next (migration 011) answers. */
-type Answer = { error: 'action_reused' | 'none_eligible' } | { replayed: true; result: Assigned } | Assigned;
+/** What bdc_assign_next (migrations 011 to 016) answers; `to` is the salesman's address. */
+type Answer =
+  { error: 'action_reused' | 'none_eligible' | 'rules_changed' | 'waiting' } | { replayed: true; result: Assigned } | { assigned: Assigned; to: string | null };
 
 /** One answer, its keys always in the same order: a replay reads the same as the first answer. */
 const shape = (a: Assigned): Assigned => ({
@@ -44,34 +46,39 @@ async function gated<T>(h: DbHandle, run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * assignNext on PostgreSQL: the whole transaction (lock, action-id replay, prospect-id dedupe,
- * pick, insert, log, pointer) is one call of a function kept in the database, so the state row
- * is held for the function's run rather than for several round trips.
+ * assignNext on PostgreSQL: the whole transaction (lock, the rules and waiting-leads checks,
+ * action-id replay, prospect-id dedupe, pick, insert, log, pointer) is one call of a function
+ * kept in the database, so the state row is held for the function's run rather than for several
+ * round trips.
  */
 export async function assignOnPostgres(
   h: DbHandle,
   l: NewLead,
   by: Actor,
-  opts: { now: Date; keep?: boolean; actionId?: string; rules: Rules },
-): Promise<Assigned & { replayed?: true }> {
+  opts: { now: Date; keep?: boolean; actionId?: string; rules: Rules; rulesText?: string; waitingFirst?: boolean },
+): Promise<Handed | { askAgain: 'rules' | 'waiting' }> {
   const ext = !!(l.externalSource && l.externalId);
   const at = opts.now.getTime();
   const request = opts.actionId ? JSON.stringify({ assign: l }) : null;
+  const followUp = followUpDue(opts.now, opts.rules.followUpHours).getTime();
+  const accept = acceptDue(opts.now, opts.rules.responseWindowMinutes)?.getTime() ?? null;
   const { rows } = await gated(h, () =>
     sql<{ r: Answer }>`select bdc_assign_next(
     ${l.customer}::text, ${l.phone || null}::text, ${l.email || null}::text, ${l.vehicle || null}::text,
     ${l.vin || null}::text, ${l.comments || null}::text, ${l.source ?? LEAD_SOURCE}::text,
     ${ext ? l.externalSource : null}::text, ${ext ? l.externalId : null}::text, ${by.id}::text, ${by.name}::text,
-    ${at}::bigint, ${followUpDue(opts.now, opts.rules.followUpHours).getTime()}::bigint, ${!!opts.keep}::boolean,
-    ${opts.actionId ?? null}::text, ${request}::text, ${acceptDue(opts.now, opts.rules.responseWindowMinutes)?.getTime() ?? null}::bigint, ${opts.rules.holdOut}::boolean) as r`.execute(
-      h.db,
-    ),
+    ${at}::bigint, ${followUp}::bigint, ${!!opts.keep}::boolean, ${opts.actionId ?? null}::text, ${request}::text,
+    ${accept}::bigint, ${opts.rules.holdOut}::boolean, ${opts.rulesText ?? null}::text, ${!!opts.waitingFirst}::boolean,
+    ${MAX_HANDOFFS}::integer) as r`.execute(h.db),
   );
   const r = rows[0].r;
   if ('error' in r) {
+    if (r.error === 'rules_changed') return { askAgain: 'rules' };
+    if (r.error === 'waiting') return { askAgain: 'waiting' };
     if (r.error === 'action_reused') throw new HttpError(422, 'This action id was already used for a different request.');
     throw new HttpError(409, 'No eligible associates right now.');
   }
   if ('replayed' in r) return { ...shape(r.result), replayed: true };
-  return shape(r);
+  const a = shape(r.assigned);
+  return a.assignedTo && r.to ? { ...a, mail: newLeadMail(a.leadId, l, { name: a.assignedTo.name, email: r.to }, followUp, accept) } : a;
 }

@@ -1,11 +1,11 @@
 import type { Ctx } from '../context';
 import { notifyAssigned } from '../leads/notify';
 import { notifyParked } from '../leads/notify';
-import { loadRules } from '../rules/service';
+import { loadRules, rememberedRules, type KnownRules } from '../rules/service';
 import { closeIfDue } from '../floor/service';
 import { floorState } from '../../domain/hours';
 import type { Rules } from '../../domain/rules';
-import { assignBeBack, assignNext, handOnOverdue, handOutWaiting, type Actor, type Assigned, type NewLead } from './service';
+import { AskAgain, assignBeBack, assignNext, handOnOverdue, handOutWaiting, type Actor, type Handed, type NewLead } from './service';
 
 /**
  * The one way leads are handed out, for every caller (a manager's Assign, the intake API, a
@@ -14,6 +14,10 @@ import { assignBeBack, assignNext, handOnOverdue, handOutWaiting, type Actor, ty
  * open screen is told. With `keep`, a lead no one can take waits in Unassigned instead of being
  * refused. While the floor is closed (business hours) nothing waiting goes out and `keep` leads
  * (the intake API's) wait too; a manager's own Assign still goes to Next Up.
+ *
+ * New leads go out on the rules this app server remembers, without reading them or looking for
+ * waiting leads first: the assign checks both under the rotation lock and asks again (AskAgain)
+ * when the rules changed or leads wait, which is rare.
  */
 export async function handOut(
   ctx: Ctx,
@@ -21,32 +25,53 @@ export async function handOut(
   by: Actor,
   opts: { keep?: boolean; actionId?: string; askedFor?: string; now?: Date; rules?: Rules } = {},
 ) {
-  const given: Assigned[] = [];
-  const made: (Assigned & { replayed?: true })[] = [];
-  const { askedFor, now = new Date(), rules: known, ...rest } = opts;
+  const h = ctx.dbh;
+  const given: Handed[] = [];
+  const made: Handed[] = [];
+  const { askedFor, now = new Date(), rules: told, ...rest } = opts;
   try {
-    const rules = known ?? (await loadRules(ctx.dbh.db));
-    const closed = floorState(rules.businessHours, now, ctx.config.APP_TIMEZONE).kind === 'closed';
-    if (!closed) given.push(...(await handOutWaiting(ctx.dbh, now, rules)));
+    const plain = leads.length > 0 && !askedFor;
+    let known: KnownRules = told ? { rules: told } : plain ? await rememberedRules(h) : { rules: await loadRules(h.db) };
+    const closed = () => floorState(known.rules.businessHours, now, ctx.config.APP_TIMEZONE).kind === 'closed';
+    let waitingFirst = !closed();
+    if (waitingFirst && !plain) {
+      given.push(...(await handOutWaiting(h, now, known.rules)));
+      waitingFirst = false;
+    }
     for (const lead of leads) {
-      made.push(
-        askedFor
-          ? await assignBeBack(ctx.dbh, lead, askedFor, by, { ...rest, now, rules })
-          : await assignNext(ctx.dbh, lead, by, { ...rest, now, rules, wait: closed && !!rest.keep }),
-      );
+      for (;;) {
+        const { rules, text: rulesText } = known;
+        try {
+          made.push(
+            askedFor
+              ? await assignBeBack(h, lead, askedFor, by, { ...rest, now, rules })
+              : await assignNext(h, lead, by, { ...rest, now, rules, rulesText, waitingFirst: waitingFirst && !closed(), wait: closed() && !!rest.keep }),
+          );
+          break;
+        } catch (err) {
+          if (!(err instanceof AskAgain)) throw err;
+          if (err.why === 'rules') known = await rememberedRules(h, true);
+          else {
+            given.push(...(await handOutWaiting(h, now, rules)));
+            waitingFirst = false;
+          }
+        }
+      }
+      waitingFirst = false;
     }
   } finally {
     const fresh = [...given, ...made.filter((m) => !m.replayed && !m.duplicate)];
     notifyAssigned(
       ctx,
-      fresh.filter((a) => a.assignedTo).map((a) => a.leadId),
+      fresh.filter((a) => a.assignedTo).map((a) => a.mail ?? a.leadId),
     );
     if (fresh.length) {
       ctx.bus.publish({ topic: 'rotation' });
       ctx.bus.publish({ topic: 'leads' });
     }
   }
-  return made;
+  // The mail's facts (the salesman's address) are never part of an answer.
+  return made.map(({ mail, ...answer }) => answer);
 }
 
 /** Leads waiting for someone eligible go out when someone becomes eligible. */

@@ -13,6 +13,7 @@ import { beBack, checkIn } from '../../domain/floor';
 import { loadRules } from '../rules/service';
 import { acceptDue, handOn, MAX_HANDOFFS, missReason } from '../../domain/speed';
 import { assignOnPostgres } from './assign-postgres';
+import { newLeadMail, type LeadMail } from '../leads/notify';
 
 export const toMember = (u: UserRow & { past_due?: number | string | null }): Member => ({
   id: u.id,
@@ -151,15 +152,48 @@ async function logAssign(trx: Db, leadId: number, customer: string, next: Member
 
 const holdOutAt = (rules: Rules, now: Date) => (rules.holdOut ? now.getTime() : null);
 
+/** Next Up, with his address for the mail about his lead. */
 const nextUp = async (trx: Db, now: Date, rules: Rules) => {
   const state = await readState(trx);
-  return { state, next: pickNext(eligibleQueue((await candidates(trx, holdOutAt(rules, now))).map(toMember), now), state.pointer_pos) };
+  const staff = await candidates(trx, holdOutAt(rules, now));
+  const next = pickNext(eligibleQueue(staff.map(toMember), now), state.pointer_pos);
+  return { state, next, email: staff.find((u) => u.id === next?.id)?.email ?? '' };
 };
+
+/**
+ * Why an assign did nothing and asks to be called again: the rules it was given are no longer
+ * the stored ones (read them again), or leads wait in Unassigned (hand them out first).
+ */
+export class AskAgain extends Error {
+  constructor(readonly why: 'rules' | 'waiting') {
+    super(`assign: ask again (${why})`);
+  }
+}
+
+/** Leads waiting for someone eligible; a lead handed on too often (parked) waits for a manager instead. */
+const waiting = (db: Db) => db.selectFrom('leads').where('assigned_to', '=', UNASSIGNED).where('closed', '=', 0).where('handoffs', '<', MAX_HANDOFFS);
+
+/** What an assign checks under the lock before acting (bdc_assign_next does the same on PostgreSQL). */
+async function askFirst(trx: Db, rulesText: string | undefined, waitingFirst: boolean) {
+  if (rulesText === undefined && !waitingFirst) return;
+  const seen = await trx
+    .selectNoFrom((eb) => [
+      eb.selectFrom('settings').select('value').where('key', '=', 'rules').as('rules'),
+      eb.exists(waiting(trx).select('id')).as('waiting'),
+    ])
+    .executeTakeFirstOrThrow();
+  if (rulesText !== undefined && (seen.rules ?? '') !== rulesText) throw new AskAgain('rules');
+  if (waitingFirst && seen.waiting) throw new AskAgain('waiting');
+}
 
 /** Stores a new lead with its holder (null: it waits in Unassigned); a be-back has no Accept window. */
 async function insertLead(trx: Db, l: NewLead, holder: Member | null, by: Actor, now: Date, rules: Rules, beBack = false) {
   const at = now.getTime();
   const ext = !!(l.externalSource && l.externalId);
+  const due = {
+    follow_up_due: followUpDue(now, rules.followUpHours).getTime(),
+    accept_due: holder && !beBack ? (acceptDue(now, rules.responseWindowMinutes)?.getTime() ?? null) : null,
+  };
   const row = await trx
     .insertInto('leads')
     .values({
@@ -170,7 +204,7 @@ async function insertLead(trx: Db, l: NewLead, holder: Member | null, by: Actor,
       assigned_by_name: by.name,
       assigned_at: at,
       status: holder ? 'handed' : 'new',
-      follow_up_due: followUpDue(now, rules.followUpHours).getTime(),
+      follow_up_due: due.follow_up_due,
       closed: 0,
       source: l.source ?? LEAD_SOURCE,
       closed_at: null,
@@ -188,12 +222,12 @@ async function insertLead(trx: Db, l: NewLead, holder: Member | null, by: Actor,
       name_missing: l.nameMissing ? 1 : 0,
       document_id: l.documentId ?? null,
       offered_at: holder ? at : null,
-      accept_due: holder && !beBack ? (acceptDue(now, rules.responseWindowMinutes)?.getTime() ?? null) : null,
+      accept_due: due.accept_due,
       be_back: beBack ? 1 : 0,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return Number(row.id);
+  return { id: Number(row.id), ...due };
 }
 
 /**
@@ -207,7 +241,7 @@ export function assignBeBack(h: DbHandle, l: NewLead, askedFor: string, by: Acto
       const state = await readState(trx);
       const r = beBack((await teamStaff(trx)).map(toMember), askedFor, state.pointer_pos);
       if ('refusal' in r) throw new HttpError(409, r.refusal);
-      const leadId = await insertLead(trx, l, r.to, by, now, opts.rules ?? DEFAULT_RULES, true);
+      const { id: leadId } = await insertLead(trx, l, r.to, by, now, opts.rules ?? DEFAULT_RULES, true);
       await trx
         .insertInto('rotation_log')
         .values({
@@ -228,17 +262,22 @@ export function assignBeBack(h: DbHandle, l: NewLead, askedFor: string, by: Acto
   );
 }
 
+/** An assign's answer; `mail` is what the salesman's mail says (never part of an answer). */
+export type Handed = Assigned & { replayed?: true; mail?: LeadMail };
+
 /**
  * One transaction: read the pointer and the eligible, create the lead, log it, move the pointer.
  * With `keep`, a lead no one can take is stored unassigned instead of refused; with `wait` too,
- * it is stored unassigned whoever could take it.
+ * it is stored unassigned whoever could take it. Given `rulesText` (the rules' stored text) or
+ * `waitingFirst`, it first checks under the lock and throws AskAgain when the rules changed or
+ * leads wait.
  */
 export async function assignNext(
   h: DbHandle,
   lead: string | NewLead,
   by: Actor,
-  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean; rules?: Rules; wait?: boolean } = {},
-): Promise<Assigned & { replayed?: true }> {
+  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean; rules?: Rules; rulesText?: string; waitingFirst?: boolean; wait?: boolean } = {},
+): Promise<Handed> {
   const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
   const now = opts.now ?? new Date();
   const rules = opts.rules ?? DEFAULT_RULES;
@@ -247,10 +286,16 @@ export async function assignNext(
   // Leads with a prospect id or intake details (the ADF repeat rule, trade-ins, documents) take the
   // stepwise path; the one-call function covers the plain lead a manager assigns.
   const plain = !l.externalId && !l.findRepeat && !l.tradeIn && !l.nameMissing && !l.documentId && !l.customerKey;
-  if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait) return assignOnPostgres(h, l, by, { ...opts, now, rules });
+  if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait) {
+    const r = await assignOnPostgres(h, l, by, { ...opts, now, rules });
+    if ('askAgain' in r) throw new AskAgain(r.askAgain);
+    return r;
+  }
   const ext = !!(l.externalSource && l.externalId);
-  return withRotationLock(h, (trx) =>
-    once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
+  let mail: LeadMail | undefined;
+  const answer = await withRotationLock(h, async (trx) => {
+    await askFirst(trx, opts.rulesText, !!opts.waitingFirst);
+    return once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
       if (ext) {
         const seen = l.findRepeat
           ? await l.findRepeat(trx)
@@ -266,15 +311,18 @@ export async function assignNext(
         }
       }
       // `wait`: the floor is closed, so the lead waits in Unassigned for the morning.
-      const { state, next } = opts.wait ? { state: await readState(trx), next: null } : await nextUp(trx, now, rules);
+      const { state, next, email } = opts.wait ? { state: await readState(trx), next: null, email: '' } : await nextUp(trx, now, rules);
       if (!next && !opts.keep) throw new HttpError(409, 'No eligible associates right now.');
       const at = now.getTime();
-      const leadId = await insertLead(trx, l, next, by, now, rules);
+      const stored = await insertLead(trx, l, next, by, now, rules);
+      const leadId = stored.id;
       if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: state.pointer_pos, duplicate: false };
       await logAssign(trx, leadId, l.customer, next, by, at);
+      mail = newLeadMail(leadId, l, { name: next.name, email }, stored.follow_up_due, stored.accept_due);
       return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
-    }),
-  );
+    });
+  });
+  return mail ? { ...answer, mail } : answer;
 }
 
 /** assigned_to of a lead that is waiting for someone eligible. */
@@ -282,16 +330,11 @@ export const UNASSIGNED = '';
 
 /**
  * Hands the waiting leads out, oldest first, one rotation transaction each, until none is
- * left or no one is eligible. The lead keeps whoever sent it as its assigner. A lead handed on
- * too often (parked) waits for a manager instead.
+ * left or no one is eligible. The lead keeps whoever sent it as its assigner.
  */
 const oldestWaiting = (db: Db, lock = false) =>
-  db
-    .selectFrom('leads')
+  waiting(db)
     .selectAll()
-    .where('assigned_to', '=', UNASSIGNED)
-    .where('closed', '=', 0)
-    .where('handoffs', '<', MAX_HANDOFFS)
     .orderBy('assigned_at')
     .orderBy('id')
     .limit(1)

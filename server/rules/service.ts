@@ -6,14 +6,50 @@ import { readRules, ruleChanges, type Rules } from '../../domain/rules';
 const KEY = 'rules';
 const HISTORY = 10;
 
-export async function loadRules(db: Db): Promise<Rules> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', KEY).executeTakeFirst();
-  if (!row) return readRules(null);
+/**
+ * The rules and their stored text ('' when none are stored: the defaults). A rotation transaction
+ * given the text checks it under the lock, so rules kept in memory are never acted on once changed.
+ */
+export interface KnownRules {
+  rules: Rules;
+  /** Absent: read just now by the caller, not checked. */
+  text?: string;
+}
+
+let lastRead: Required<KnownRules> | null = null;
+
+function parseRules(text: string): Rules {
+  if (lastRead?.text === text) return lastRead.rules;
+  let rules: Rules;
   try {
-    return readRules(JSON.parse(row.value));
+    rules = readRules(text ? JSON.parse(text) : null);
   } catch {
-    return readRules(null);
+    rules = readRules(null);
   }
+  lastRead = { rules, text };
+  return rules;
+}
+
+async function storedRules(db: Db): Promise<Required<KnownRules>> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', KEY).executeTakeFirst();
+  const text = row?.value ?? '';
+  return { rules: parseRules(text), text };
+}
+
+export const loadRules = async (db: Db): Promise<Rules> => (await storedRules(db)).rules;
+
+const remembered = new WeakMap<DbHandle, Promise<Required<KnownRules>>>();
+
+/** The rules this app server read last (`reread`: read them again), for the assign, which checks them. */
+export function rememberedRules(h: DbHandle, reread = false): Promise<Required<KnownRules>> {
+  let known = remembered.get(h);
+  if (!known || reread) {
+    known = storedRules(h.db);
+    remembered.set(h, known);
+    // A failed read is not remembered.
+    known.catch(() => remembered.get(h) === known && remembered.delete(h));
+  }
+  return known;
 }
 
 /**
