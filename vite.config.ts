@@ -7,6 +7,10 @@ import { precompressDir } from './server/http/compress';
 const CHARTS =
   /node_modules[\\/](recharts|@mantine[\\/]charts|d3-|victory-vendor|decimal\.js-light|es-toolkit|@reduxjs|redux|immer|reselect|react-redux|eventemitter3)/;
 
+/** What only the screens with forms need: zod and the schemas built with it, number inputs. */
+const FORMS =
+  /node_modules[\\/](zod|react-number-format)[\\/]|[\\/]domain[\\/](schemas|rules|contract[\\/]\w+)\.ts|[\\/]web[\\/](forms[\\/]|components[\\/]LeadsTable)/;
+
 /** Writes .br and .gz beside every text file of the build; the server sends them as they are. */
 function precompress(): Plugin {
   let outDir = '';
@@ -43,9 +47,11 @@ export default defineConfig({
             { name: 'app', tags: ['$initial'], priority: 30 },
             {
               name: 'dashboard',
-              test: (id: string) => /node_modules|[\\/]web[\\/](api|components|shell|session|styles)[\\/]/.test(id) && !CHARTS.test(id),
+              test: (id: string) => /node_modules|[\\/]web[\\/](api|components|shell|session|styles)[\\/]/.test(id) && !CHARTS.test(id) && !FORMS.test(id),
               priority: 20,
             },
+            // Schemas and number inputs: the screens with forms and lead lists; the overview shows none.
+            { name: 'forms', test: FORMS, priority: 15 },
             { name: 'charts', test: CHARTS, priority: 10 },
           ],
         },

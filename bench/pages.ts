@@ -293,8 +293,10 @@ export async function lighthouseRuns(demo: Awaited<ReturnType<typeof demoServer>
   const out: LighthouseRow[] = [];
   // Chromium's helpers write to a profile for a moment after it exits: the profiles go at the end.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-lighthouse-'));
-  for (const [name, url, cookie] of pages) {
-    const tries: LighthouseRow[] = [];
+  // LIGHTHOUSE_PAGES=overview,leads runs only those pages (the others keep their last figures).
+  const only = process.env.LIGHTHOUSE_PAGES?.split(',');
+  for (const [name, url, cookie] of pages.filter(([n]) => !only || only.includes(n))) {
+    const tries: (LighthouseRow & { report: unknown })[] = [];
     for (let i = 0; i < runs; i++) {
       const chrome = await devtoolsChromium(dir);
       try {
@@ -317,13 +319,20 @@ export async function lighthouseRuns(demo: Awaited<ReturnType<typeof demoServer>
           fcpMs: ms('first-contentful-paint'),
           lcpMs: ms('largest-contentful-paint'),
           tbtMs: ms('total-blocking-time'),
+          report: result.lhr,
         });
       } finally {
         await chrome.stop();
       }
     }
     tries.sort((a, b) => a.performance - b.performance);
-    out.push(tries[Math.floor(tries.length / 2)]);
+    const { report, ...median } = tries[Math.floor(tries.length / 2)];
+    // LIGHTHOUSE_REPORTS=<folder> keeps each page's median report, to open in Lighthouse's viewer and see why.
+    if (process.env.LIGHTHOUSE_REPORTS) {
+      fs.mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+      fs.writeFileSync(path.join(process.env.LIGHTHOUSE_REPORTS, `${name}.json`), JSON.stringify(report));
+    }
+    out.push(median);
   }
   fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   return out;

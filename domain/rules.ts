@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_RULES } from './rule-defaults';
 
 /** Response window: 0 turns accepting off; otherwise whole minutes, at most two hours. */
 const MAX_RESPONSE_WINDOW = 120;
@@ -52,14 +53,7 @@ export type Rules = z.infer<typeof rulesSchema>;
 /** A change to the rules: any of them, at least one. */
 export const rulesChangeSchema = rulesSchema.partial().refine((v) => Object.keys(v).length > 0, { error: 'Say which rule to change' });
 
-export const DEFAULT_RULES: Rules = {
-  responseWindowMinutes: 10,
-  followUpHours: 24,
-  skipSnoozeMinutes: 30,
-  checkInOrder: false,
-  holdOut: false,
-  businessHours: null,
-};
+export { DEFAULT_RULES };
 
 /** A stored record read with today's schema: what is missing or no longer valid takes its default. */
 export function readRules(stored: unknown): Rules {

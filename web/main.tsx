@@ -31,9 +31,17 @@ const SettingsPage = lazy(screens.settings);
 // Opening a dashboard address: fetch the shell and that screen now, alongside "who am I", rather
 // than one after the other once the session is known.
 if (window.location.pathname.startsWith('/dashboard')) {
-  const screen = window.location.pathname.split('/')[2];
-  const first = { overview: screens.overview, routing: screens.routing, leads: screens.leads, associates: screens.associates }[screen ?? 'overview'];
-  for (const load of [screens.shell, first ?? screens.overview]) load().catch(() => undefined);
+  const [, , screen = 'overview', sub] = window.location.pathname.split('/');
+  const first = {
+    overview: screens.overview,
+    routing: screens.routing,
+    leads: screens.leads,
+    associates: screens.associates,
+    management: screens.management,
+    settings: screens.settings,
+    stats: sub === 'leads' ? screens.leadsKpi : screens.sales,
+  }[screen];
+  for (const load of [screens.shell, first]) load?.().catch(() => undefined);
 }
 
 const router = createBrowserRouter([

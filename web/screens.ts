@@ -1,3 +1,5 @@
+import { whenIdle } from './components/idle';
+
 /**
  * Each screen's code, loaded on demand (main.tsx makes them lazy); the same loaders fetch the
  * screen a user most likely opens next once the browser is idle, so that click waits for nothing.
@@ -25,13 +27,7 @@ export function likelyNext(path: string, isManager: boolean): Screen[] {
 
 /** Loads the screens' code when the browser has nothing else to do; nothing is shown. */
 export function prefetchWhenIdle(names: Screen[]): () => void {
-  const run = () => {
+  return whenIdle(() => {
     for (const n of names) screens[n]().catch(() => undefined);
-  };
-  if (typeof window.requestIdleCallback === 'function') {
-    const id = window.requestIdleCallback(run, { timeout: 4000 });
-    return () => window.cancelIdleCallback(id);
-  }
-  const t = window.setTimeout(run, 2000);
-  return () => window.clearTimeout(t);
+  }, 4000);
 }

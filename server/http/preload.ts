@@ -15,12 +15,16 @@ const SCREENS: Record<string, string> = {
   settings: 'settings/SettingsPage.tsx',
 };
 
-/** What a screen asks the API for first, besides "who am I" (web/api/rotation.ts). */
+/** What a screen asks the API for first, besides what the shell asks on every screen. */
 const DATA: Record<string, string[]> = {
-  '': ['/api/rotation?log=10'],
-  overview: ['/api/rotation?log=10'],
+  '': ['/api/rotation?log=10', '/api/rules'],
+  overview: ['/api/rotation?log=10', '/api/rules'],
   routing: ['/api/rotation?log=12'],
+  stats: ['/api/sales'],
+  'stats/sales': ['/api/sales'],
 };
+/** The shell's own questions: who am I, and the weather in its header. */
+const SHELL_DATA = ['/api/auth/me', '/api/weather'];
 
 interface ManifestEntry {
   file: string;
@@ -56,7 +60,7 @@ export function dashboardHints(webDist: string): (pathname: string) => string {
     hints.set(
       screen,
       [
-        ...['/api/auth/me', ...(DATA[screen] ?? [])].map((u) => `<link rel="preload" as="fetch" crossorigin href="${u}">`),
+        ...[...SHELL_DATA, ...(DATA[screen] ?? [])].map((u) => `<link rel="preload" as="fetch" crossorigin href="${u}">`),
         ...css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
         ...js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
       ].join(''),

@@ -1,6 +1,7 @@
 import type { DataTopic, Topic } from '../../domain/contract/events';
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { whenIdle } from '../components/idle';
 
 /** Which cached queries each server topic makes stale. */
 const STALE: Record<DataTopic, string[]> = {
@@ -79,8 +80,11 @@ export function useLiveEvents(onRevoked: () => void) {
         }
       };
     };
-    open();
+    // The stream opens once the screen has drawn: its hello refreshes what is on screen, which
+    // on a phone would otherwise compete with the first paint for the network and the CPU.
+    const idle = whenIdle(open, 1000);
     return () => {
+      idle();
       clearTimeout(retry);
       clearTimeout(flush);
       clearTimeout(flushLater);

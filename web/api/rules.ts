@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { call } from './client';
-import { DEFAULT_RULES } from '../../domain/rules';
+import { DEFAULT_RULES } from '../../domain/rule-defaults';
 
 /** The dealership rules (kept live by the "rules" topic). */
 export function useRules() {

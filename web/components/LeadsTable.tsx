@@ -1,4 +1,4 @@
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Badge, Button, Code, Group, Modal, Paper, ScrollArea, SimpleGrid, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconCheck, IconRotateClockwise } from '@tabler/icons-react';
 import type { Lead } from '../api/leads';
@@ -346,7 +346,11 @@ function LeadsTable({ leads, canReopen, showAssignee = true }: { leads: Lead[]; 
 
 /** A leads query shown a page at a time, with "Load more" while the server has more. */
 export function PagedLeads({ query, ...table }: { query: ReturnType<typeof useLeads>; canReopen: boolean; showAssignee?: boolean }) {
-  if (query.isPending)
+  const leads = useMemo(() => query.data?.pages.flatMap((p) => p.leads), [query.data]);
+  // A page of lead cards takes a slow phone a good part of a second to build: React builds it
+  // in slices between which the page still answers taps (a deferred value), not in one go.
+  const shown = useDeferredValue(leads);
+  if (query.isPending || (leads && !shown))
     return (
       <Stack gap="xs" aria-hidden>
         {[0, 1, 2].map((i) => (
@@ -358,7 +362,7 @@ export function PagedLeads({ query, ...table }: { query: ReturnType<typeof useLe
   if (query.isError && !query.data) return null;
   return (
     <>
-      <LeadsTable leads={query.data?.pages.flatMap((p) => p.leads) ?? []} {...table} />
+      <LeadsTable leads={shown ?? []} {...table} />
       {query.hasNextPage && (
         <Button mt="md" variant="light" onClick={() => void query.fetchNextPage()} loading={query.isFetchingNextPage}>
           Load more

@@ -37,7 +37,8 @@ export function StatCard({
         {label}
       </Text>
       {value === undefined ? (
-        <Skeleton h={big ? 44 : 28} mt={6} w="60%" />
+        // As tall as the figure that replaces it (its font size × line height), so nothing below moves.
+        <Skeleton h={big ? '2.7rem' : '1.5rem'} w="60%" />
       ) : (
         <Text size={big ? '2.25rem' : 'xl'} lh={1.2} fw={700} data-testid={testId} style={{ overflowWrap: 'anywhere' }}>
           {value}

@@ -135,7 +135,8 @@ export default function OverviewPage() {
               </Stack>
             )}
           </Paper>
-          <RecentActions log={q.data?.log} />
+          {/* Shown with the queue rather than as a placeholder: the list above grows to its real length first, and would push it down. */}
+          {q.data && <RecentActions log={q.data.log} />}
         </>
       )}
     </Stack>

@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import '../styles/charts';
 import { Alert, Button, Grid, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
@@ -20,6 +21,9 @@ export default function SalesPage() {
   const userId = picked && picked !== user?.uid ? picked : null;
   const q = useTracker(userId);
   const t = q.data;
+  // The figures come first; the form and the list of sales below are built after them, in
+  // slices between which a phone still paints and answers taps (a deferred value).
+  const below = useDeferredValue(t);
 
   const refused = q.error instanceof ApiError && q.error.status >= 400 && q.error.status < 500;
 
@@ -79,21 +83,25 @@ export default function SalesPage() {
             <Figures f={t.figures} sales={t.sales} today={t.today} />
           </Paper>
           <Charts daily={t.daily} monthly={t.monthly} />
-          <Grid>
-            {!t.readOnly && (
-              <Grid.Col span={{ base: 12, md: 4 }}>
-                <Paper withBorder p="md" radius="md">
-                  <Title order={2} size="h4" mb="sm">
-                    Add Sale
-                  </Title>
-                  <SaleForm key={t.today} today={t.today} initial={{ date: t.today, vehicleType: 'new', frontGross: '', split: 'full' }} />
-                </Paper>
+          {!below ? (
+            <Skeleton h={280} aria-hidden />
+          ) : (
+            <Grid>
+              {!below.readOnly && (
+                <Grid.Col span={{ base: 12, md: 4 }}>
+                  <Paper withBorder p="md" radius="md">
+                    <Title order={2} size="h4" mb="sm">
+                      Add Sale
+                    </Title>
+                    <SaleForm key={below.today} today={below.today} initial={{ date: below.today, vehicleType: 'new', frontGross: '', split: 'full' }} />
+                  </Paper>
+                </Grid.Col>
+              )}
+              <Grid.Col span={{ base: 12, md: below.readOnly ? 12 : 8 }}>
+                <SalesList sales={below.sales} readOnly={below.readOnly} today={below.today} />
               </Grid.Col>
-            )}
-            <Grid.Col span={{ base: 12, md: t.readOnly ? 12 : 8 }}>
-              <SalesList sales={t.sales} readOnly={t.readOnly} today={t.today} />
-            </Grid.Col>
-          </Grid>
+            </Grid>
+          )}
         </>
       )}
     </Stack>

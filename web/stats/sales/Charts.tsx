@@ -1,9 +1,14 @@
-import { BarChart, LineChart } from '@mantine/charts';
-import { Paper, SimpleGrid, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { formatCents } from '../../../domain/commission';
+import { lazy, Suspense } from 'react';
+import { Paper, SimpleGrid, Skeleton, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { Tracker } from './api';
+import { useIdle } from '../../components/idle';
+import { money } from './money';
 
-const money = (dollars: number) => formatCents(Math.round(dollars * 100));
+// The chart library is large: the figures, titles and summaries show first; it is fetched once
+// the screen has drawn, and the drawings follow.
+const plots = () => import('./Plots');
+const DailyPlot = lazy(() => plots().then((m) => ({ default: m.DailyPlot })));
+const MonthlyPlot = lazy(() => plots().then((m) => ({ default: m.MonthlyPlot })));
 const total = (xs: number[]) => money(xs.reduce((a, b) => a + b, 0));
 
 /** The numbers behind a chart, for screen readers. */
@@ -31,7 +36,10 @@ function DataTable({ caption, head, rows }: { caption: string; head: [string, st
   );
 }
 
+const PLACEHOLDER = <Skeleton h={280} />;
+
 export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
+  const drawn = useIdle(2000);
   const days = daily.filter((d) => d.commission !== 0).length;
   const dailySummary = `Commission per day this month: ${total(daily.map((d) => d.commission))} over ${days} ${days === 1 ? 'day' : 'days'} with sales.`;
   const monthlySummary = `Front gross per month this year: ${total(monthly.map((m) => m.gross))} in total.`;
@@ -45,21 +53,7 @@ export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
           {dailySummary}
         </Text>
         <div role="img" aria-label={dailySummary}>
-          <LineChart
-            h={280}
-            data={daily.map((d) => ({ ...d, label: String(Number(d.day.slice(8))) }))}
-            dataKey="label"
-            series={[{ name: 'commission', label: 'Commission', color: 'teal.6' }]}
-            valueFormatter={money}
-            curveType="linear"
-            gridAxis="xy"
-            withLegend
-            legendProps={{ verticalAlign: 'bottom', height: 40 }}
-            xAxisLabel="Day of the month"
-            yAxisLabel="Commission"
-            yAxisProps={{ width: 80 }}
-            accessibilityLayer={false}
-          />
+          <Suspense fallback={PLACEHOLDER}>{drawn ? <DailyPlot daily={daily} /> : PLACEHOLDER}</Suspense>
         </div>
         <DataTable caption="Commission per day this month" head={['Day', 'Commission']} rows={daily.map((d) => [d.day, money(d.commission)])} />
       </Paper>
@@ -71,20 +65,7 @@ export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
           {monthlySummary}
         </Text>
         <div role="img" aria-label={monthlySummary}>
-          <BarChart
-            h={280}
-            data={monthly}
-            dataKey="month"
-            series={[{ name: 'gross', label: 'Front gross', color: 'blue.6' }]}
-            valueFormatter={money}
-            gridAxis="xy"
-            withLegend
-            legendProps={{ verticalAlign: 'bottom', height: 40 }}
-            xAxisLabel="Month"
-            yAxisLabel="Front gross"
-            yAxisProps={{ width: 80 }}
-            accessibilityLayer={false}
-          />
+          <Suspense fallback={PLACEHOLDER}>{drawn ? <MonthlyPlot monthly={monthly} /> : PLACEHOLDER}</Suspense>
         </div>
         <DataTable caption="Front gross per month this year" head={['Month', 'Front gross']} rows={monthly.map((m) => [m.month, money(m.gross)])} />
       </Paper>

@@ -1,0 +1,11 @@
+import type { Rules } from './rules';
+
+/** The rules before a manager changes any. Apart from their schema, so a screen that only shows them loads no schema code. */
+export const DEFAULT_RULES: Rules = {
+  responseWindowMinutes: 10,
+  followUpHours: 24,
+  skipSnoozeMinutes: 30,
+  checkInOrder: false,
+  holdOut: false,
+  businessHours: null,
+};
