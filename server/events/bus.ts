@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import type { Topic } from '../../domain/contract/events';
+import { batched } from '../db/batch';
 
 /** What changed; screens refetch the data behind a topic. userId narrows it to one person. */
 export interface PortalEvent {
@@ -48,30 +49,19 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
     await connect();
   }
 
-  // On PostgreSQL the events of one turn of the event loop go out in one statement, each
-  // (topic, person) once: a screen refetches a topic once however many changes it had.
-  let pending: Map<string, PortalEvent> | null = null;
-  const flush = () => {
-    const events = [...pending!.values()].map((e) => JSON.stringify(e));
-    pending = null;
-    pool!.query('select pg_notify($1, e) from unnest($2::text[]) as e', [CHANNEL, events]).catch((err: unknown) => {
-      log.warn({ err }, 'could not publish events');
-    });
-  };
+  // On PostgreSQL events go out in one statement per write (batch.ts), each (topic, person) once:
+  // a screen refetches a topic once however many changes it had.
+  const notify = batched<PortalEvent>((events) => {
+    const once = new Map<string, string>();
+    for (const e of events) once.set(`${e.topic} ${e.userId ?? ''}`, JSON.stringify(e));
+    return pool!.query('select pg_notify($1, e) from unnest($2::text[]) as e', [CHANNEL, [...once.values()]]);
+  });
 
   return {
     publish(partial) {
       const e: PortalEvent = { ...partial, at: Date.now() };
-      if (pool) {
-        if (!pending) {
-          pending = new Map();
-          setImmediate(flush);
-        }
-        const key = `${e.topic} ${e.userId ?? ''}`;
-        if (!pending.has(key)) pending.set(key, e);
-      } else {
-        emit(e);
-      }
+      if (pool) notify([e]).catch((err: unknown) => log.warn({ err }, 'could not publish events'));
+      else emit(e);
     },
     subscribe(fn) {
       local.on('event', fn);

@@ -102,8 +102,7 @@ async function mailAssigned(ctx: Ctx, leads: (number | LeadMail)[]) {
       expiresAt,
     };
   });
-  await ctx.outbox.enqueue(ctx.dbh.db, mails);
-  ctx.outbox.wake();
+  await ctx.outbox.queue(mails);
 }
 
 /** Straight to the lead on the salesman's page. */
@@ -141,8 +140,7 @@ async function mailParked(ctx: Ctx, leadIds: number[]) {
     })),
   );
   if (!mails.length) return;
-  await ctx.outbox.enqueue(ctx.dbh.db, mails);
-  ctx.outbox.wake();
+  await ctx.outbox.queue(mails);
 }
 
 export const notifyParked = (ctx: Ctx, leadIds: number[]) => {

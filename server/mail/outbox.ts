@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbHandle } from '../db';
 import type { Mail, Mailer } from './mailer';
+import { batched } from '../db/batch';
 
 interface QueuedMail {
   kind: 'signin' | 'lead' | 'report';
@@ -31,6 +32,8 @@ const BATCH = 10;
 export interface Outbox {
   /** Stores mail in db (a transaction or the database); call wake() after it commits. */
   enqueue(db: Db, mails: QueuedMail[]): Promise<void>;
+  /** Stores mail outside any transaction, under load together with others' (db/batch.ts), and wakes the sender. */
+  queue(mails: QueuedMail[]): Promise<void>;
   wake(): void;
   /** Mail waiting to go, and how long the oldest has waited. */
   backlog(): Promise<{ waiting: number; oldestWaitingMs: number }>;
@@ -156,33 +159,39 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
     })();
   }
 
+  async function enqueue(tx: Db, mails: QueuedMail[]) {
+    if (!mails.length) return;
+    const now = Date.now();
+    await tx
+      .insertInto('outbox')
+      .values(
+        mails.map((m) => ({
+          kind: m.kind,
+          recipient: m.mail.to,
+          body: m.dropped ? '' : box.seal({ mail: m.mail, logLine: m.logLine }),
+          state: m.dropped ? ('dropped' as const) : ('waiting' as const),
+          attempts: 0,
+          next_at: now,
+          lease_until: null,
+          expires_at: m.expiresAt,
+          last_error: m.dropped ?? null,
+          created_at: now,
+          done_at: m.dropped ? now : null,
+        })),
+      )
+      .execute();
+  }
+  // On the next turn: the answer that enqueued the mail goes out first.
+  const wake = () => schedule(0);
+  const queue = batched<QueuedMail>(async (mails) => {
+    await enqueue(db, mails);
+    wake();
+  });
+
   return {
-    async enqueue(tx, mails) {
-      if (!mails.length) return;
-      const now = Date.now();
-      await tx
-        .insertInto('outbox')
-        .values(
-          mails.map((m) => ({
-            kind: m.kind,
-            recipient: m.mail.to,
-            body: m.dropped ? '' : box.seal({ mail: m.mail, logLine: m.logLine }),
-            state: m.dropped ? ('dropped' as const) : ('waiting' as const),
-            attempts: 0,
-            next_at: now,
-            lease_until: null,
-            expires_at: m.expiresAt,
-            last_error: m.dropped ?? null,
-            created_at: now,
-            done_at: m.dropped ? now : null,
-          })),
-        )
-        .execute();
-    },
-    wake() {
-      // On the next turn: the answer that enqueued the mail goes out first.
-      schedule(0);
-    },
+    enqueue,
+    queue,
+    wake,
     async backlog() {
       const row = await db
         .selectFrom('outbox')
