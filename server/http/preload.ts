@@ -20,6 +20,7 @@ const DATA: Record<string, string[]> = {
   '': ['/api/rotation?log=10', '/api/rules'],
   overview: ['/api/rotation?log=10', '/api/rules'],
   routing: ['/api/rotation?log=12'],
+  leads: ['/api/leads?open=1'],
   stats: ['/api/sales'],
   'stats/sales': ['/api/sales'],
 };

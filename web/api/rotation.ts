@@ -5,9 +5,9 @@ import { call } from './client';
 export type { LogEntry, RotationView } from '../../domain/contract/answers';
 
 /** The live queue; it refreshes on events and by itself when a snooze ends. */
-export function useRotation(logSize: number) {
+export function useRotation(logSize: number, enabled = true) {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['rotation', logSize], queryFn: () => call('GET /rotation', { query: { log: logSize } }) });
+  const q = useQuery({ queryKey: ['rotation', logSize], queryFn: () => call('GET /rotation', { query: { log: logSize } }), enabled });
   const at = q.data?.nextChangeAt;
   useEffect(() => {
     if (!at) return;

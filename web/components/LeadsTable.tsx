@@ -349,7 +349,7 @@ export function PagedLeads({ query, ...table }: { query: ReturnType<typeof useLe
   const leads = useMemo(() => query.data?.pages.flatMap((p) => p.leads), [query.data]);
   // A page of lead cards takes a slow phone a good part of a second to build: React builds it
   // in slices between which the page still answers taps (a deferred value), not in one go.
-  const shown = useDeferredValue(leads);
+  const shown = useDeferredValue(leads ?? null, null);
   if (query.isPending || (leads && !shown))
     return (
       <Stack gap="xs" aria-hidden>

@@ -63,7 +63,7 @@ export function UpNow() {
   const { user } = useSession();
   const staff = user?.role === 'staff';
   const waiting = useWaitingLeads(staff);
-  const rotation = useRotation(OVERVIEW_LOG_SIZE);
+  const rotation = useRotation(OVERVIEW_LOG_SIZE, staff);
   useAlertsFor(waiting.data);
   const now = useNow(!!waiting.data?.some((l) => l.acceptDue));
   if (!staff) return null;

@@ -23,7 +23,7 @@ export default function SalesPage() {
   const t = q.data;
   // The figures come first; the form and the list of sales below are built after them, in
   // slices between which a phone still paints and answers taps (a deferred value).
-  const below = useDeferredValue(t);
+  const below = useDeferredValue(t ?? null, null);
 
   const refused = q.error instanceof ApiError && q.error.status >= 400 && q.error.status < 500;
 
