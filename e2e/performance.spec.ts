@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { personPage } from './support/people';
+import { personPage, uniqueEmail } from './support/people';
 
 test('a signed-out visit logs no error, loads no dashboard code and asks search engines to stay away', async ({ page }) => {
   const problems: string[] = [];
@@ -43,4 +43,45 @@ test('the overview of a signed-in manager logs no error and shows the rotation',
   await boss.waitForTimeout(3500);
   expect(problems).toEqual([]);
   await boss.context().close();
+});
+
+test('the overview needs no form or chart code: it shows the queue with that code out of reach', async ({ browser }) => {
+  const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
+  const refused: string[] = [];
+  await boss.route(/\/assets\/(forms|charts)-/, (r) => {
+    refused.push(new URL(r.request().url()).pathname);
+    return r.abort();
+  });
+  await boss.goto('/dashboard/overview');
+  await expect(boss.getByTestId('queue-size')).toHaveText(/^\d+$/);
+  await expect(boss.getByTestId('next-up')).toBeVisible();
+  const page = await (await boss.request.get('/dashboard/overview')).text();
+  const hinted = [...page.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+  expect(hinted.some((h) => /OverviewPage/.test(h))).toBe(true);
+  expect(hinted.filter((h) => /\/(forms|charts)-/.test(h))).toEqual([]);
+  // The form code exists: the next likely screen (routing) asks for it once the overview is idle.
+  await expect.poll(() => refused.some((r) => /\/forms-/.test(r))).toBe(true);
+  await boss.context().close();
+});
+
+test("the leads screen and a salesman's sales tracker use every hint their page names, and the charts follow", async ({ browser }) => {
+  const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
+  const rep = await personPage(browser, uniqueEmail('perf'), 'Perry Perf', { onFloor: false });
+  const problems: string[] = [];
+  for (const p of [boss, rep])
+    p.on('console', (m) => {
+      if (m.type() === 'error' || (m.type() === 'warning' && /preload/i.test(m.text()))) problems.push(`${p.url()}: ${m.text()}`);
+    });
+  await Promise.all([boss.goto('/dashboard/leads'), rep.goto('/dashboard/stats/sales')]);
+  await expect(boss.getByRole('heading', { name: 'Leads', exact: true })).toBeVisible();
+  await expect(boss.getByTestId('lead-row').or(boss.getByText('No leads found.')).first()).toBeVisible();
+  await expect(rep.getByTestId('daily-summary')).toBeVisible();
+  // The drawings come once the screen has drawn; the figures did not wait for them.
+  await expect(rep.locator('.recharts-surface').first()).toBeVisible();
+  await Promise.all([boss.waitForLoadState('networkidle'), rep.waitForLoadState('networkidle')]);
+  // Chromium warns of an unused preload a few seconds after the load.
+  await boss.waitForTimeout(3500);
+  expect(problems).toEqual([]);
+  await boss.context().close();
+  await rep.context().close();
 });

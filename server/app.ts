@@ -237,15 +237,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     // One page per set of hints (a dashboard screen's code and data), compressed once.
     const hintsFor = dashboardHints(webDist);
     const pages = new Map<string, ReturnType<typeof precompressed>>();
-    const pageFor = (pathname: string) => {
-      const hints = hintsFor(pathname);
+    const pageFor = (url: string) => {
+      const hints = hintsFor(url);
       let page = pages.get(hints);
       if (!page) pages.set(hints, (page = precompressed(template.replace('</head>', `${hints}</head>`))));
       return page;
     };
     // Every non-API path is the single-page app; it shows its own "Page Not Found".
     const page = async (req: FastifyRequest, reply: FastifyReply) =>
-      sendPrecompressed(req, reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8'), pageFor(req.url.split('?')[0]));
+      sendPrecompressed(req, reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8'), pageFor(req.url));
     app.get('/*', { config: { access: 'public' } }, page);
     app.get('/', { config: { access: 'public' } }, page);
   }

@@ -26,6 +26,7 @@ function fakeDist() {
       'index.html': { file: 'assets/index-Ab12Cd34.js', isEntry: true },
       '_dashboard-Ij90Kl12.js': { file: 'assets/dashboard-Ij90Kl12.js', css: ['assets/dashboard-Mn34Op56.css'] },
       'overview/OverviewPage.tsx': { file: 'assets/OverviewPage-Ef56Gh78.js', imports: ['index.html', '_dashboard-Ij90Kl12.js'] },
+      'leads/LeadsPage.tsx': { file: 'assets/LeadsPage-Qr78St90.js', imports: ['index.html', '_dashboard-Ij90Kl12.js'] },
     }),
   );
   fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg/>');
@@ -113,9 +114,18 @@ describe('compression and caching as a browser sees them', () => {
       '<link rel="preload" as="style" crossorigin href="/assets/dashboard-Mn34Op56.css">',
       '<link rel="preload" as="fetch" crossorigin href="/api/auth/me">',
       '<link rel="preload" as="fetch" crossorigin href="/api/rotation?log=10">',
+      '<link rel="preload" as="fetch" crossorigin href="/api/rules">',
+      '<link rel="preload" as="fetch" crossorigin href="/api/weather">',
     ])
       expect(r.body).toContain(hint);
     expect(r.body).not.toContain('modulepreload crossorigin href="/assets/index-Ab12Cd34.js"');
+    // Each screen its own first data; an address with a query asks for other data, so it gets the code alone.
+    const leads = (await t.app.inject({ method: 'GET', url: '/dashboard/leads' })).body;
+    expect(leads).toContain('<link rel="preload" as="fetch" crossorigin href="/api/leads?open=1">');
+    expect(leads).not.toContain('/api/rotation');
+    const unassigned = (await t.app.inject({ method: 'GET', url: '/dashboard/leads?view=unassigned' })).body;
+    expect(unassigned).toContain('<link rel="modulepreload" crossorigin href="/assets/LeadsPage-Qr78St90.js">');
+    expect(unassigned).not.toContain('as="fetch"');
     // The sign-in page asks for nothing of the dashboard, and the build's manifest is never served.
     expect((await t.app.inject({ method: 'GET', url: '/' })).body).not.toContain('preload');
     expect((await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' })).headers['content-type']).toMatch(/text\/html/);

@@ -37,13 +37,15 @@ interface ManifestEntry {
 /**
  * Link hints for a dashboard address: the screen's code and styles and its first data, fetched
  * with the page instead of one after another once the app has started (each step is a round
- * trip on a phone's network). Read from the build's manifest; nothing without one.
+ * trip on a phone's network). Read from the build's manifest; nothing without one. An address
+ * with a query (another salesman's tracker, the unassigned leads) asks for other data: it gets
+ * the code only, as a hint the page then does not use is only a wasted download.
  */
-export function dashboardHints(webDist: string): (pathname: string) => string {
+export function dashboardHints(webDist: string): (url: string) => string {
   const file = path.join(webDist, '.vite', 'manifest.json');
   if (!fs.existsSync(file)) return () => '';
   const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, ManifestEntry>;
-  const hints = new Map<string, string>();
+  const hints = new Map<string, { code: string; all: string }>();
   for (const [screen, source] of Object.entries(SCREENS)) {
     const js: string[] = [];
     const css: string[] = [];
@@ -58,17 +60,17 @@ export function dashboardHints(webDist: string): (pathname: string) => string {
     };
     walk(source);
     if (!js.length) continue;
-    hints.set(
-      screen,
-      [
-        ...[...SHELL_DATA, ...(DATA[screen] ?? [])].map((u) => `<link rel="preload" as="fetch" crossorigin href="${u}">`),
-        ...css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
-        ...js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
-      ].join(''),
-    );
+    const code = [
+      ...css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
+      ...js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+    ].join('');
+    const data = [...SHELL_DATA, ...(DATA[screen] ?? [])].map((u) => `<link rel="preload" as="fetch" crossorigin href="${u}">`).join('');
+    hints.set(screen, { code, all: data + code });
   }
-  return (pathname) => {
+  return (url) => {
+    const [pathname, query] = url.split('?', 2);
     const m = /^\/dashboard(?:\/(.*?))?\/?$/.exec(pathname);
-    return m ? (hints.get(m[1] ?? '') ?? '') : '';
+    const h = m && hints.get(m[1] ?? '');
+    return !h ? '' : query ? h.code : h.all;
   };
 }
