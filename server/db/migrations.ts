@@ -389,7 +389,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '016_assign_asks_first': {
       // The one-call assign also answers, under the lock and before acting, when the rules the
       // app server remembers are no longer the stored ones or when leads wait in Unassigned (they
-      // go out first), and names the salesman's address for his mail: no reads around the call.
+      // go out first), names the salesman's address for his mail, and sends the live-update
+      // notifications it is given with its commit: no statements around the call.
       async up(db: Db) {
         if (dialect !== 'postgres') return;
         await sql.raw(`drop function if exists bdc_assign_next(${ASSIGN_ARGS_014})`).execute(db);
@@ -413,7 +414,7 @@ create or replace function bdc_assign_next(
   p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text,
   p_source text, p_ext_source text, p_ext_id text, p_by_id text, p_by_name text,
   p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text, p_accept_due bigint,
-  p_hold_out boolean, p_rules text, p_waiting_first boolean, p_max_handoffs integer
+  p_hold_out boolean, p_rules text, p_waiting_first boolean, p_max_handoffs integer, p_channel text, p_events text[]
 ) returns json language plpgsql as $fn$
 declare
   v_pointer integer;
@@ -489,6 +490,10 @@ begin
       'leadId', v_id, 'customer', p_customer,
       'assignedTo', case when v_has_next then json_build_object('id', v_next.id, 'name', v_next.name) end,
       'pointerPos', v_pointer, 'duplicate', false);
+    -- A new lead: open screens hear of it when it commits.
+    if p_events is not null then
+      perform pg_notify(p_channel, e) from unnest(p_events) as e;
+    end if;
   end if;
 
   if p_action_id is not null then

@@ -10,8 +10,19 @@ export interface PortalEvent {
   at: number;
 }
 
+/** Notifications a database transaction sends as it commits: the channel and each payload. */
+export interface Announcement {
+  channel: string;
+  payloads: string[];
+}
+
 export interface Bus {
   publish(e: Omit<PortalEvent, 'at'>): void;
+  /**
+   * These events as notifications for a transaction to send (PostgreSQL), so a change and its
+   * news commit together without a round trip of their own; null where the bus is in-process.
+   */
+  announcement(events: Omit<PortalEvent, 'at'>[]): Announcement | null;
   subscribe(fn: (e: PortalEvent) => void): () => void;
   close(): Promise<void>;
 }
@@ -62,6 +73,10 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
       const e: PortalEvent = { ...partial, at: Date.now() };
       if (pool) notify([e]).catch((err: unknown) => log.warn({ err }, 'could not publish events'));
       else emit(e);
+    },
+    announcement(events) {
+      const at = Date.now();
+      return pool ? { channel: CHANNEL, payloads: events.map((e) => JSON.stringify({ ...e, at })) } : null;
     },
     subscribe(fn) {
       local.on('event', fn);

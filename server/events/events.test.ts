@@ -148,6 +148,7 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database', () =>
       });
       expect(r.status).toBe(200);
       await s.next('rotation', 2000);
+      await s.next('leads', 2000);
       s.close();
     } finally {
       await Promise.all([a.stop(), b.stop()]);

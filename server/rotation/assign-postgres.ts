@@ -5,6 +5,7 @@ import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { acceptDue, MAX_HANDOFFS } from '../../domain/speed';
 import type { Rules } from '../../domain/rules';
 import { newLeadMail } from '../leads/notify';
+import type { Announcement } from '../events/bus';
 import type { Actor, Assigned, Handed, NewLead } from './service';
 
 /** What bdc_assign_next (migrations 011 to 016) answers; `to` is the salesman's address. */
@@ -55,7 +56,7 @@ export async function assignOnPostgres(
   h: DbHandle,
   l: NewLead,
   by: Actor,
-  opts: { now: Date; keep?: boolean; actionId?: string; rules: Rules; rulesText?: string; waitingFirst?: boolean },
+  opts: { now: Date; keep?: boolean; actionId?: string; rules: Rules; rulesText?: string; waitingFirst?: boolean; announce?: Announcement | null },
 ): Promise<Handed | { askAgain: 'rules' | 'waiting' }> {
   const ext = !!(l.externalSource && l.externalId);
   const at = opts.now.getTime();
@@ -69,7 +70,7 @@ export async function assignOnPostgres(
     ${ext ? l.externalSource : null}::text, ${ext ? l.externalId : null}::text, ${by.id}::text, ${by.name}::text,
     ${at}::bigint, ${followUp}::bigint, ${!!opts.keep}::boolean, ${opts.actionId ?? null}::text, ${request}::text,
     ${accept}::bigint, ${opts.rules.holdOut}::boolean, ${opts.rulesText ?? null}::text, ${!!opts.waitingFirst}::boolean,
-    ${MAX_HANDOFFS}::integer) as r`.execute(h.db),
+    ${MAX_HANDOFFS}::integer, ${opts.announce?.channel ?? null}::text, ${opts.announce?.payloads ?? null}::text[]) as r`.execute(h.db),
   );
   const r = rows[0].r;
   if ('error' in r) {
@@ -79,6 +80,8 @@ export async function assignOnPostgres(
     throw new HttpError(409, 'No eligible associates right now.');
   }
   if ('replayed' in r) return { ...shape(r.result), replayed: true };
-  const a = shape(r.assigned);
-  return a.assignedTo && r.to ? { ...a, mail: newLeadMail(a.leadId, l, { name: a.assignedTo.name, email: r.to }, followUp, accept) } : a;
+  const a: Handed = shape(r.assigned);
+  if (a.assignedTo && r.to) a.mail = newLeadMail(a.leadId, l, { name: a.assignedTo.name, email: r.to }, followUp, accept);
+  if (opts.announce && !a.duplicate) a.told = true;
+  return a;
 }

@@ -17,7 +17,8 @@ import { AskAgain, assignBeBack, assignNext, handOnOverdue, handOutWaiting, type
  *
  * New leads go out on the rules this app server remembers, without reading them or looking for
  * waiting leads first: the assign checks both under the rotation lock and asks again (AskAgain)
- * when the rules changed or leads wait, which is rare.
+ * when the rules changed or leads wait, which is rare. On PostgreSQL the one-call assign sends
+ * the live updates itself as it commits.
  */
 export async function handOut(
   ctx: Ctx,
@@ -28,10 +29,11 @@ export async function handOut(
   const h = ctx.dbh;
   const given: Handed[] = [];
   const made: Handed[] = [];
-  const { askedFor, now = new Date(), rules: told, ...rest } = opts;
+  const { askedFor, now = new Date(), rules: passed, ...rest } = opts;
+  const announce = ctx.bus.announcement([{ topic: 'rotation' }, { topic: 'leads' }]);
   try {
     const plain = leads.length > 0 && !askedFor;
-    let known: KnownRules = told ? { rules: told } : plain ? await rememberedRules(h) : { rules: await loadRules(h.db) };
+    let known: KnownRules = passed ? { rules: passed } : plain ? await rememberedRules(h) : { rules: await loadRules(h.db) };
     const closed = () => floorState(known.rules.businessHours, now, ctx.config.APP_TIMEZONE).kind === 'closed';
     let waitingFirst = !closed();
     if (waitingFirst && !plain) {
@@ -45,7 +47,15 @@ export async function handOut(
           made.push(
             askedFor
               ? await assignBeBack(h, lead, askedFor, by, { ...rest, now, rules })
-              : await assignNext(h, lead, by, { ...rest, now, rules, rulesText, waitingFirst: waitingFirst && !closed(), wait: closed() && !!rest.keep }),
+              : await assignNext(h, lead, by, {
+                  ...rest,
+                  now,
+                  rules,
+                  rulesText,
+                  waitingFirst: waitingFirst && !closed(),
+                  wait: closed() && !!rest.keep,
+                  announce,
+                }),
           );
           break;
         } catch (err) {
@@ -65,13 +75,12 @@ export async function handOut(
       ctx,
       fresh.filter((a) => a.assignedTo).map((a) => a.mail ?? a.leadId),
     );
-    if (fresh.length) {
+    if (fresh.some((a) => !a.told)) {
       ctx.bus.publish({ topic: 'rotation' });
       ctx.bus.publish({ topic: 'leads' });
     }
   }
-  // The mail's facts (the salesman's address) are never part of an answer.
-  return made.map(({ mail, ...answer }) => answer);
+  return made.map(({ mail, told, ...answer }) => answer);
 }
 
 /** Leads waiting for someone eligible go out when someone becomes eligible. */

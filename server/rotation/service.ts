@@ -14,6 +14,7 @@ import { loadRules } from '../rules/service';
 import { acceptDue, handOn, MAX_HANDOFFS, missReason } from '../../domain/speed';
 import { assignOnPostgres } from './assign-postgres';
 import { newLeadMail, type LeadMail } from '../leads/notify';
+import type { Announcement } from '../events/bus';
 
 export const toMember = (u: UserRow & { past_due?: number | string | null }): Member => ({
   id: u.id,
@@ -262,8 +263,11 @@ export function assignBeBack(h: DbHandle, l: NewLead, askedFor: string, by: Acto
   );
 }
 
-/** An assign's answer; `mail` is what the salesman's mail says (never part of an answer). */
-export type Handed = Assigned & { replayed?: true; mail?: LeadMail };
+/**
+ * An assign's answer and, never part of an answer, what the salesman's mail says and whether the
+ * assign already told open screens (`announce`, sent with its commit).
+ */
+export type Handed = Assigned & { replayed?: true; mail?: LeadMail; told?: true };
 
 /**
  * One transaction: read the pointer and the eligible, create the lead, log it, move the pointer.
@@ -276,7 +280,17 @@ export async function assignNext(
   h: DbHandle,
   lead: string | NewLead,
   by: Actor,
-  opts: { now?: Date; keep?: boolean; actionId?: string; stepwise?: boolean; rules?: Rules; rulesText?: string; waitingFirst?: boolean; wait?: boolean } = {},
+  opts: {
+    now?: Date;
+    keep?: boolean;
+    actionId?: string;
+    stepwise?: boolean;
+    rules?: Rules;
+    rulesText?: string;
+    waitingFirst?: boolean;
+    wait?: boolean;
+    announce?: Announcement | null;
+  } = {},
 ): Promise<Handed> {
   const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
   const now = opts.now ?? new Date();
