@@ -28,11 +28,19 @@ export interface OutboxTiming {
 
 export const OUTBOX_TIMING: OutboxTiming = { pollMs: 1000, backoffMs: 1000, maxBackoffMs: 5 * 60_000, leaseMs: 2 * 60_000 };
 const BATCH = 10;
+/**
+ * Mail queued after a commit (a salesman's new lead) waits this long for others: under load the
+ * outbox then stores, claims and marks many mails per statement instead of one each.
+ */
+const QUEUE_GATHER_MS = 20;
 
 export interface Outbox {
   /** Stores mail in db (a transaction or the database); call wake() after it commits. */
   enqueue(db: Db, mails: QueuedMail[]): Promise<void>;
-  /** Stores mail outside any transaction, under load together with others' (db/batch.ts), and wakes the sender. */
+  /**
+   * Stores mail outside any transaction, gathered with the mail queued within QUEUE_GATHER_MS
+   * (db/batch.ts), and wakes the sender.
+   */
   queue(mails: QueuedMail[]): Promise<void>;
   wake(): void;
   /** Mail waiting to go, and how long the oldest has waited. */
@@ -186,7 +194,7 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
   const queue = batched<QueuedMail>(async (mails) => {
     await enqueue(db, mails);
     wake();
-  });
+  }, QUEUE_GATHER_MS);
 
   return {
     enqueue,
@@ -208,6 +216,8 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      // Mail still gathering is stored; a later start (or another server) sends it.
+      await queue.settled();
       await running;
     },
   };
