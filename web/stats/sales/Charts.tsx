@@ -6,9 +6,7 @@ import { money } from './money';
 
 // The chart library is large: the figures, titles and summaries show first; it is fetched once
 // the screen has drawn, and the drawings follow.
-const plots = () => import('./Plots');
-const DailyPlot = lazy(() => plots().then((m) => ({ default: m.DailyPlot })));
-const MonthlyPlot = lazy(() => plots().then((m) => ({ default: m.MonthlyPlot })));
+const Plot = lazy(() => import('./Plots'));
 const total = (xs: number[]) => money(xs.reduce((a, b) => a + b, 0));
 
 /** The numbers behind a chart, for screen readers. */
@@ -53,7 +51,7 @@ export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
           {dailySummary}
         </Text>
         <div role="img" aria-label={dailySummary}>
-          <Suspense fallback={PLACEHOLDER}>{drawn ? <DailyPlot daily={daily} /> : PLACEHOLDER}</Suspense>
+          <Suspense fallback={PLACEHOLDER}>{drawn ? <Plot daily={daily} /> : PLACEHOLDER}</Suspense>
         </div>
         <DataTable caption="Commission per day this month" head={['Day', 'Commission']} rows={daily.map((d) => [d.day, money(d.commission)])} />
       </Paper>
@@ -65,7 +63,7 @@ export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
           {monthlySummary}
         </Text>
         <div role="img" aria-label={monthlySummary}>
-          <Suspense fallback={PLACEHOLDER}>{drawn ? <MonthlyPlot monthly={monthly} /> : PLACEHOLDER}</Suspense>
+          <Suspense fallback={PLACEHOLDER}>{drawn ? <Plot monthly={monthly} /> : PLACEHOLDER}</Suspense>
         </div>
         <DataTable caption="Front gross per month this year" head={['Month', 'Front gross']} rows={monthly.map((m) => [m.month, money(m.gross)])} />
       </Paper>

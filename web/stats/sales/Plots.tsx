@@ -13,7 +13,7 @@ const COMMON = {
   accessibilityLayer: false,
 } as const;
 
-export function DailyPlot({ daily }: Pick<Tracker, 'daily'>) {
+function DailyPlot({ daily }: Pick<Tracker, 'daily'>) {
   return (
     <LineChart
       {...COMMON}
@@ -27,7 +27,7 @@ export function DailyPlot({ daily }: Pick<Tracker, 'daily'>) {
   );
 }
 
-export function MonthlyPlot({ monthly }: Pick<Tracker, 'monthly'>) {
+function MonthlyPlot({ monthly }: Pick<Tracker, 'monthly'>) {
   return (
     <BarChart
       {...COMMON}
@@ -38,4 +38,9 @@ export function MonthlyPlot({ monthly }: Pick<Tracker, 'monthly'>) {
       yAxisLabel="Front gross"
     />
   );
+}
+
+/** One drawing: commission per day, or front gross per month (loaded on demand, see Charts.tsx). */
+export default function Plot(props: Pick<Tracker, 'daily'> | Pick<Tracker, 'monthly'>) {
+  return 'daily' in props ? <DailyPlot daily={props.daily} /> : <MonthlyPlot monthly={props.monthly} />;
 }
