@@ -297,6 +297,7 @@ export async function lighthouseRuns(demo: Awaited<ReturnType<typeof demoServer>
   const only = process.env.LIGHTHOUSE_PAGES?.split(',');
   for (const [name, url, cookie] of pages.filter(([n]) => !only || only.includes(n))) {
     const tries: (LighthouseRow & { report: unknown })[] = [];
+    let failed = 0;
     for (let i = 0; i < runs; i++) {
       const chrome = await devtoolsChromium(dir);
       try {
@@ -308,7 +309,14 @@ export async function lighthouseRuns(demo: Awaited<ReturnType<typeof demoServer>
         });
         if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
         const { categories, audits, runtimeError } = result.lhr;
-        if (runtimeError) throw new Error(`Lighthouse on ${url}: ${runtimeError.code} ${runtimeError.message}`);
+        if (runtimeError) {
+          // Now and then the trace of a load is not recorded (NO_NAVSTART): that load is run again.
+          const why = `Lighthouse on ${url}: ${runtimeError.code} ${runtimeError.message}`;
+          if (++failed > 2) throw new Error(why);
+          process.stdout.write(`(${why}; running it again)\n`);
+          i--;
+          continue;
+        }
         const score = (k: string) => Math.round((categories[k]?.score ?? 0) * 100);
         const ms = (k: string) => Math.round(audits[k]?.numericValue ?? NaN);
         tries.push({
