@@ -11,6 +11,8 @@ import FinishLoginPage from './signin/FinishLoginPage';
 import NotFoundPage from './components/NotFoundPage';
 import { cssVariablesResolver, theme } from './theme';
 import { screens } from './screens';
+import { rotationQuery } from './api/rotation';
+import { OVERVIEW_LOG_SIZE } from '../domain/rotation';
 
 // The page's CSP allows no eval: zod's probe for it (a new Function, when its first object schema
 // is built) would be refused and reported. zod reads its settings from this global, so it is set
@@ -90,6 +92,9 @@ const router = createBrowserRouter([
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: true, retry: 1 } },
 });
+// The overview's queue is asked for now (the page named it, so it is on its way): the screen's
+// first render then has it, instead of drawing placeholders and then the queue.
+if (/^\/dashboard(\/overview)?\/?$/.test(window.location.pathname)) void queryClient.prefetchQuery(rotationQuery(OVERVIEW_LOG_SIZE));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -4,10 +4,16 @@ import { call } from './client';
 
 export type { LogEntry, RotationView } from '../../domain/contract/answers';
 
+/** The queue with the last `logSize` actions, as every screen asks for it. */
+export const rotationQuery = (logSize: number) => ({
+  queryKey: ['rotation', logSize],
+  queryFn: () => call('GET /rotation', { query: { log: logSize } }),
+});
+
 /** The live queue; it refreshes on events and by itself when a snooze ends. */
 export function useRotation(logSize: number, enabled = true) {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['rotation', logSize], queryFn: () => call('GET /rotation', { query: { log: logSize } }), enabled });
+  const q = useQuery({ ...rotationQuery(logSize), enabled });
   const at = q.data?.nextChangeAt;
   useEffect(() => {
     if (!at) return;

@@ -17,7 +17,7 @@ export default function ManagementPage() {
   const { isManager, user: me } = useSession();
   const [showDeleted, setShowDeleted] = useState(false);
   const [dialog, setDialog] = useState<{ user: ManagedUser | null } | null>(null);
-  const phone = useMediaQuery('(max-width: 48em)');
+  const phone = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
   const q = useUsers(showDeleted);
   const status = useStatus();
 

@@ -51,8 +51,9 @@ export default function DashboardShell() {
   const [statsOpen, setStatsOpen] = useState(onStats);
   const hour = useHour();
   // Below the sm breakpoint the sidebar is a slide-over; while it is shut it is off screen, so it
-  // must also be out of the tab order and the accessibility tree.
-  const phone = useMediaQuery('(max-width: 47.99em)');
+  // must also be out of the tab order and the accessibility tree. Read at the first render (the
+  // app is never rendered on a server), so a phone does not build the whole screen twice.
+  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
 
   // Arriving on a Stats page opens its group in the menu.
   const [wasOnStats, setWasOnStats] = useState(onStats);

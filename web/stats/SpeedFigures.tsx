@@ -11,7 +11,7 @@ type Row = Speed['today']['team'] & { id?: string; name: string };
 /** Speed to lead per salesman and for the team: today or month to date (the dealership's time zone). */
 export function SpeedFigures({ speed, canExport }: { speed: Speed; canExport: boolean }) {
   const [period, setPeriod] = useState<'today' | 'month'>('today');
-  const narrow = useMediaQuery('(max-width: 40em)');
+  const narrow = useMediaQuery('(max-width: 40em)', undefined, { getInitialValueInEffect: false });
   const figures = speed[period];
   const rows: Row[] = [...figures.associates, { ...figures.team, name: 'Team' }];
   return (
