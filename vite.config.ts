@@ -47,7 +47,10 @@ export default defineConfig({
             { name: 'app', tags: ['$initial'], priority: 30 },
             {
               name: 'dashboard',
-              test: (id: string) => /node_modules|[\\/]web[\\/](api|components|shell|session|styles)[\\/]|[\\/]domain[\\/]hours\.ts/.test(id) && !CHARTS.test(id) && !FORMS.test(id),
+              test: (id: string) =>
+                /node_modules|[\\/]web[\\/](api|components|shell|session|styles)[\\/]|[\\/]domain[\\/]hours\.ts/.test(id) &&
+                !CHARTS.test(id) &&
+                !FORMS.test(id),
               priority: 20,
             },
             // Schemas and number inputs: the screens with forms and lead lists; the overview shows none.
