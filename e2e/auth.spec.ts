@@ -113,6 +113,14 @@ test('an unknown path shows Page Not Found with a way home', async ({ page }) =>
   await expect(page).toHaveURL(/\/$/);
 });
 
+test('a dashboard address named like a built-in of JavaScript is just an unknown screen', async ({ page }) => {
+  await signIn(page, uniqueEmail('proto'));
+  for (const name of ['constructor', '__proto__', 'toString']) {
+    await page.goto(`/dashboard/${name}`);
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  }
+});
+
 test('the menu slides over on a 375-pixel-wide screen', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signIn(page, uniqueEmail('phone'));

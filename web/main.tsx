@@ -34,7 +34,7 @@ const SettingsPage = lazy(screens.settings);
 // than one after the other once the session is known.
 if (window.location.pathname.startsWith('/dashboard')) {
   const [, , screen = 'overview', sub] = window.location.pathname.split('/');
-  const first = {
+  const byPath: Record<string, () => Promise<unknown>> = {
     overview: screens.overview,
     routing: screens.routing,
     leads: screens.leads,
@@ -42,7 +42,9 @@ if (window.location.pathname.startsWith('/dashboard')) {
     management: screens.management,
     settings: screens.settings,
     stats: sub === 'leads' ? screens.leadsKpi : screens.sales,
-  }[screen];
+  };
+  // Own keys only: /dashboard/constructor is just an unknown address.
+  const first = Object.hasOwn(byPath, screen) ? byPath[screen] : undefined;
   for (const load of [screens.shell, first]) load?.().catch(() => undefined);
 }
 
