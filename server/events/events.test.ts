@@ -36,8 +36,9 @@ describe.each(DIALECTS)('live events on %s', (dialect) => {
       body: JSON.stringify({ customer: 'Live Customer' }),
     });
     expect(r.status).toBe(200);
-    const e = await s.next('rotation', 1000);
-    expect(e.at).toBeGreaterThanOrEqual(sent);
+    // This assign's news must come within a second. On PostgreSQL the news of an earlier change
+    // (the watcher joining the team) can still be on its way when the stream opens and come first.
+    while ((await s.next('rotation', 1000)).at < sent);
     await s.next('leads', 1000);
     s.close();
   });
