@@ -32,8 +32,10 @@ const SettingsPage = lazy(screens.settings);
 
 // Opening a dashboard address: fetch the shell and that screen now, alongside "who am I", rather
 // than one after the other once the session is known.
-if (window.location.pathname.startsWith('/dashboard')) {
-  const [, , screen = 'overview', sub] = window.location.pathname.split('/');
+const [, top, sub, part] = window.location.pathname.split('/');
+/** The dashboard screen this address opens ('overview' for /dashboard itself); null elsewhere. */
+const screen = top === 'dashboard' ? sub || 'overview' : null;
+if (screen) {
   const byPath: Record<string, () => Promise<unknown>> = {
     overview: screens.overview,
     routing: screens.routing,
@@ -41,7 +43,7 @@ if (window.location.pathname.startsWith('/dashboard')) {
     associates: screens.associates,
     management: screens.management,
     settings: screens.settings,
-    stats: sub === 'leads' ? screens.leadsKpi : screens.sales,
+    stats: part === 'leads' ? screens.leadsKpi : screens.sales,
   };
   // Own keys only: /dashboard/constructor is just an unknown address.
   const first = Object.hasOwn(byPath, screen) ? byPath[screen] : undefined;
@@ -96,7 +98,7 @@ const queryClient = new QueryClient({
 });
 // The overview's queue is asked for now (the page named it, so it is on its way): the screen's
 // first render then has it, instead of drawing placeholders and then the queue.
-if (/^\/dashboard(\/overview)?\/?$/.test(window.location.pathname)) void queryClient.prefetchQuery(rotationQuery(OVERVIEW_LOG_SIZE));
+if (screen === 'overview') void queryClient.prefetchQuery(rotationQuery(OVERVIEW_LOG_SIZE));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

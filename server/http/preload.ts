@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
 
 /** A dashboard address's screen, as the build's manifest names its source. */
 const SCREENS: Record<string, string> = {
@@ -17,9 +18,9 @@ const SCREENS: Record<string, string> = {
 
 /** What a screen asks the API for first, besides what the shell asks on every screen. */
 const DATA: Record<string, string[]> = {
-  '': ['/api/rotation?log=10', '/api/rules'],
-  overview: ['/api/rotation?log=10', '/api/rules'],
-  routing: ['/api/rotation?log=12'],
+  '': [`/api/rotation?log=${OVERVIEW_LOG_SIZE}`, '/api/rules'],
+  overview: [`/api/rotation?log=${OVERVIEW_LOG_SIZE}`, '/api/rules'],
+  routing: [`/api/rotation?log=${ROUTING_LOG_SIZE}`],
   leads: ['/api/leads?open=1'],
   stats: ['/api/sales'],
   'stats/sales': ['/api/sales'],
