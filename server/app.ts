@@ -7,8 +7,8 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
-import type { DbHandle } from './db';
-import { ping } from './db';
+import type { Db, DbHandle } from './db';
+import { isUnavailable, ping } from './db';
 import type { Ctx } from './context';
 import { createBus, type Bus } from './events/bus';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -34,6 +34,11 @@ import { floorRoutes } from './floor/routes';
 import { rulesRoutes } from './rules/routes';
 
 export const BODY_LIMIT = 64 * 1024;
+/** A request the database could not serve (it is restarting, failing over, unreachable): when to try again. */
+const RETRY_AFTER_S = 2;
+const DATABASE_DOWN = 'The database is not answering right now. Please try again in a few seconds.';
+/** Whether the database answers within 2 s. */
+const answers = (db: Db) => Promise.race([ping(db).then(() => true), new Promise<boolean>((r) => setTimeout(r, 2000, false).unref())]).catch(() => false);
 const WEB_DIST = process.env.WEB_DIST ?? path.join(import.meta.dirname, '../dist');
 /** Vite names what it puts under assets/ by a hash of its content: only those never change. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -159,6 +164,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       const msg = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'The request body is not valid JSON.' : err.message;
       return reply.status(status).send({ error: msg });
     }
+    if (isUnavailable(err)) {
+      req.log.warn({ err }, 'the database did not answer; the request was refused with 503');
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send({ error: DATABASE_DOWN, code: 'database_unavailable' });
+    }
     req.log.error({ err }, 'request failed');
     return reply.status(500).send({ error: 'Something went wrong on the server. Please try again.' });
   });
@@ -189,7 +198,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     reply.header('cache-control', 'public, max-age=86400').type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /\n'),
   );
   let ready = true;
-  app.get('/readyz', { config: { access: 'public' } }, async (_req, reply) => (ready ? { ok: true } : reply.status(503).send({ ok: false })));
+  // Ready while not shutting down and the database answers: a load balancer sends no one here while it does not.
+  app.get('/readyz', { config: { access: 'public' } }, async (_req, reply) =>
+    ready && (await answers(dbh.db)) ? { ok: true } : reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send({ ok: false }),
+  );
 
   await app.register(
     async (api) => {

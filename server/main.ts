@@ -34,7 +34,7 @@ async function main() {
     dbh = await openDb({
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
-      onIdleError: (err) => console.warn(`database connection dropped (${err.message}); it reconnects on next use`),
+      onConnectionError: (err) => console.warn(`database connection dropped (${err.message}); a new one is opened on next use`),
     });
   } catch (err) {
     console.error(`Could not open the database: ${(err as Error).message}\nCheck DATABASE_URL or DATA_DIR and start again.`);
@@ -42,6 +42,8 @@ async function main() {
   }
   const app = await buildApp({ config, dbh, logger });
   const log = app.log;
+  // A promise nobody waited on that failed is a bug to log, not a reason to take every user's portal down.
+  process.on('unhandledRejection', (err) => log.error({ err }, 'a background task failed (unhandled rejection)'));
   await app.listen({ port: config.PORT, host: config.HOST });
   log.info(`${config.APP_NAME} at ${config.PUBLIC_URL} on ${dbh.describe}; sign-in links go to ${app.ctx.mailer.describe}`);
 

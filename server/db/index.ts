@@ -23,13 +23,19 @@ export interface DbHandle {
   close: () => Promise<void>;
 }
 
-export async function openDb(opts: { databaseUrl?: string; dataDir: string; onIdleError?: (err: Error) => void }): Promise<DbHandle> {
+export async function openDb(opts: { databaseUrl?: string; dataDir: string; onConnectionError?: (err: Error) => void }): Promise<DbHandle> {
   let handle: DbHandle;
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
-    // An idle connection dropped by the server (restart, failover) is replaced on next use;
-    // without a listener the error would end the process.
-    pool.on('error', (err) => opts.onIdleError?.(err));
+    // A database that does not answer at all (a network blackhole) fails a request after 5 s
+    // rather than holding it forever.
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, connectionTimeoutMillis: 5000, keepAlive: true });
+    // A connection the server drops (restart, failover, a terminated backend) emits 'error'; with
+    // no listener that would end the process. The pool listens only while a connection is idle,
+    // so each connection gets a listener of its own for its whole life: the query in flight
+    // fails (the request answers 503, see isUnavailable) and the pool replaces the connection.
+    const dropped = (err: Error) => opts.onConnectionError?.(err);
+    pool.on('error', dropped);
+    pool.on('connect', (client) => client.on('error', dropped));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const u = new URL(opts.databaseUrl);
     handle = {
@@ -104,4 +110,23 @@ export async function withRotationLock<T>(h: DbHandle, fn: (trx: Db) => Promise<
 
 export async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
+}
+
+/** PostgreSQL's error classes that mean "the connection or the server is gone for now": 08 connection exception, 57P0x shut down or starting up, 53300 too many connections. */
+const GONE_CODES = /^(08|57P0[1-3]$|53300$)/;
+/** What the pg driver and Node say when a connection drops, cannot open, or times out. */
+const GONE_MESSAGES = /Connection terminated|not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end/i;
+const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'SQLITE_BUSY']);
+
+/**
+ * True for an error that says the database cannot be reached right now rather than that the
+ * request was wrong: the request answers 503 with Retry-After, and its transaction was rolled back.
+ */
+export function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown; errors?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && (GONE_CODES.test(e.code) || NET_CODES.has(e.code))) return true;
+  if (typeof e.message === 'string' && GONE_MESSAGES.test(e.message)) return true;
+  // Node reports a refused connection to a host with several addresses as an AggregateError.
+  return Array.isArray(e.errors) && e.errors.some(isUnavailable);
 }

@@ -5,7 +5,8 @@ import { batched } from '../db/batch';
 
 /** What changed; screens refetch the data behind a topic. userId narrows it to one person. */
 export interface PortalEvent {
-  topic: Exclude<Topic, 'hello'>;
+  /** hello: the bus may have missed changes (it reconnected); every screen refetches. */
+  topic: Topic;
   userId?: string;
   at: number;
 }
@@ -17,7 +18,7 @@ export interface Announcement {
 }
 
 export interface Bus {
-  publish(e: Omit<PortalEvent, 'at'>): void;
+  publish(e: Omit<PortalEvent, 'at'> & { topic: Exclude<Topic, 'hello'> }): void;
   /**
    * These events as notifications for a transaction to send (PostgreSQL), so a change and its
    * news commit together without a round trip of their own; null where the bus is in-process.
@@ -37,6 +38,12 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
 
   let listener: pg.PoolClient | null = null;
   let closed = false;
+  let reconnecting = false;
+  const drop = () => {
+    const client = listener;
+    listener = null;
+    client?.release(true);
+  };
   if (pool) {
     const connect = async () => {
       const client = await pool.connect();
@@ -51,11 +58,28 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
       client.on('error', (err) => {
         if (closed || listener !== client) return;
         log.warn({ err }, 'event listener lost its connection; reconnecting');
-        listener = null;
-        client.release(true);
-        setTimeout(() => void connect().catch(() => undefined), 1000);
+        drop();
+        reconnect();
       });
       await client.query(`LISTEN ${CHANNEL}`);
+    };
+    // Until the database answers again: 0.5 s, 1 s, 2 s … at most 5 s apart. Events sent while
+    // nobody listened are lost, so every open screen is told to refetch what it shows (a hello).
+    const reconnect = (attempt = 0) => {
+      if (closed || (reconnecting && attempt === 0)) return;
+      reconnecting = true;
+      const retry = async () => {
+        if (closed) return;
+        try {
+          await connect();
+          reconnecting = false;
+          emit({ topic: 'hello', at: Date.now() });
+        } catch {
+          drop();
+          reconnect(attempt + 1);
+        }
+      };
+      setTimeout(() => void retry(), Math.min(500 * 2 ** attempt, 5000)).unref();
     };
     await connect();
   }
@@ -88,8 +112,11 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
       const client = listener;
       listener = null;
       if (client) {
-        await client.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
-        client.release();
+        const unlistened = await client.query(`UNLISTEN ${CHANNEL}`).then(
+          () => true,
+          () => false,
+        );
+        client.release(!unlistened);
       }
     },
   };

@@ -50,7 +50,7 @@ export async function freshDb(dialect: Dialect): Promise<DbHandle & { url?: stri
     url = u.toString();
   }
   // A connection cut while the database is dropped is expected, not a finding.
-  const h = await openDb({ databaseUrl: url, dataDir: dir, onIdleError: () => undefined });
+  const h = await openDb({ databaseUrl: url, dataDir: dir, onConnectionError: () => undefined });
   const drop = async () => {
     if (name) {
       const a = new pg.Client({ connectionString: PG_ADMIN_URL });

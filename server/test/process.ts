@@ -16,7 +16,7 @@ export interface ServerProcess {
 }
 
 /** A port nobody listens on right now, chosen by the system. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer().listen(0, '127.0.0.1', () => {
       const { port } = srv.address() as net.AddressInfo;
