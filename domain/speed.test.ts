@@ -41,41 +41,49 @@ describe('handOn', () => {
 
   it('gives the lead to the next eligible after the one who missed it, as his turn', () => {
     // a got the last lead (pointer 1) and let it pass: b is next.
-    expect(handOn(team, 'a', 1, 0, NOW)).toMatchObject({ kind: 'next', to: { id: 'b' }, pointer: 2, handoffs: 1 });
-    // b missed an older lead while c was served after him: the pointer stays and a is next.
-    expect(handOn(team, 'b', 3, 1, NOW)).toMatchObject({ kind: 'next', to: { id: 'a' }, pointer: 1, handoffs: 2 });
+    expect(handOn(team, 'a', 1, [], NOW)).toMatchObject({ kind: 'next', to: { id: 'b' }, pointer: 2, handoffs: 1 });
+    // b missed a lead c had let pass, while c was served after him: the pointer stays and a is next.
+    expect(handOn(team, 'b', 3, ['c'], NOW)).toMatchObject({ kind: 'next', to: { id: 'a' }, pointer: 1, handoffs: 2 });
+  });
+
+  it('never gives it back to anyone who let it pass before, and counts people, not passes', () => {
+    // a let it pass, then it came back to him from Unassigned and he let it pass again: one person.
+    expect(handOn(team, 'a', 1, ['a'], NOW)).toMatchObject({ kind: 'next', to: { id: 'b' }, handoffs: 1 });
+    // c let it pass earlier and is awake again; b misses it now: it waits rather than go back to c.
+    expect(handOn([member('b', 2), member('c', 3)], 'b', 2, ['c'], NOW)).toEqual({ kind: 'wait', pointer: 2, handoffs: 2 });
   });
 
   it('lets it wait in Unassigned when no one else is eligible', () => {
-    expect(handOn([member('a', 1), member('b', 2, { onDuty: false })], 'a', 1, 0, NOW)).toEqual({ kind: 'wait', pointer: 0, handoffs: 1 });
+    expect(handOn([member('a', 1), member('b', 2, { onDuty: false })], 'a', 1, [], NOW)).toEqual({ kind: 'wait', pointer: 0, handoffs: 1 });
   });
 
-  it('parks it for a manager on the third hand-off', () => {
+  it('parks it for a manager once a third salesman let it pass', () => {
     expect(MAX_HANDOFFS).toBe(3);
-    expect(handOn(team, 'a', 1, 2, NOW)).toEqual({ kind: 'park', pointer: 1, handoffs: 3 });
+    expect(handOn(team, 'a', 1, ['b', 'c'], NOW)).toEqual({ kind: 'park', pointer: 1, handoffs: 3 });
   });
 
-  it('never hands a lead back to the one who just missed it while someone else is eligible, and gives it to one salesman only', () => {
+  it('never hands a lead to anyone who let it pass while someone else is eligible, and gives it to one salesman only', () => {
     const arb = fc.record({
-      flags: fc.array(fc.record({ onDuty: fc.boolean(), active: fc.boolean(), snoozed: fc.boolean() }), { minLength: 1, maxLength: 8 }),
+      flags: fc.array(fc.record({ onDuty: fc.boolean(), active: fc.boolean(), snoozed: fc.boolean(), passed: fc.boolean() }), { minLength: 1, maxLength: 8 }),
       missed: fc.nat(7),
       pointer: fc.nat(9),
-      handoffs: fc.nat(MAX_HANDOFFS - 1),
     });
     fc.assert(
-      fc.property(arb, ({ flags, missed, pointer, handoffs }) => {
+      fc.property(arb, ({ flags, missed, pointer }) => {
         const members = flags.map((f, i) =>
           member(`m${i}`, i + 1, { onDuty: f.onDuty, active: f.active, snoozeUntil: f.snoozed ? new Date(NOW.getTime() + 60_000) : null }),
         );
         const missedId = members[missed % members.length].id;
-        const r = handOn(members, missedId, pointer, handoffs, NOW);
-        const others = eligibleQueue(members, NOW).filter((m) => m.id !== missedId);
-        expect(r.handoffs).toBe(handoffs + 1);
-        if (r.kind === 'park') expect(handoffs + 1).toBe(MAX_HANDOFFS);
+        const passedBefore = members.filter((_, i) => flags[i].passed).map((m) => m.id);
+        const people = new Set([...passedBefore, missedId]);
+        const r = handOn(members, missedId, pointer, passedBefore, NOW);
+        const others = eligibleQueue(members, NOW).filter((m) => !people.has(m.id));
+        expect(r.handoffs).toBe(people.size);
+        if (people.size >= MAX_HANDOFFS) expect(r.kind).toBe('park');
         else if (others.length) {
           expect(r.kind).toBe('next');
           if (r.kind === 'next') {
-            expect(r.to.id).not.toBe(missedId);
+            expect(people.has(r.to.id)).toBe(false);
             expect(others.map((m) => m.id)).toContain(r.to.id);
             expect(r.pointer).toBe(r.to.position);
           }

@@ -33,19 +33,26 @@ export type HandOn =
   /** Handed on too often: it waits in Unassigned for a manager, who is told. */
   | { kind: 'park'; pointer: number; handoffs: number };
 
+/** Who may take a lead: the eligible queue (in position order) without those who let it pass before. */
+export const takers = (eligible: Member[], passed: Iterable<string>) => {
+  const out = new Set(passed);
+  return eligible.filter((m) => !out.has(m.id));
+};
+
 /**
  * What happens to an overdue lead. The one who missed it is skipped (counted as his turn when he
- * was Next Up, as a manager's skip is) and snoozed, so he is never the one who gets it back while
- * someone else is eligible. `members` are the candidates as stored, before the snooze.
+ * was Next Up, as a manager's skip is) and snoozed. The lead never goes back to anyone who let it
+ * pass (`passedBefore`: who let it pass earlier), and it is parked once MAX_HANDOFFS people (not
+ * passes) have. `members` are the candidates as stored, before the snooze.
  */
-export function handOn(members: Member[], missedId: string, pointer: number, handoffs: number, now: Date): HandOn {
+export function handOn(members: Member[], missedId: string, pointer: number, passedBefore: readonly string[], now: Date): HandOn {
   const before = eligibleQueue(members, now);
   const missed = before.find((m) => m.id === missedId);
   const after = missed ? pointerAfterSkip(before, missed, pointer) : pointer;
-  const count = handoffs + 1;
+  const passed = new Set([...passedBefore, missedId]);
+  const count = passed.size;
   if (count >= MAX_HANDOFFS) return { kind: 'park', pointer: after, handoffs: count };
-  const others = before.filter((m) => m.id !== missedId);
-  const to = pickNext(others, after);
+  const to = pickNext(takers(before, passed), after);
   return to ? { kind: 'next', to, pointer: to.position, handoffs: count } : { kind: 'wait', pointer: after, handoffs: count };
 }
 

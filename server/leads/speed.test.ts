@@ -118,6 +118,36 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     expect(await holder(a.leadId)).toBe(a.assignedTo.name);
   });
 
+  it('never hands a lead back to a salesman who let it pass, and parks it after three people, not three passes', async () => {
+    await t.db.updateTable('users').set({ on_duty: 0 }).where('id', '=', rep.Cal.id).execute();
+    const a = await assign('Rita Returned');
+    const first = a.assignedTo.id;
+    let now = Number((await lead(a.leadId)).accept_due) + 1000;
+    const [moved] = await sweep(t.app.ctx, new Date(now));
+    const second = moved.to!.id;
+    expect(second).not.toBe(first);
+    // The first one's snooze is over when the second lets it pass too: it waits rather than go back.
+    await t.db.updateTable('users').set({ snooze_until: null }).where('role', '=', 'staff').execute();
+    now = Number((await lead(a.leadId)).accept_due) + 1000;
+    expect(await sweep(t.app.ctx, new Date(now))).toMatchObject([{ leadId: a.leadId, to: null, parked: false }]);
+    await t.db.updateTable('users').set({ snooze_until: null }).where('role', '=', 'staff').execute();
+    // Both are awake and on the floor; the waiting lead is theirs to take no more, though a new one is.
+    await sweep(t.app.ctx, new Date(now + 1000));
+    expect(await lead(a.leadId)).toMatchObject({ assigned_to: '', handoffs: 2 });
+    expect((await assign('Next Walk-in')).assignedTo.id).toMatch(new RegExp(`^(${first}|${second})$`));
+    expect(await lead(a.leadId)).toMatchObject({ assigned_to: '' });
+    // Someone who has not had it comes on the floor and gets it; when he lets it pass, three people have: parked.
+    expect((await call('POST', 'rotation/status', boss, { uid: rep.Cal.id, onDuty: true })).statusCode).toBe(200);
+    expect(await holder(a.leadId)).toBe('Cal Speed');
+    now = Number((await lead(a.leadId)).accept_due) + 1000;
+    const told = t.smtp.count(MANAGER);
+    expect((await sweep(t.app.ctx, new Date(now))).find((m) => m.leadId === a.leadId)).toMatchObject({ to: null, parked: true });
+    expect((await t.smtp.mailTo(MANAGER, 5000, told)).subject).toBe('No one accepted: Rita Returned');
+    const passes = await t.db.selectFrom('lead_events').select('actor_id').where('lead_id', '=', a.leadId).where('type', '=', 'handed_on').execute();
+    expect(passes.map((p) => p.actor_id)).toEqual([first, second, rep.Cal.id]);
+    expect(await lead(a.leadId)).toMatchObject({ assigned_to: '', handoffs: 3 });
+  });
+
   it('logs a contact, which accepts a waiting lead, and shows both in the timeline to the holder only', async () => {
     const a = await assign('Cora Contact');
     const owner = Object.values(rep).find((r) => r.id === a.assignedTo.id)!;

@@ -11,7 +11,7 @@ import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { DEFAULT_RULES, type Rules } from '../../domain/rules';
 import { beBack, checkIn } from '../../domain/floor';
 import { loadRules } from '../rules/service';
-import { acceptDue, handOn, MAX_HANDOFFS, missReason } from '../../domain/speed';
+import { acceptDue, handOn, MAX_HANDOFFS, missReason, takers } from '../../domain/speed';
 import { assignOnPostgres } from './assign-postgres';
 import { newLeadMail, type LeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
@@ -342,18 +342,45 @@ export async function assignNext(
 /** assigned_to of a lead that is waiting for someone eligible. */
 export const UNASSIGNED = '';
 
+/** Who let each of these leads pass (the sweep handed it on from them), by lead. */
+async function passersOf(db: Db, leadIds: number[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  if (!leadIds.length) return out;
+  const rows = await db.selectFrom('lead_events').select(['lead_id', 'actor_id']).where('lead_id', 'in', leadIds).where('type', '=', 'handed_on').execute();
+  for (const r of rows) if (r.actor_id) out.set(Number(r.lead_id), [...(out.get(Number(r.lead_id)) ?? []), r.actor_id]);
+  return out;
+}
+
+/** How many waiting leads one hand-out looks at for one someone eligible may take. */
+const WAITING_LOOK = 50;
+
 /**
- * Hands the waiting leads out, oldest first, one rotation transaction each, until none is
- * left or no one is eligible. The lead keeps whoever sent it as its assigner.
+ * The oldest waiting lead someone eligible may take, and who: the first in serving order who did
+ * not let that lead pass before (so a lead never goes back to someone who let it pass; those
+ * passed over lose this turn, as a skip would). Null when nothing waits or no one may take it.
  */
-const oldestWaiting = (db: Db, lock = false) =>
-  waiting(db)
+async function nextWaiting(trx: Db, now: Date, rules: Rules, lock: boolean) {
+  const leads = await waiting(trx)
     .selectAll()
     .orderBy('assigned_at')
     .orderBy('id')
-    .limit(1)
+    .limit(WAITING_LOOK)
     .$if(lock, (qb) => qb.forUpdate())
-    .executeTakeFirst();
+    .execute();
+  if (!leads.length) return null;
+  const state = await readState(trx);
+  const queue = eligibleQueue((await candidates(trx, holdOutAt(rules, now))).map(toMember), now);
+  if (!queue.length) return null;
+  const passed = await passersOf(
+    trx,
+    leads.map((l) => Number(l.id)),
+  );
+  for (const lead of leads) {
+    const to = pickNext(takers(queue, passed.get(Number(lead.id)) ?? []), state.pointer_pos);
+    if (to) return { lead, to };
+  }
+  return null;
+}
 
 /** Gives a lead that waits in Unassigned to Next Up and starts its Accept window. */
 async function give(trx: Db, lead: Selectable<LeadsTable>, next: Member, by: Actor, now: Date, rules: Rules): Promise<Assigned> {
@@ -377,17 +404,17 @@ async function give(trx: Db, lead: Selectable<LeadsTable>, next: Member, by: Act
   return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
 }
 
+/** Hands the waiting leads out, oldest first, one rotation transaction each, until none is left that someone eligible may take. The lead keeps whoever sent it as its assigner. */
 export async function handOutWaiting(h: DbHandle, now = new Date(), rules = DEFAULT_RULES): Promise<Assigned[]> {
   const out: Assigned[] = [];
   // Nearly always nothing waits: look without the lock first so assigns do not queue twice.
-  if (!(await oldestWaiting(h.db))) return out;
+  if (!(await waiting(h.db).select('id').limit(1).executeTakeFirst())) return out;
   for (;;) {
     const done = await withRotationLock(h, async (trx): Promise<Assigned | null> => {
-      const lead = await oldestWaiting(trx, h.dialect === 'postgres');
-      if (!lead) return null;
-      const { next } = await nextUp(trx, now, rules);
-      if (!next) return null;
-      return give(trx, lead, next, { id: lead.assigned_by, name: lead.assigned_by_name }, now, rules);
+      const found = await nextWaiting(trx, now, rules, h.dialect === 'postgres');
+      if (!found) return null;
+      const { lead, to } = found;
+      return give(trx, lead, to, { id: lead.assigned_by, name: lead.assigned_by_name }, now, rules);
     });
     if (!done) return out;
     out.push(done);
@@ -460,7 +487,8 @@ export async function handOnOverdue(h: DbHandle, now = new Date(), rules = DEFAU
       const missed = { id: lead.assigned_to, name: lead.assigned_to_name };
       const given = Math.round((Number(lead.accept_due) - Number(lead.offered_at ?? lead.assigned_at)) / 60_000);
       const reason = missReason(given);
-      const step = handOn(members, missed.id, state.pointer_pos, lead.handoffs, now);
+      const passed = (await passersOf(trx, [Number(lead.id)])).get(Number(lead.id)) ?? [];
+      const step = handOn(members, missed.id, state.pointer_pos, passed, now);
       const snooze = snoozeEnd(now, rules.skipSnoozeMinutes).getTime();
       await trx
         .updateTable('users')
