@@ -13,7 +13,7 @@ import { openDb, type DbHandle } from '../server/db';
 import { insertUser } from '../server/users/repo';
 import { freshDb, PG_ADMIN_URL, PG_AVAILABLE } from '../server/test/harness';
 import { managerSession, startServerProcess } from '../server/test/process';
-import { assignNext, firstOverdue } from '../server/rotation/service';
+import { assignNext, firstOverdue, sqlEnv } from '../server/rotation/service';
 import { sql } from 'kysely';
 import { createKey, INTAKE_PER_MINUTE } from '../server/intake/service';
 import { LEAD_SOURCE } from '../domain/leads';
@@ -290,7 +290,7 @@ async function sweepBench(dir: string) {
   const lat: number[] = [];
   for (let i = 0; i < 300; i++) {
     const t0 = performance.now();
-    const lead = await firstOverdue(dbh.db, new Date(now));
+    const lead = await firstOverdue(dbh.db, sqlEnv(new Date(now), { holdOut: false }));
     lat.push(performance.now() - t0);
     if (!lead) throw new Error('the sweep found no overdue lead');
   }

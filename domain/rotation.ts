@@ -1,3 +1,5 @@
+import { all, any, compare, due, eq, holds, isNull, ne, below, type Cond, type OrderKey } from './conditions';
+
 export const SNOOZE_MINUTES = 30;
 export const OVERVIEW_LOG_SIZE = 10;
 export const ROUTING_LOG_SIZE = 12;
@@ -18,27 +20,76 @@ export type Member = {
   pastDue?: number;
 };
 
-export function isEligible(m: Member, now: Date): boolean {
-  return (
-    // Roles are stored normalised; exactly what the SQL asks (proven equal in fairness.test.ts).
-    m.role === 'staff' &&
-    m.active &&
-    m.onDuty &&
-    !m.disabled &&
-    m.deletedAt === null &&
-    (m.snoozeUntil === null || m.snoozeUntil.getTime() <= now.getTime()) &&
-    !m.pastDue
-  );
+/** After this many people let a lead pass, it waits in Unassigned for a manager. */
+export const MAX_HANDOFFS = 3;
+
+/** What the rotation's rules read of a lead, as stored ('' in assignedTo: it waits in Unassigned). */
+export interface LeadFacts {
+  assignedTo: string;
+  closed: boolean;
+  firstContactAt: Date | null;
+  followUpDue: Date | null;
+  handoffs: number;
+  acceptedAt: Date | null;
+  acceptDue: Date | null;
 }
+
+// The rule book. Each rule is one value: the domain evaluates it (holds, compare) and the server
+// compiles the same value to SQL (server/rotation/sql.ts), for SQLite and for PostgreSQL's
+// one-call assign alike.
+
+/** A follow-up past due: an open lead with someone, not contacted, its follow-up time passed (the hold-out rule counts them). */
+export const PAST_DUE: Cond<LeadFacts> = all(ne('assignedTo', ''), eq('closed', false), isNull('firstContactAt'), due('followUpDue'));
+
+/** A lead waiting in Unassigned for someone eligible; one handed on too often (parked) waits for a manager instead. */
+export const WAITING: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', false), below('handoffs', MAX_HANDOFFS));
+
+/** A lead its salesman did not accept in time: the sweep hands it on. */
+export const OVERDUE: Cond<LeadFacts> = all(ne('assignedTo', ''), eq('closed', false), isNull('acceptedAt'), due('acceptDue'));
+
+/**
+ * Eligible for the next lead: an active salesman on the floor, not disabled or deleted, not
+ * snoozed, and (under the hold-out rule, which counts them into pastDue) no past-due follow-up.
+ */
+export const ELIGIBLE: Cond<Member> = all(
+  eq('role', 'staff'),
+  eq('active', true),
+  eq('onDuty', true),
+  eq('disabled', false),
+  isNull('deletedAt'),
+  any(isNull('snoozeUntil'), due('snoozeUntil')),
+  eq('pastDue', 0),
+);
+
+/** Next Up: the first eligible after the pointer, else the first eligible (a place is unique; the id only breaks a tie). */
+export const NEXT_UP: OrderKey<Member>[] = [{ above: 'position', ref: 'pointer' }, { field: 'position' }, { field: 'id' }];
+
+/** The line's order, by place. */
+const BY_PLACE: OrderKey<Member>[] = [{ field: 'position' }, { field: 'id' }];
+
+export const isEligible = (m: Member, now: Date) => holds(ELIGIBLE, { ...m, pastDue: m.pastDue ?? 0 }, now);
 
 export function eligibleQueue(members: Member[], now: Date): Member[] {
-  return members.filter((m) => isEligible(m, now)).sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return members.filter((m) => isEligible(m, now)).sort(compare(BY_PLACE, { pointer: 0 }));
 }
 
-/** `eligible` must be sorted by position (see eligibleQueue). */
+/** Next Up among the eligible. */
 export function pickNext(eligible: Member[], pointerPos: number): Member | null {
-  return eligible.find((m) => m.position > pointerPos) ?? eligible[0] ?? null;
+  return [...eligible].sort(compare(NEXT_UP, { pointer: pointerPos }))[0] ?? null;
 }
+
+/** Why someone is not in line, in a manager's words ("off duty", "held out: 2 past-due follow-ups"); null when he is. */
+function notInLine(m: Member, now: Date): string | null {
+  if (isEligible(m, now)) return null;
+  if (m.role !== 'staff' || m.disabled || m.deletedAt) return 'not on the team';
+  if (!m.active) return 'inactive';
+  if (!m.onDuty) return 'off duty';
+  if (m.snoozeUntil && m.snoozeUntil.getTime() > now.getTime()) return 'snoozed';
+  return `held out: ${m.pastDue ?? 0} past-due follow-up${m.pastDue === 1 ? '' : 's'}`;
+}
+
+/** A skip refused: only someone in line can be skipped. */
+export const skipRefusal = (m: Member, now: Date) => `${m.name} is not in line (${notInLine(m, now) ?? 'in line'}). Only someone in line can be skipped.`;
 
 /**
  * The pointer after a skip. `before` is the eligible queue before the skip (skipped included).

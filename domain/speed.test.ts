@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { acceptDue, formatSeconds, handOn, isOverdue, MAX_HANDOFFS, missReason, percentile, speedFigures, timeLeft, type Offer } from './speed';
-import { eligibleQueue } from './rotation';
+import { acceptDue, formatSeconds, handOn, isOverdue, MAX_HANDOFFS, missReason, percentile, speedFigures, timeLeft } from './speed';
+import { eligibleQueue, type LeadFacts } from './rotation';
 import { member } from './member.fixture';
 
 const NOW = new Date('2026-11-20T15:00:00Z');
-const offer = (over: Partial<Offer> = {}): Offer => ({
-  holderId: 'a',
+const offer = (over: Partial<LeadFacts> = {}): LeadFacts => ({
+  assignedTo: 'a',
   acceptDue: new Date(NOW.getTime() + 600_000),
   acceptedAt: null,
   closed: false,
   handoffs: 0,
+  firstContactAt: null,
+  followUpDue: null,
   ...over,
 });
 
@@ -27,7 +29,7 @@ describe('the response window', () => {
     expect(isOverdue(offer(), due)).toBe(true);
     expect(isOverdue(offer({ acceptedAt: NOW }), new Date(due.getTime() + 1))).toBe(false);
     expect(isOverdue(offer({ closed: true }), new Date(due.getTime() + 1))).toBe(false);
-    expect(isOverdue(offer({ holderId: '' }), new Date(due.getTime() + 1))).toBe(false);
+    expect(isOverdue(offer({ assignedTo: '' }), new Date(due.getTime() + 1))).toBe(false);
     expect(isOverdue(offer({ acceptDue: null }), new Date(due.getTime() + 1))).toBe(false);
   });
 

@@ -1,7 +1,7 @@
-import { eligibleQueue, pickNext, pointerAfterSkip, type Member } from './rotation';
+import { holds } from './conditions';
+import { eligibleQueue, MAX_HANDOFFS, OVERDUE, pickNext, pointerAfterSkip, type LeadFacts, type Member } from './rotation';
 
-/** After this many hand-offs a lead waits in Unassigned for a manager. */
-export const MAX_HANDOFFS = 3;
+export { MAX_HANDOFFS };
 export const CONTACT_CHANNELS = ['Call', 'Text', 'E-mail', 'In person'] as const;
 export type ContactChannel = (typeof CONTACT_CHANNELS)[number];
 
@@ -12,18 +12,8 @@ export function acceptDue(offeredAt: Date, windowMinutes: number): Date | null {
 
 export const missReason = (windowMinutes: number) => `No response in ${windowMinutes} min`;
 
-export interface Offer {
-  holderId: string;
-  acceptDue: Date | null;
-  acceptedAt: Date | null;
-  closed: boolean;
-  handoffs: number;
-}
-
-/** Taken back once the window has passed without an Accept; `due` is the window's end. */
-export function isOverdue(o: Offer, now: Date): boolean {
-  return !o.closed && !!o.holderId && o.acceptedAt === null && o.acceptDue !== null && o.acceptDue.getTime() <= now.getTime();
-}
+/** Taken back once the window has passed without an Accept (the rule book's OVERDUE). */
+export const isOverdue = (lead: LeadFacts, now: Date) => holds(OVERDUE, lead, now);
 
 export type HandOn =
   /** To the next eligible salesman, as his turn. */

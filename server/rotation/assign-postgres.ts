@@ -1,14 +1,16 @@
+import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import type { DbHandle } from '../db';
+import type { Db, DbHandle } from '../db';
 import { HttpError } from '../http/errors';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
-import { acceptDue, MAX_HANDOFFS } from '../../domain/speed';
+import { acceptDue } from '../../domain/speed';
+import { eligibleSql, nextUpOrderSql, waitingSql } from './sql';
 import type { Rules } from '../../domain/rules';
 import { newLeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
 import type { Actor, Assigned, Handed, NewLead } from './service';
 
-/** What bdc_assign_next (migrations 011 to 016) answers; `to` is the salesman's address. */
+/** What the one-call assign answers; `to` is the salesman's address. */
 type Answer =
   { error: 'action_reused' | 'none_eligible' | 'rules_changed' | 'waiting' } | { replayed: true; result: Assigned } | { assigned: Assigned; to: string | null };
 
@@ -47,10 +49,129 @@ async function gated<T>(h: DbHandle, run: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * The one-call assign, written for this app's rule book: the pick of Next Up and the check for
+ * waiting leads are compiled from domain/rotation.ts (sql.ts), with the function's own arguments
+ * for now, the hold-out switch and the pointer; the steps around them (lock, replay, store, log,
+ * pointer, notify) are written here once. Its name carries a hash of its text, so an app server
+ * always calls the function of its own rules, even beside another version during a deploy.
+ */
+function assignFunction(db: Db): { name: string; text: string } {
+  const env = { now: sql.raw('p_at'), holdOut: sql.raw('p_hold_out') };
+  const pick = db
+    .selectFrom('users')
+    .selectAll('users')
+    .where(eligibleSql(env))
+    .orderBy(nextUpOrderSql(env, 'postgres', sql.raw('v_pointer')))
+    .limit(sql.lit(1))
+    .compile();
+  const waiting = db.selectFrom('leads').select(sql.lit(1).as('one')).where(waitingSql(env)).compile();
+  // Everything in them is a constant of the rule book or an argument: nothing is bound.
+  if (pick.parameters.length || waiting.parameters.length) throw new Error('the one-call assign must not bind values');
+  const body = `(
+  p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text, p_source text,
+  p_by_id text, p_by_name text, p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text,
+  p_accept_due bigint, p_hold_out boolean, p_rules text, p_waiting_first boolean, p_channel text, p_events text[]
+) returns json language plpgsql as $fn$
+declare
+  v_pointer integer;
+  v_to text;
+  v_seen rotation_actions%rowtype;
+  v_next users%rowtype;
+  v_has_next boolean;
+  v_id bigint;
+  v_result json;
+begin
+  -- The same lock every rotation change takes (withRotationLock).
+  select pointer_pos into strict v_pointer from rotation_state where id = 1 for update;
+  -- The rules the caller remembers, as stored ('' when none are: the defaults); null: not checked.
+  if p_rules is not null and p_rules <> coalesce((select value from settings where key = 'rules'), '') then
+    return json_build_object('error', 'rules_changed');
+  end if;
+  -- Leads waiting in Unassigned go out before a new one: the caller hands them out, then asks again.
+  if p_waiting_first and exists (${waiting.sql}) then
+    return json_build_object('error', 'waiting');
+  end if;
+  if p_action_id is not null then
+    select * into v_seen from rotation_actions where id = p_action_id;
+    if found then
+      if v_seen.request <> p_request then
+        return json_build_object('error', 'action_reused');
+      end if;
+      return json_build_object('replayed', true, 'result', v_seen.result::json);
+    end if;
+  end if;
+  -- Next Up, by the rule book.
+  select q.* into v_next from (${pick.sql}) q;
+  v_has_next := found;
+  if not v_has_next and not p_keep then
+    return json_build_object('error', 'none_eligible');
+  end if;
+  insert into leads (customer, assigned_to, assigned_to_name, assigned_by, assigned_by_name, assigned_at, status,
+                     follow_up_due, closed, source, closed_at, closed_by_id, closed_by_name,
+                     phone, email, vehicle, vin, comments, offered_at, accept_due)
+    values (p_customer, coalesce(v_next.id, ''), coalesce(v_next.name, ''), p_by_id, p_by_name, p_at,
+            case when v_has_next then 'handed' else 'new' end, p_follow_up_due, 0, p_source, null, null, null,
+            p_phone, p_email, p_vehicle, p_vin, p_comments,
+            case when v_has_next then p_at end, case when v_has_next then p_accept_due end)
+    returning id into v_id;
+  if v_has_next then
+    insert into rotation_log (type, customer, target_id, target_name, reason, manager_id, manager_name, pointer_pos_after, lead_id, created_at)
+      values ('assign', p_customer, v_next.id, v_next.name, null, p_by_id, p_by_name, v_next.position, v_id, p_at);
+    update rotation_state set pointer_pos = v_next.position, last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id
+      where id = 1;
+    v_pointer := v_next.position;
+    v_to := v_next.email;
+  end if;
+  v_result := json_build_object(
+    'leadId', v_id, 'customer', p_customer,
+    'assignedTo', case when v_has_next then json_build_object('id', v_next.id, 'name', v_next.name) end,
+    'pointerPos', v_pointer, 'duplicate', false);
+  -- A new lead: open screens hear of it when it commits.
+  if p_events is not null then
+    perform pg_notify(p_channel, e) from unnest(p_events) as e;
+  end if;
+  if p_action_id is not null then
+    insert into rotation_actions (id, request, result, created_at) values (p_action_id, p_request, v_result::text, (extract(epoch from clock_timestamp()) * 1000)::bigint);
+  end if;
+  return json_build_object('assigned', v_result, 'to', v_to);
+end
+$fn$`;
+  const name = `bdc_assign_${crypto.createHash('sha256').update(body).digest('hex').slice(0, 16)}`;
+  return { name, text: `create or replace function ${name}${body}` };
+}
+
+const installed = new WeakMap<DbHandle, Promise<string>>();
+
+/**
+ * The name of this app server's one-call assign, created in the database on first use if no
+ * server has yet (under an advisory lock: two servers starting at once create it once).
+ */
+function assignFunctionName(h: DbHandle): Promise<string> {
+  let name = installed.get(h);
+  if (!name) {
+    const { name: wanted, text } = assignFunction(h.db);
+    name = h.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext('bdc_assign'))`.execute(trx);
+        const { rows } = await sql`select 1 from pg_proc where proname = ${wanted}`.execute(trx);
+        if (!rows.length) await sql.raw(text).execute(trx);
+        return wanted;
+      })
+      .catch((err: unknown) => {
+        installed.delete(h);
+        throw err;
+      });
+    installed.set(h, name);
+  }
+  return name;
+}
+
+/**
  * assignNext on PostgreSQL: the whole transaction (lock, the rules and waiting-leads checks,
- * action-id replay, prospect-id dedupe, pick, insert, log, pointer) is one call of a function
- * kept in the database, so the state row is held for the function's run rather than for several
- * round trips.
+ * action-id replay, pick, insert, log, pointer) is one call of the function above, so the state
+ * row is held for the function's run rather than for several round trips. Plain leads only: a
+ * lead with a prospect id or intake details takes the stepwise path.
  */
 export async function assignOnPostgres(
   h: DbHandle,
@@ -58,19 +179,18 @@ export async function assignOnPostgres(
   by: Actor,
   opts: { now: Date; keep?: boolean; actionId?: string; rules: Rules; rulesText?: string; waitingFirst?: boolean; announce?: Announcement | null },
 ): Promise<Handed | { askAgain: 'rules' | 'waiting' }> {
-  const ext = !!(l.externalSource && l.externalId);
+  const fn = sql.raw(await assignFunctionName(h));
   const at = opts.now.getTime();
   const request = opts.actionId ? JSON.stringify({ assign: l }) : null;
   const followUp = followUpDue(opts.now, opts.rules.followUpHours).getTime();
   const accept = acceptDue(opts.now, opts.rules.responseWindowMinutes)?.getTime() ?? null;
   const { rows } = await gated(h, () =>
-    sql<{ r: Answer }>`select bdc_assign_next(
+    sql<{ r: Answer }>`select ${fn}(
     ${l.customer}::text, ${l.phone || null}::text, ${l.email || null}::text, ${l.vehicle || null}::text,
-    ${l.vin || null}::text, ${l.comments || null}::text, ${l.source ?? LEAD_SOURCE}::text,
-    ${ext ? l.externalSource : null}::text, ${ext ? l.externalId : null}::text, ${by.id}::text, ${by.name}::text,
+    ${l.vin || null}::text, ${l.comments || null}::text, ${l.source ?? LEAD_SOURCE}::text, ${by.id}::text, ${by.name}::text,
     ${at}::bigint, ${followUp}::bigint, ${!!opts.keep}::boolean, ${opts.actionId ?? null}::text, ${request}::text,
     ${accept}::bigint, ${opts.rules.holdOut}::boolean, ${opts.rulesText ?? null}::text, ${!!opts.waitingFirst}::boolean,
-    ${MAX_HANDOFFS}::integer, ${opts.announce?.channel ?? null}::text, ${opts.announce?.payloads ?? null}::text[]) as r`.execute(h.db),
+    ${opts.announce?.channel ?? null}::text, ${opts.announce?.payloads ?? null}::text[]) as r`.execute(h.db),
   );
   const r = rows[0].r;
   if ('error' in r) {

@@ -108,6 +108,12 @@ describe.each(DIALECTS)('the floor by the day on %s', (dialect) => {
     expect(held).toMatchObject({ eligible: false, place: null, pastDue: [{ id: late.leadId, customer: 'Overdue Olga' }] });
     // Every assign while he is held out goes to someone else (the one-call path on PostgreSQL too).
     for (let i = 0; i < 4; i++) expect((await call('POST', 'rotation/assign', boss, { customer: `Other ${i}` })).json().assignedTo.id).not.toBe(holder.id);
+    // He is not in line, so he cannot be skipped: the pointer stays where it was.
+    const before = (await view()).pointerPos;
+    const skipped = await call('POST', 'rotation/skip', boss, { targetUid: holder.id, reason: 'Lunch' });
+    expect(skipped.statusCode).toBe(400);
+    expect(skipped.json().error).toBe(`${holder.name} is not in line (held out: 1 past-due follow-up). Only someone in line can be skipped.`);
+    expect((await view()).pointerPos).toBe(before);
 
     expect((await call('POST', `leads/${late.leadId}/contact`, cookie, { channel: 'Text' })).statusCode).toBe(200);
     expect((await view()).team.find((m: { id: string }) => m.id === holder.id)).toMatchObject({ eligible: true, pastDue: [] });

@@ -95,11 +95,18 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
     const bossId = (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie: boss } })).json().user.uid;
     await post('/status', { uid: reps[3].id, onDuty: false });
     await post('/skip', { targetUid: reps[2].id, reason: 'Lunch' });
+    const refusals = [];
     for (const targetUid of ['nobody', bossId, reps[3].id, reps[2].id]) {
       const r = await post('/skip', { targetUid, reason: 'x' });
       expect(r.statusCode).toBe(400);
-      expect(r.json().error).toBe('Select a user to skip');
+      refusals.push(r.json().error);
     }
+    expect(refusals).toEqual([
+      'Select a user to skip',
+      'Select a user to skip',
+      `${reps[3].name} is not in line (off duty). Only someone in line can be skipped.`,
+      `${reps[2].name} is not in line (snoozed). Only someone in line can be skipped.`,
+    ]);
     expect((await view()).log.filter((e: any) => e.type === 'skip')).toHaveLength(1);
   });
 

@@ -45,8 +45,8 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
 
   app.post('/skip', access('manager'), async (req) => {
     const { targetUid, reason, minutes, actionId } = parse(skipSchema, req.body);
-    const snooze = minutes ?? (await loadRules(dbh.db)).skipSnoozeMinutes;
-    const { replayed, ...answer } = await skip(dbh, targetUid, reason, snooze, actor(req.user!), { actionId });
+    const rules = await loadRules(dbh.db);
+    const { replayed, ...answer } = await skip(dbh, targetUid, reason, minutes ?? rules.skipSnoozeMinutes, actor(req.user!), { actionId, rules });
     if (!replayed) changed();
     return answer;
   });

@@ -1,18 +1,19 @@
 import type { RotationView } from '../../domain/contract/answers';
-import type { DbHandle, Db } from '../db';
+import type { DbHandle, Db, Dialect } from '../db';
 import { withRotationLock } from '../db';
 import { writeAudit, type AuditEntry } from '../users/audit';
 import { HttpError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import type { Selectable } from 'kysely';
 import type { LeadsTable } from '../db/schema';
-import { eligibleQueue, pickNext, pointerAfterSkip, servingOrder, SKIP_WHOM, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
+import { eligibleQueue, pickNext, pointerAfterSkip, servingOrder, SKIP_WHOM, skipRefusal, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { DEFAULT_RULES, type Rules } from '../../domain/rules';
 import { beBack, checkIn } from '../../domain/floor';
 import { loadRules } from '../rules/service';
-import { acceptDue, handOn, MAX_HANDOFFS, missReason, takers } from '../../domain/speed';
+import { acceptDue, handOn, missReason, takers } from '../../domain/speed';
 import { assignOnPostgres } from './assign-postgres';
+import { eligibleSql, nextUpOrderSql, overdueSql, pastDueCountSql, pastDueSql, waitingSql, type SqlEnv } from './sql';
 import { newLeadMail, type LeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
 
@@ -29,11 +30,15 @@ export const toMember = (u: UserRow & { past_due?: number | string | null }): Me
   pastDue: Number(u.past_due ?? 0),
 });
 
-/** Staff still on the team (not disabled or deleted), in rotation order. */
-const teamStaff = (db: Db) =>
+/** The rule book's SQL for a moment: now and the hold-out rule (sql.ts). */
+export const sqlEnv = (now: Date, rules: Pick<Rules, 'holdOut'>): SqlEnv => ({ now: now.getTime(), holdOut: rules.holdOut });
+
+/** Staff still on the team (not disabled or deleted), in rotation order; with `env`, each with his past-due count under the hold-out rule. */
+const teamStaff = (db: Db, env?: SqlEnv) =>
   db
     .selectFrom('users')
-    .selectAll()
+    .selectAll('users')
+    .$if(!!env, (qb) => qb.select(pastDueCountSql(env!).as('past_due')))
     .where('role', '=', 'staff')
     .where('disabled', '=', 0)
     .where('deleted_at', 'is', null)
@@ -41,34 +46,9 @@ const teamStaff = (db: Db) =>
     .orderBy('id')
     .execute();
 
-/**
- * The SQL side of eligibility: staff, active, on duty, not disabled or deleted (snoozes and the
- * hold-out are the domain's; with `holdOutAt` each comes with his past-due count).
- */
-export const candidates = (db: Db, holdOutAt: number | null = null) =>
-  db
-    .selectFrom('users')
-    .selectAll('users')
-    .$if(holdOutAt !== null, (qb) =>
-      qb.select((eb) =>
-        eb
-          .selectFrom('leads')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('leads.assigned_to', '=', 'users.id')
-          .where('leads.closed', '=', 0)
-          .where('leads.first_contact_at', 'is', null)
-          .where('leads.follow_up_due', '<=', holdOutAt!)
-          .as('past_due'),
-      ),
-    )
-    .where('role', '=', 'staff')
-    .where('active', '=', 1)
-    .where('on_duty', '=', 1)
-    .where('disabled', '=', 0)
-    .where('deleted_at', 'is', null)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+/** The eligible (the rule book's ELIGIBLE, applied by the database), in place order, each with his past-due count. */
+export const candidates = (db: Db, env: SqlEnv) =>
+  db.selectFrom('users').selectAll('users').select(pastDueCountSql(env).as('past_due')).where(eligibleSql(env)).orderBy('position').orderBy('id').execute();
 
 const readState = (db: Db) => db.selectFrom('rotation_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
 
@@ -151,14 +131,17 @@ async function logAssign(trx: Db, leadId: number, customer: string, next: Member
     .execute();
 }
 
-const holdOutAt = (rules: Rules, now: Date) => (rules.holdOut ? now.getTime() : null);
-
-/** Next Up, with his address for the mail about his lead. */
-const nextUp = async (trx: Db, now: Date, rules: Rules) => {
+/** Next Up (the rule book's ELIGIBLE and NEXT_UP, applied by the database), with his address for the mail about his lead. */
+const nextUp = async (trx: Db, env: SqlEnv, dialect: Dialect) => {
   const state = await readState(trx);
-  const staff = await candidates(trx, holdOutAt(rules, now));
-  const next = pickNext(eligibleQueue(staff.map(toMember), now), state.pointer_pos);
-  return { state, next, email: staff.find((u) => u.id === next?.id)?.email ?? '' };
+  const row = await trx
+    .selectFrom('users')
+    .selectAll('users')
+    .where(eligibleSql(env))
+    .orderBy(nextUpOrderSql(env, dialect, state.pointer_pos))
+    .limit(1)
+    .executeTakeFirst();
+  return { state, next: row ? toMember(row) : null, email: row?.email ?? '' };
 };
 
 /**
@@ -171,16 +154,16 @@ export class AskAgain extends Error {
   }
 }
 
-/** Leads waiting for someone eligible; a lead handed on too often (parked) waits for a manager instead. */
-const waiting = (db: Db) => db.selectFrom('leads').where('assigned_to', '=', UNASSIGNED).where('closed', '=', 0).where('handoffs', '<', MAX_HANDOFFS);
+/** Leads waiting for someone eligible (the rule book's WAITING). */
+const waiting = (db: Db, env: SqlEnv) => db.selectFrom('leads').where(waitingSql(env));
 
 /** What an assign checks under the lock before acting (bdc_assign_next does the same on PostgreSQL). */
-async function askFirst(trx: Db, rulesText: string | undefined, waitingFirst: boolean) {
+async function askFirst(trx: Db, env: SqlEnv, rulesText: string | undefined, waitingFirst: boolean) {
   if (rulesText === undefined && !waitingFirst) return;
   const seen = await trx
     .selectNoFrom((eb) => [
       eb.selectFrom('settings').select('value').where('key', '=', 'rules').as('rules'),
-      eb.exists(waiting(trx).select('id')).as('waiting'),
+      eb.exists(waiting(trx, env).select('id')).as('waiting'),
     ])
     .executeTakeFirstOrThrow();
   if (rulesText !== undefined && (seen.rules ?? '') !== rulesText) throw new AskAgain('rules');
@@ -307,8 +290,9 @@ export async function assignNext(
   }
   const ext = !!(l.externalSource && l.externalId);
   let mail: LeadMail | undefined;
+  const env = sqlEnv(now, rules);
   const answer = await withRotationLock(h, async (trx) => {
-    await askFirst(trx, opts.rulesText, !!opts.waitingFirst);
+    await askFirst(trx, env, opts.rulesText, !!opts.waitingFirst);
     return once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
       if (ext) {
         const seen = l.findRepeat
@@ -325,7 +309,7 @@ export async function assignNext(
         }
       }
       // `wait`: the floor is closed, so the lead waits in Unassigned for the morning.
-      const { state, next, email } = opts.wait ? { state: await readState(trx), next: null, email: '' } : await nextUp(trx, now, rules);
+      const { state, next, email } = opts.wait ? { state: await readState(trx), next: null, email: '' } : await nextUp(trx, env, h.dialect);
       if (!next && !opts.keep) throw new HttpError(409, 'No eligible associates right now.');
       const at = now.getTime();
       const stored = await insertLead(trx, l, next, by, now, rules);
@@ -359,8 +343,8 @@ const WAITING_LOOK = 50;
  * not let that lead pass before (so a lead never goes back to someone who let it pass; those
  * passed over lose this turn, as a skip would). Null when nothing waits or no one may take it.
  */
-async function nextWaiting(trx: Db, now: Date, rules: Rules, lock: boolean) {
-  const leads = await waiting(trx)
+async function nextWaiting(trx: Db, now: Date, env: SqlEnv, lock: boolean) {
+  const leads = await waiting(trx, env)
     .selectAll()
     .orderBy('assigned_at')
     .orderBy('id')
@@ -369,7 +353,7 @@ async function nextWaiting(trx: Db, now: Date, rules: Rules, lock: boolean) {
     .execute();
   if (!leads.length) return null;
   const state = await readState(trx);
-  const queue = eligibleQueue((await candidates(trx, holdOutAt(rules, now))).map(toMember), now);
+  const queue = eligibleQueue((await candidates(trx, env)).map(toMember), now);
   if (!queue.length) return null;
   const passed = await passersOf(
     trx,
@@ -408,10 +392,11 @@ async function give(trx: Db, lead: Selectable<LeadsTable>, next: Member, by: Act
 export async function handOutWaiting(h: DbHandle, now = new Date(), rules = DEFAULT_RULES): Promise<Assigned[]> {
   const out: Assigned[] = [];
   // Nearly always nothing waits: look without the lock first so assigns do not queue twice.
-  if (!(await waiting(h.db).select('id').limit(1).executeTakeFirst())) return out;
+  const env = sqlEnv(now, rules);
+  if (!(await waiting(h.db, env).select('id').limit(1).executeTakeFirst())) return out;
   for (;;) {
     const done = await withRotationLock(h, async (trx): Promise<Assigned | null> => {
-      const found = await nextWaiting(trx, now, rules, h.dialect === 'postgres');
+      const found = await nextWaiting(trx, now, env, h.dialect === 'postgres');
       if (!found) return null;
       const { lead, to } = found;
       return give(trx, lead, to, { id: lead.assigned_by, name: lead.assigned_by_name }, now, rules);
@@ -433,7 +418,7 @@ export function handOutLead(h: DbHandle, leadId: number, by: Actor, now = new Da
     if (!lead) throw notFound('Lead not found');
     if (lead.closed) throw new HttpError(409, 'This lead is closed. Reopen it first.');
     if (lead.assigned_to !== UNASSIGNED) throw new HttpError(409, `This lead is already with ${lead.assigned_to_name}.`);
-    const { next } = await nextUp(trx, now, rules);
+    const { next } = await nextUp(trx, sqlEnv(now, rules), h.dialect);
     if (!next) throw new HttpError(409, 'No eligible associates right now.');
     return give(trx, lead, next, by, now, rules);
   });
@@ -457,11 +442,11 @@ const ROTATION: Actor = { id: null, name: 'Rotation' };
  * commits: an Accept arriving meanwhile waits and then finds the lead gone, and one that
  * committed first makes this read find the lead accepted.
  */
-export const firstOverdue = (db: Db, now: Date, lock = false) =>
+export const firstOverdue = (db: Db, env: SqlEnv, lock = false) =>
   db
     .selectFrom('leads')
     .selectAll()
-    .where('accept_due', '<=', now.getTime())
+    .where(overdueSql(env))
     .orderBy('accept_due')
     .orderBy('id')
     .limit(1)
@@ -476,14 +461,15 @@ export const firstOverdue = (db: Db, now: Date, lock = false) =>
  */
 export async function handOnOverdue(h: DbHandle, now = new Date(), rules = DEFAULT_RULES): Promise<HandedOn[]> {
   const out: HandedOn[] = [];
-  if (!(await firstOverdue(h.db, now))) return out;
+  const env = sqlEnv(now, rules);
+  if (!(await firstOverdue(h.db, env))) return out;
   for (;;) {
     const done = await withRotationLock(h, async (trx): Promise<HandedOn | null> => {
-      const lead = await firstOverdue(trx, now, h.dialect === 'postgres');
+      const lead = await firstOverdue(trx, env, h.dialect === 'postgres');
       if (!lead) return null;
       const at = now.getTime();
       const state = await readState(trx);
-      const members = (await candidates(trx, holdOutAt(rules, now))).map(toMember);
+      const members = (await candidates(trx, env)).map(toMember);
       const missed = { id: lead.assigned_to, name: lead.assigned_to_name };
       const given = Math.round((Number(lead.accept_due) - Number(lead.offered_at ?? lead.assigned_at)) / 60_000);
       const reason = missReason(given);
@@ -541,14 +527,26 @@ export async function handOnOverdue(h: DbHandle, now = new Date(), rules = DEFAU
 }
 
 /** One transaction: snooze the salesman, log the reason, move the pointer past them. Only someone in the queue can be skipped. */
-export async function skip(h: DbHandle, targetId: string, reason: string, minutes: number, by: Actor, opts: { now?: Date; actionId?: string } = {}) {
+export async function skip(
+  h: DbHandle,
+  targetId: string,
+  reason: string,
+  minutes: number,
+  by: Actor,
+  opts: { now?: Date; actionId?: string; rules?: Rules } = {},
+) {
   const now = opts.now ?? new Date();
+  const env = sqlEnv(now, opts.rules ?? DEFAULT_RULES);
   return withRotationLock(h, (trx) =>
     once(trx, opts.actionId, { skip: { targetId, reason, minutes } }, async () => {
       const state = await readState(trx);
-      const before = eligibleQueue((await candidates(trx)).map(toMember), now);
+      const everyone = (await teamStaff(trx, env)).map(toMember);
+      const before = eligibleQueue(everyone, now);
       const target = before.find((m) => m.id === targetId);
-      if (!target) throw new HttpError(400, SKIP_WHOM, undefined, 'targetUid');
+      if (!target) {
+        const someone = everyone.find((m) => m.id === targetId);
+        throw new HttpError(400, someone ? skipRefusal(someone, now) : SKIP_WHOM, undefined, 'targetUid');
+      }
       const pointer = pointerAfterSkip(before, target, state.pointer_pos);
       const until = snoozeEnd(now, minutes).getTime();
       await trx.updateTable('users').set({ snooze_until: until, updated_at: now.getTime() }).where('id', '=', targetId).execute();
@@ -645,10 +643,7 @@ export async function rotationView(db: Db, logSize: number, now = new Date()): P
     const rows = await db
       .selectFrom('leads')
       .select(['id', 'customer', 'assigned_to'])
-      .where('closed', '=', 0)
-      .where('first_contact_at', 'is', null)
-      .where('follow_up_due', '<=', now.getTime())
-      .where('assigned_to', '!=', UNASSIGNED)
+      .where(pastDueSql(sqlEnv(now, rules)))
       .orderBy('follow_up_due')
       .execute();
     for (const r of rows) pastDue.set(r.assigned_to, [...(pastDue.get(r.assigned_to) ?? []), { id: Number(r.id), customer: r.customer }]);

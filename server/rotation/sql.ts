@@ -1,0 +1,104 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Cond, Field, OrderKey } from '../../domain/conditions';
+import { ELIGIBLE, NEXT_UP, OVERDUE, PAST_DUE, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
+import type { Dialect } from '../db';
+
+/**
+ * The rule book's rules (domain/rotation.ts) as SQL: each value there compiled here, the same for
+ * SQLite and PostgreSQL, and for PostgreSQL's one-call assign (assign-postgres.ts), where "now",
+ * the hold-out switch and the pointer are the function's own arguments.
+ */
+export interface SqlEnv {
+  now: number | RawBuilder<unknown>;
+  /** Whether the hold-out rule counts past-due follow-ups (a flag, or the function's argument). */
+  holdOut: boolean | RawBuilder<unknown>;
+}
+
+type Columns<R> = Record<Field<R>, RawBuilder<unknown>>;
+
+/** Columns declared NOT NULL (and counts): their comparisons need no guard against a missing value. */
+const neverNull = new WeakSet<RawBuilder<unknown>>();
+const notNull = <T>(r: RawBuilder<T>) => {
+  neverNull.add(r);
+  return r;
+};
+
+/** Where each field the rules read is stored. */
+const LEAD_COLUMNS: Columns<LeadFacts> = {
+  assignedTo: notNull(sql.ref('leads.assigned_to')),
+  closed: notNull(sql.ref('leads.closed')),
+  firstContactAt: sql.ref('leads.first_contact_at'),
+  followUpDue: sql.ref('leads.follow_up_due'),
+  handoffs: notNull(sql.ref('leads.handoffs')),
+  acceptedAt: sql.ref('leads.accepted_at'),
+  acceptDue: sql.ref('leads.accept_due'),
+};
+
+/** The past-due follow-ups of the salesman in the outer query (users), or 0 while the hold-out rule is off. */
+const pastDueCount = (env: SqlEnv): RawBuilder<number> => {
+  const count = sql<number>`(select count(*) from leads where leads.assigned_to = users.id and ${toSql(PAST_DUE, LEAD_COLUMNS, env)})`;
+  if (env.holdOut === false) return notNull(sql.lit(0));
+  if (env.holdOut === true) return notNull(count);
+  return notNull(sql<number>`(case when ${env.holdOut} then ${count} else 0 end)`);
+};
+
+const memberColumns = (env: SqlEnv): Columns<Member> => ({
+  id: notNull(sql.ref('users.id')),
+  name: notNull(sql.ref('users.name')),
+  role: notNull(sql.ref('users.role')),
+  position: notNull(sql.ref('users.position')),
+  active: notNull(sql.ref('users.active')),
+  onDuty: notNull(sql.ref('users.on_duty')),
+  snoozeUntil: sql.ref('users.snooze_until'),
+  disabled: notNull(sql.ref('users.disabled')),
+  deletedAt: sql.ref('users.deleted_at'),
+  pastDue: pastDueCount(env),
+});
+
+/** A rule's constant as stored: flags are 1 or 0. Constants come from the rule book, never from a request. */
+const lit = (v: string | number | boolean) => sql.lit(typeof v === 'boolean' ? (v ? 1 : 0) : v);
+const now = (env: SqlEnv) => (typeof env.now === 'number' ? sql.val(env.now) : env.now);
+
+/**
+ * A condition as a boolean SQL expression. Every leaf is false, never unknown, for a missing value
+ * (as `holds` reads it), and stays a plain comparison an index can serve.
+ */
+function toSql<R>(cond: Cond<R>, cols: Columns<R>, env: SqlEnv): RawBuilder<boolean> {
+  const known = (col: RawBuilder<unknown>, test: RawBuilder<unknown>) =>
+    neverNull.has(col) ? sql<boolean>`(${test})` : sql<boolean>`(${col} is not null and ${test})`;
+  if ('eq' in cond) return known(cols[cond.eq], sql`${cols[cond.eq]} = ${lit(cond.to)}`);
+  if ('ne' in cond) return known(cols[cond.ne], sql`${cols[cond.ne]} <> ${lit(cond.to)}`);
+  if ('below' in cond) return known(cols[cond.below], sql`${cols[cond.below]} < ${lit(cond.than)}`);
+  if ('due' in cond) return known(cols[cond.due], sql`${cols[cond.due]} <= ${now(env)}`);
+  if ('isNull' in cond) return sql<boolean>`(${cols[cond.isNull]} is null)`;
+  if ('all' in cond)
+    return sql<boolean>`(${sql.join(
+      cond.all.map((c) => toSql(c, cols, env)),
+      sql` and `,
+    )})`;
+  if ('any' in cond)
+    return sql<boolean>`(${sql.join(
+      cond.any.map((c) => toSql(c, cols, env)),
+      sql` or `,
+    )})`;
+  return sql<boolean>`(not ${toSql(cond.not, cols, env)})`;
+}
+
+/** An order as SQL; text sorts by code unit on both databases, as the domain compares it. */
+function orderSql<R>(keys: OrderKey<R>[], cols: Columns<R>, dialect: Dialect, refs: { pointer: number | RawBuilder<unknown> }) {
+  const binary = dialect === 'postgres' ? sql` collate "C"` : sql``;
+  return sql.join(
+    keys.map((k) => {
+      if ('above' in k) return sql`(${cols[k.above]} > ${typeof refs.pointer === 'number' ? sql.val(refs.pointer) : refs.pointer}) desc`;
+      return k.field === 'id' ? sql`${cols[k.field]}${binary}` : cols[k.field];
+    }),
+  );
+}
+
+export const eligibleSql = (env: SqlEnv) => toSql(ELIGIBLE, memberColumns(env), env);
+export const pastDueSql = (env: SqlEnv) => toSql(PAST_DUE, LEAD_COLUMNS, env);
+export const waitingSql = (env: SqlEnv) => toSql(WAITING, LEAD_COLUMNS, env);
+export const overdueSql = (env: SqlEnv) => toSql(OVERDUE, LEAD_COLUMNS, env);
+export const pastDueCountSql = pastDueCount;
+export const nextUpOrderSql = (env: SqlEnv, dialect: Dialect, pointer: number | RawBuilder<unknown>) =>
+  orderSql(NEXT_UP, memberColumns(env), dialect, { pointer });
