@@ -27,6 +27,7 @@ export const due = <R>(field: Field<R>): Cond<R> => ({ due: field });
 export const isNull = <R>(field: Field<R>): Cond<R> => ({ isNull: field });
 export const all = <R>(...of: Cond<R>[]): Cond<R> => ({ all: of });
 export const any = <R>(...of: Cond<R>[]): Cond<R> => ({ any: of });
+export const not = <R>(of: Cond<R>): Cond<R> => ({ not: of });
 
 /** A row's value as the database stores it: a date is its epoch milliseconds, a flag 1 or 0. */
 const stored = (v: unknown): number | string | null => {
@@ -62,10 +63,7 @@ export type OrderKey<R> = { field: Field<R> } | { above: Field<R>; ref: 'pointer
 export function compare<R extends object>(keys: OrderKey<R>[], refs: { pointer: number }) {
   return (a: R, b: R): number => {
     for (const k of keys) {
-      const [x, y] =
-        'above' in k
-          ? [Number(a[k.above]) > refs[k.ref] ? 0 : 1, Number(b[k.above]) > refs[k.ref] ? 0 : 1]
-          : [a[k.field], b[k.field]];
+      const [x, y] = 'above' in k ? [Number(a[k.above]) > refs[k.ref] ? 0 : 1, Number(b[k.above]) > refs[k.ref] ? 0 : 1] : [a[k.field], b[k.field]];
       if (x < y) return -1;
       if (x > y) return 1;
     }

@@ -1,4 +1,4 @@
-import { all, any, compare, due, eq, holds, isNull, ne, below, type Cond, type OrderKey } from './conditions';
+import { all, any, below, compare, due, eq, holds, isNull, ne, not, type Cond, type OrderKey } from './conditions';
 
 export const SNOOZE_MINUTES = 30;
 export const OVERVIEW_LOG_SIZE = 10;
@@ -43,6 +43,9 @@ export const PAST_DUE: Cond<LeadFacts> = all(ne('assignedTo', ''), eq('closed', 
 
 /** A lead waiting in Unassigned for someone eligible; one handed on too often (parked) waits for a manager instead. */
 export const WAITING: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', false), below('handoffs', MAX_HANDOFFS));
+
+/** A lead handed on by MAX_HANDOFFS people: it waits in Unassigned for a manager to hand it out. */
+export const PARKED: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', false), not(below('handoffs', MAX_HANDOFFS)));
 
 /** A lead its salesman did not accept in time: the sweep hands it on. */
 export const OVERDUE: Cond<LeadFacts> = all(ne('assignedTo', ''), eq('closed', false), isNull('acceptedAt'), due('acceptDue'));

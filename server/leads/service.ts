@@ -5,7 +5,10 @@ import type { LeadsTable } from '../db/schema';
 import { LEADS_PAGE_SIZE } from '../../domain/leads';
 import { UNASSIGNED } from '../rotation/service';
 import { dayKey, periodsBefore, startOfMonth, zonedStartOfDay } from '../../domain/time';
-import { MAX_HANDOFFS, type ContactChannel } from '../../domain/speed';
+import type { ContactChannel } from '../../domain/speed';
+import { holds } from '../../domain/conditions';
+import { PARKED } from '../../domain/rotation';
+import { leadFacts } from '../rotation/sql';
 import type { Actor } from '../../domain/users';
 import type { TimelineEntry } from '../../domain/contract/answers';
 import { HttpError } from '../http/errors';
@@ -57,7 +60,7 @@ export const toLead = (l: Selectable<LeadsTable>, now = Date.now()): Lead => ({
   acceptedAt: iso(l.accepted_at),
   firstContactAt: iso(l.first_contact_at),
   handoffs: l.handoffs,
-  parked: !l.closed && !l.assigned_to && l.handoffs >= MAX_HANDOFFS,
+  parked: holds(PARKED, leadFacts(l), new Date(now)),
   beBack: !!l.be_back,
 });
 

@@ -1,7 +1,8 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Cond, Field, OrderKey } from '../../domain/conditions';
 import { ELIGIBLE, NEXT_UP, OVERDUE, PAST_DUE, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
 import type { Dialect } from '../db';
+import type { LeadsTable } from '../db/schema';
 
 /**
  * The rule book's rules (domain/rotation.ts) as SQL: each value there compiled here, the same for
@@ -33,6 +34,17 @@ const LEAD_COLUMNS: Columns<LeadFacts> = {
   acceptedAt: sql.ref('leads.accepted_at'),
   acceptDue: sql.ref('leads.accept_due'),
 };
+
+/** A stored lead as the rule book reads it. */
+export const leadFacts = (l: Selectable<LeadsTable>): LeadFacts => ({
+  assignedTo: l.assigned_to,
+  closed: !!l.closed,
+  firstContactAt: l.first_contact_at === null ? null : new Date(Number(l.first_contact_at)),
+  followUpDue: new Date(Number(l.follow_up_due)),
+  handoffs: l.handoffs,
+  acceptedAt: l.accepted_at === null ? null : new Date(Number(l.accepted_at)),
+  acceptDue: l.accept_due === null ? null : new Date(Number(l.accept_due)),
+});
 
 /** The past-due follow-ups of the salesman in the outer query (users), or 0 while the hold-out rule is off. */
 const pastDueCount = (env: SqlEnv): RawBuilder<number> => {
