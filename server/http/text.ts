@@ -30,16 +30,31 @@ function decodeBody(buf: Buffer): string {
   return s;
 }
 
-/** Every string in a parsed JSON value, keys included (JSON escapes can spell "\u0000" and "\ud800"). */
-function checkValue(v: unknown): void {
-  if (typeof v === 'string') {
-    if (!isCleanText(v)) throw badText();
-  } else if (Array.isArray(v)) {
-    for (const x of v) checkValue(x);
-  } else if (v && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      if (!isCleanText(k)) throw badText();
-      checkValue(x);
+/** Far beyond any form or lead we take, far below what costs time to walk. */
+export const JSON_LIMITS = { depth: 32, keys: 20_000 };
+export const JSON_TOO_DEEP = `JSON may nest at most ${JSON_LIMITS.depth} levels deep.`;
+export const JSON_TOO_MANY_KEYS = `JSON may hold at most ${JSON_LIMITS.keys.toLocaleString('en-US')} keys and values.`;
+
+/**
+ * Every string in a parsed JSON value, keys included (JSON escapes can spell "\u0000" and "\ud800"),
+ * walked with a stack of its own: a document nested thousands deep is refused, not a stack overflow.
+ */
+function checkValue(root: unknown): void {
+  const stack: [unknown, number][] = [[root, 0]];
+  let seen = 0;
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (++seen > JSON_LIMITS.keys) throw new HttpError(400, JSON_TOO_MANY_KEYS, 'json_too_large');
+    if (typeof v === 'string') {
+      if (!isCleanText(v)) throw badText();
+    } else if (v && typeof v === 'object') {
+      if (depth >= JSON_LIMITS.depth) throw new HttpError(400, JSON_TOO_DEEP, 'json_too_deep');
+      if (Array.isArray(v)) for (const x of v as unknown[]) stack.push([x, depth + 1]);
+      else
+        for (const [k, x] of Object.entries(v)) {
+          if (!isCleanText(k)) throw badText();
+          stack.push([x, depth + 1]);
+        }
     }
   }
 }

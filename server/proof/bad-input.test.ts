@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { BODY_LIMIT } from '../app';
-import { BAD_TEXT } from '../http/text';
+import { BAD_TEXT, JSON_TOO_DEEP, JSON_TOO_MANY_KEYS } from '../http/text';
 
 const FIELDS = [
   'email',
@@ -42,7 +42,21 @@ const HOSTILE: unknown[] = [
   ['list'],
   { nested: { deep: 1 } },
 ];
-const RAW = ['not json', '{"a":', '[]', '123', '"text"', 'null', '{}', '{"__proto__":{"admin":true}}'];
+const deep = (n: number) => `${'{"customer":'.repeat(n)}"x"${'}'.repeat(n)}`;
+const RAW = [
+  'not json',
+  '{"a":',
+  '[]',
+  '123',
+  '"text"',
+  'null',
+  '{}',
+  '{"__proto__":{"admin":true}}',
+  // Nested 5,000 deep in 10 kB: once a stack overflow in the text check.
+  `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  deep(5000),
+  JSON.stringify({ customer: Array.from({ length: 30_000 }, () => 1) }),
+];
 
 /** Row counts and last changes of every table: a refused request must leave them all alone. */
 async function snapshot(t: TestApp) {
@@ -118,6 +132,29 @@ describe.each(DIALECTS)('bad input on every JSON route on %s', (dialect) => {
     }
     const wrongType = await send('POST', '/api/rotation/assign', 'customer=Bob', 'application/x-www-form-urlencoded');
     expect(wrongType.statusCode).toBe(415);
+  });
+
+  it('refuses JSON nested too deep or too large with 400 naming the limit, signed in or not', async () => {
+    for (const [body, error] of [
+      [deep(5000), JSON_TOO_DEEP],
+      [`${'['.repeat(33)}${']'.repeat(33)}`, JSON_TOO_DEEP],
+      [JSON.stringify({ email: Array.from({ length: 30_000 }, () => 1) }), JSON_TOO_MANY_KEYS],
+    ]) {
+      for (const headers of [{ 'content-type': 'application/json' }, { cookie, 'content-type': 'application/json' }]) {
+        const res = await t.app.inject({ method: 'POST', url: '/api/auth/link', headers, payload: body });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().error).toBe(error);
+      }
+    }
+    // Within the limit, the route's own schema answers (it takes no such field).
+    const within = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/link',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"email":"nested@dealer.test","x":${'['.repeat(30)}${']'.repeat(30)}}`,
+    });
+    expect(within.statusCode).toBe(400);
+    expect([JSON_TOO_DEEP, JSON_TOO_MANY_KEYS]).not.toContain(within.json().error);
   });
 
   it('keeps SQL and HTML in a customer name as plain text', async () => {
