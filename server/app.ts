@@ -186,12 +186,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
 
   await app.register(sessionPlugin, { ctx });
 
-  app.get('/healthz', { config: { access: 'public' } }, async (_req, reply) => {
+  // Up or down for anyone (a load balancer, a monitor); the details (database, mail backlog) only
+  // for a manager or HEALTH_TOKEN: the backlog moves with sign-in requests for known addresses.
+  const healthToken = config.HEALTH_TOKEN ? crypto.createHash('sha256').update(config.HEALTH_TOKEN).digest() : null;
+  const mayReadHealth = (req: FastifyRequest) => {
+    if (req.user?.role === 'manager') return true;
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    return !!(healthToken && bearer && crypto.timingSafeEqual(healthToken, crypto.createHash('sha256').update(bearer).digest()));
+  };
+  app.get('/healthz', { config: { access: 'public' } }, async (req, reply) => {
     try {
       await ping(dbh.db);
-      return { ok: true, database: dbh.dialect, outbox: await ctx.outbox.backlog() };
+      return mayReadHealth(req) ? { ok: true, database: dbh.dialect, outbox: await ctx.outbox.backlog() } : { ok: true };
     } catch {
-      return reply.status(503).send({ ok: false, error: 'Database unreachable' });
+      return reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send({ ok: false });
     }
   });
   app.get('/robots.txt', { config: { access: 'public' } }, async (_req, reply) =>

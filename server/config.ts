@@ -74,6 +74,7 @@ const schema = z.object({
     .min(1, 'must be 1 to 60 seconds')
     .max(60, 'must be 1 to 60 seconds')
     .default(60),
+  HEALTH_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 });

@@ -20,7 +20,8 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
   app.addHook('onRequest', async (req, reply) => {
     const token = req.cookies[SESSION_COOKIE];
     // Pages and assets never need the user: no database look-up for each file of a page load.
-    if (!token || !req.url.startsWith('/api')) return;
+    // (/healthz shows a manager its details.)
+    if (!token || !(req.url.startsWith('/api') || req.url === '/healthz')) return;
     const hash = hashToken(ctx.secret, token);
     const now = Date.now();
     // Disabled or deleted users match nothing here, so their sessions stop at once.

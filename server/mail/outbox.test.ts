@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
+import { DIALECTS, healthAuth, MANAGER, testApp, type TestApp } from '../test/harness';
 import { linkIn, startSmtp } from '../test/smtp';
 import { insertUser } from '../users/repo';
 
@@ -29,7 +29,7 @@ describe.each(DIALECTS)('the mail outbox on %s', (dialect) => {
       await new Promise((r) => setTimeout(r, 25));
     }
   }
-  const health = async () => (await t!.app.inject({ method: 'GET', url: '/healthz' })).json();
+  const health = async () => (await t!.app.inject({ method: 'GET', url: '/healthz', headers: healthAuth })).json();
 
   it('answers alike while SMTP is down, reports the backlog, and delivers the link when SMTP returns', async () => {
     const down = await downSmtp();
@@ -43,6 +43,9 @@ describe.each(DIALECTS)('the mail outbox on %s', (dialect) => {
     expect(await row(MANAGER)).toMatchObject({ state: 'waiting', last_error: expect.stringMatching(/ECONNREFUSED|connect/i) });
     const h = await health();
     expect(h.outbox.waiting).toBe(1);
+    // The public sees up or down only: the backlog moved for the known address alone.
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-of-the-same-size!!' }])
+      expect((await t.app.inject({ method: 'GET', url: '/healthz', headers })).json()).toEqual({ ok: true });
     expect(h.outbox.oldestWaitingMs).toBeGreaterThan(0);
 
     const back = await startSmtp(undefined, down.port);

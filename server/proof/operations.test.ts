@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { freshDb } from '../test/harness';
+import { freshDb, HEALTH_TOKEN, healthAuth } from '../test/harness';
 import { managerSession, startServerProcess } from '../test/process';
 import { openEvents } from '../test/sse';
 import { insertUser } from '../users/repo';
@@ -18,7 +18,7 @@ async function portal() {
   for (let i = 0; i < 4; i++) await insertUser(dbh.db, { email: `ops${i}@dealer.test`, name: `Ops ${i}`, onDuty: true });
   const cookie = await managerSession(dbh, crypto.randomBytes(32).toString('hex'), boss.id);
   await dbh.release();
-  const server = await startServerProcess({ DATA_DIR: dbh.dir });
+  const server = await startServerProcess({ DATA_DIR: dbh.dir, HEALTH_TOKEN });
   const assign = (customer: string) =>
     fetch(`${server.base}/api/rotation/assign`, {
       method: 'POST',
@@ -32,7 +32,10 @@ describe('operations', () => {
   it('answers health and readiness, and on SIGTERM finishes requests in flight, closes event streams and exits', async () => {
     const { dbh, server, cookie, assign } = await portal();
     try {
-      expect(await (await fetch(`${server.base}/healthz`)).json()).toEqual({ ok: true, database: 'sqlite', outbox: { waiting: 0, oldestWaitingMs: 0 } });
+      const details = { ok: true, database: 'sqlite', outbox: { waiting: 0, oldestWaitingMs: 0 } };
+      expect(await (await fetch(`${server.base}/healthz`)).json()).toEqual({ ok: true });
+      expect(await (await fetch(`${server.base}/healthz`, { headers: healthAuth })).json()).toEqual(details);
+      expect(await (await fetch(`${server.base}/healthz`, { headers: { cookie } })).json()).toEqual(details);
       expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
       const stream = await openEvents(`${server.base}/api/events`, cookie);
       await stream.next('hello');

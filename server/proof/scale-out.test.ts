@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDb, MANAGER, PG_AVAILABLE } from '../test/harness';
+import { freshDb, HEALTH_TOKEN, healthAuth, MANAGER, PG_AVAILABLE } from '../test/harness';
 import { startServerProcess, type ServerProcess } from '../test/process';
 import { startSmtp } from '../test/smtp';
 import { createKey, INTAKE_PER_MINUTE } from '../intake/service';
@@ -23,6 +23,7 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database share l
       SIGNIN_LINKS_PER_ADDRESS: '3',
       // Behind a load balancer: X-Forwarded-For names the client, so the test can be many clients.
       TRUST_PROXY: 'true',
+      HEALTH_TOKEN,
     };
     [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   });
@@ -42,7 +43,7 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database share l
   async function drained() {
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const waiting = await Promise.all([a, b].map(async (s) => (await (await fetch(`${s.base}/healthz`)).json()).outbox.waiting));
+      const waiting = await Promise.all([a, b].map(async (s) => (await (await fetch(`${s.base}/healthz`, { headers: healthAuth })).json()).outbox.waiting));
       if (waiting.every((n) => n === 0)) return;
       if (Date.now() > deadline) throw new Error('the outbox did not drain');
       await new Promise((r) => setTimeout(r, 50));

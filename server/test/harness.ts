@@ -83,6 +83,10 @@ export const MANAGER = 'boss@dealer.test';
 export const STAFF_DOMAIN = 'dealer.test';
 
 /** The real app on a fresh database with a real SMTP server receiving its mail. */
+/** Shows /healthz's details (the public sees only up or down). */
+export const HEALTH_TOKEN = 'health-token-for-the-tests';
+export const healthAuth = { authorization: `Bearer ${HEALTH_TOKEN}` };
+
 export async function testApp(
   dialect: Dialect,
   env: Record<string, string> = {},
@@ -97,6 +101,7 @@ export async function testApp(
     MANAGER_EMAILS: MANAGER,
     ALLOWED_EMAIL_DOMAINS: STAFF_DOMAIN,
     WEATHER_URL: 'http://127.0.0.1:9',
+    HEALTH_TOKEN,
     ...env,
   });
   const app = await buildApp({ config, dbh, ...opts });
