@@ -36,7 +36,7 @@ describe('lead policy', () => {
     const lead = { assigned_to: 'w', assigned_to_name: 'Walt', closed: 0 };
     const said = (e: { status: number; message: string } | null) => e && { status: e.status, message: e.message };
     expect(holderRefusal(lead, walker, 'accept it')).toBeNull();
-    expect(said(holderRefusal(lead, manager, 'accept it'))).toEqual({ status: 403, message: 'Only Walt, who holds this lead, can accept it.' });
+    expect(said(holderRefusal(lead, manager, 'accept it'))).toEqual({ status: 403, message: 'Only the salesman who holds this lead can accept it.' });
     expect(said(holderRefusal({ ...lead, assigned_to: '' }, walker, 'accept it'))).toEqual({ status: 403, message: 'No one holds this lead yet.' });
     expect(said(holderRefusal({ ...lead, closed: 1 }, walker, 'log a contact'))).toEqual({ status: 409, message: 'This lead is closed.' });
     expect(said(holderRefusal(undefined, walker, 'accept it'))).toEqual({ status: 404, message: 'Lead not found' });

@@ -25,15 +25,18 @@ export function checkTimeline(me: Me, lead: Pick<LeadRow, 'assigned_to'>): void 
   if (me.role !== 'manager' && (!lead.assigned_to || lead.assigned_to !== me.id)) throw forbidden('You can only see the timeline of your own leads.');
 }
 
-/** Accept and contacts are the holder's alone: why someone else cannot, in his words (null: he may). */
+/**
+ * Accept and contacts are the holder's alone: why someone else cannot (null: he may). The answer
+ * never names the holder: anyone could otherwise map lead ids to salesmen by trying them.
+ */
 export function holderRefusal(
-  lead: Pick<LeadsTable, 'assigned_to' | 'assigned_to_name' | 'closed'> | undefined,
+  lead: Pick<LeadsTable, 'assigned_to' | 'closed'> | undefined,
   me: { id: string | null },
   what: string,
 ): HttpError | null {
   if (!lead) return notFound('Lead not found');
   if (lead.assigned_to !== me.id)
-    return forbidden(lead.assigned_to ? `Only ${lead.assigned_to_name}, who holds this lead, can ${what}.` : 'No one holds this lead yet.');
+    return forbidden(lead.assigned_to ? `Only the salesman who holds this lead can ${what}.` : 'No one holds this lead yet.');
   if (lead.closed) return new HttpError(409, 'This lead is closed.');
   return null;
 }
