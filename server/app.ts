@@ -265,7 +265,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     };
     // Every non-API path is the single-page app; it shows its own "Page Not Found".
     const page = async (req: FastifyRequest, reply: FastifyReply) =>
-      sendPrecompressed(req, reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8'), pageFor(req.url));
+      req.url.startsWith('/assets/')
+        ? reply.status(404).header('cache-control', 'no-store').send({ error: 'Not found.' })
+        : sendPrecompressed(req, reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8'), pageFor(req.url));
     app.get('/*', { config: { access: 'public' } }, page);
     app.get('/', { config: { access: 'public' } }, page);
   }

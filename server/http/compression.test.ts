@@ -76,6 +76,15 @@ describe('compression and caching as a browser sees them', () => {
     expect(t.app.routeList.some((r) => r.url.endsWith('.br') || r.url.endsWith('.gz'))).toBe(false);
   });
 
+  it('an asset that is not there is a 404, never the page (a stale tab asking for an old chunk must fail, not parse HTML as script)', async () => {
+    for (const url of ['/assets/index-Gone1234.js', '/assets/', '/assets/nested/x.css']) {
+      const r = await t.app.inject({ method: 'GET', url });
+      expect(r.statusCode, url).toBe(404);
+      expect(r.headers['content-type'], url).not.toMatch(/html/);
+      expect(r.headers['cache-control'], url).toBe('no-store');
+    }
+  });
+
   it('the page itself is compressed but never kept: every visit asks again', async () => {
     for (const url of ['/', '/dashboard/overview']) {
       const r = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': BROWSER } });

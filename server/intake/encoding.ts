@@ -29,7 +29,8 @@ const ACCEPTED_ENCODINGS = 'UTF-8, UTF-16, ISO-8859-1 or Windows-1252';
 const charsetOf = (contentType: string | undefined) => /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? '';
 
 function encodingFor(label: string, where: string): Encoding {
-  const e = LABELS[label.toLowerCase()];
+  // Own keys only: "__proto__" or "constructor" is a label we do not read, not a property of Object.
+  const e = Object.hasOwn(LABELS, label.toLowerCase()) ? LABELS[label.toLowerCase()] : undefined;
   if (!e) throw new HttpError(415, `The ${where} "${label}" is not supported: send ${ACCEPTED_ENCODINGS}.`);
   return e;
 }

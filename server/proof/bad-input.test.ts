@@ -320,6 +320,8 @@ describe.each(DIALECTS)('hostile text and documents on every route on %s', (dial
       ['a 100 KB element text', ADF('x'.repeat(100_000)), 400, /too long/],
       ['a lone surrogate in JSON', '{"customer":"Bob \\ud800"}', 400, /valid Unicode/, 'application/json'],
       ['NUL in JSON', '{"customer":"Bob \\u0000"}', 400, /valid Unicode/, 'application/json'],
+      ['a charset named like a built-in of JavaScript', ADF('Bob'), 415, /charset "__proto__" is not supported/, 'application/xml; charset=__proto__'],
+      ['an XML encoding named like a built-in', `<?xml version="1.0" encoding="constructor"?>${ADF('Bob')}`, 415, /"constructor" is not supported/],
     ];
     const failures: string[] = [];
     for (const [label, body, status, msg, type] of cases) {
