@@ -61,6 +61,11 @@ export const completeLinkSchema = body({
   token: z.string({ error: MSG.invalidLink }).regex(/^[\x21-\x7e]{1,200}$/, { error: MSG.invalidLink }),
 });
 
+/** The link that confirms a new e-mail address (see EMAIL_LINK_SPENT on the server for a spent one). */
+export const confirmEmailSchema = body({
+  token: z.string({ error: 'This confirmation link is not complete.' }).regex(/^[\x21-\x7e]{1,200}$/, { error: 'This confirmation link is not complete.' }),
+});
+
 export const profileSchema = body({
   name: text(MSG.nameRequired),
   greeting: optionalText(MAX_GREETING)

@@ -74,6 +74,11 @@ describe('diff and describeAudit', () => {
     expect(c).toEqual({ email: { from: null, to: 'a@x.test' }, name: { from: null, to: 'Ann' } });
     expect(describeAudit('create', c)).toBe('Added: Email a@x.test; Name Ann');
   });
+  it('shows an asked e-mail change with both addresses', () => {
+    expect(describeAudit('email change', { email: { from: 'a@x.test', to: 'b@x.test' } })).toBe(
+      'E-mail change asked (waits for the new address to confirm): Email a@x.test → b@x.test',
+    );
+  });
   it('names status changes plainly', () => {
     expect(describeAudit('delete', { disabled: { from: false, to: true } })).toBe('Soft-deleted');
     expect(describeAudit('restore', {})).toBe('Restored');

@@ -6,14 +6,15 @@ export const USER_MSG = {
   selfDisable: 'You cannot disable your own account: you would lock yourself out. Ask another manager.',
   selfDelete: 'You cannot delete your own account: you would lock yourself out. Ask another manager.',
   selfDemote: 'You cannot take away your own manager role: you would lock yourself out. Ask another manager.',
-  configured: 'This manager is set by configuration (MANAGER_EMAILS): remove the address from that setting before disabling, deleting or demoting them.',
+  configured:
+    'This manager is set by configuration (MANAGER_EMAILS): remove the address from that setting before changing their e-mail, disabling, deleting or demoting them.',
 };
 
-export type Lockout = 'disable' | 'delete' | 'demote';
+export type Lockout = 'disable' | 'delete' | 'demote' | 'email';
 
 /**
  * Why a manager may not make this change, or null. Nobody locks himself out, and an address in
- * MANAGER_EMAILS stays a live manager whatever the portal says.
+ * MANAGER_EMAILS stays a live manager with that address whatever the portal says.
  */
 export function lockoutRefusal(
   target: { id: string; email: string },
@@ -22,7 +23,8 @@ export function lockoutRefusal(
   managerEmails: readonly string[],
 ): string | null {
   if (managerEmails.includes(target.email)) return USER_MSG.configured;
-  if (target.id !== actorId) return null;
+  // A new address of one's own waits for its confirmation: no lock-out.
+  if (target.id !== actorId || change === 'email') return null;
   return change === 'disable' ? USER_MSG.selfDisable : change === 'delete' ? USER_MSG.selfDelete : USER_MSG.selfDemote;
 }
 
@@ -76,7 +78,7 @@ export function diff(before: Record<string, unknown> | null, after: Record<strin
   return out;
 }
 
-export type AuditAction = 'create' | 'update' | 'disable' | 'enable' | 'delete' | 'restore';
+export type AuditAction = 'create' | 'update' | 'disable' | 'enable' | 'delete' | 'restore' | 'email change';
 
 const ACTION: Record<string, string> = {
   create: 'Added',
@@ -85,6 +87,7 @@ const ACTION: Record<string, string> = {
   enable: 'Enabled',
   delete: 'Soft-deleted',
   restore: 'Restored',
+  'email change': 'E-mail change asked (waits for the new address to confirm)',
 };
 const FIELD: Record<string, string> = { email: 'Email', name: 'Name', role: 'Role', disabled: 'Disabled', deletedAt: 'Deleted' };
 
@@ -102,7 +105,7 @@ const show = (v: unknown) =>
 /** One line for the history list, e.g. "Edited: Name User → Ann; Role staff → manager". */
 export function describeAudit(action: string, changes: Changes): string {
   const head = ACTION[action] ?? action;
-  if (action !== 'update' && action !== 'create') return head;
+  if (action !== 'update' && action !== 'create' && action !== 'email change') return head;
   const parts = Object.entries(changes).map(([k, c]) =>
     action === 'create' ? `${FIELD[k] ?? k} ${show(c.to)}` : `${FIELD[k] ?? k} ${show(c.from)} → ${show(c.to)}`,
   );

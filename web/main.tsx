@@ -8,6 +8,7 @@ import { SessionProvider } from './session/SessionProvider';
 import { PageLoader, RequireAuth, RequireManager } from './shell/guards';
 import SignInPage from './signin/SignInPage';
 import FinishLoginPage from './signin/FinishLoginPage';
+import ConfirmEmailPage from './signin/ConfirmEmailPage';
 import NotFoundPage from './components/NotFoundPage';
 import { cssVariablesResolver, theme } from './theme';
 import { screens } from './screens';
@@ -53,6 +54,7 @@ if (screen) {
 const router = createBrowserRouter([
   { path: '/', element: <SignInPage /> },
   { path: '/finish-login', element: <FinishLoginPage /> },
+  { path: '/confirm-email', element: <ConfirmEmailPage /> },
   {
     path: '/dashboard',
     element: (

@@ -48,8 +48,9 @@ export const sessionUser = z.object({
 });
 export const session = z.object({ user: sessionUser });
 
-/** A person as a manager sees him; configured: a manager by MANAGER_EMAILS. */
-export const managedUser = profile.extend({ configured: z.boolean() });
+/** A person as a manager sees him; configured: a manager by MANAGER_EMAILS; pendingEmail: a new address waiting for its owner's confirmation. */
+export const managedUser = profile.extend({ configured: z.boolean(), pendingEmail: z.string().nullable() });
+export const emailConfirmed = z.object({ email: z.string() });
 export const userList = z.object({ users: z.array(managedUser) });
 export const oneUser = z.object({ user: managedUser });
 export const auditList = z.object({

@@ -8,6 +8,7 @@ import {
   profileSchema,
   reorderSchema,
   saveUserSchema,
+  confirmEmailSchema,
   sendLinkSchema,
   skipSchema,
   toggleSchema,
@@ -75,6 +76,7 @@ export const routes = {
   'POST /users/:id/delete': { answer: a.oneUser },
   'POST /users/:id/restore': { answer: a.oneUser },
   'GET /users/:id/audit': { answer: a.auditList },
+  'POST /users/confirm-email': { body: confirmEmailSchema, answer: a.emailConfirmed },
 
   'GET /sales': { answer: a.tracker },
   'POST /sales': { body: saleSchema, answer: a.sale },

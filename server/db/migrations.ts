@@ -16,6 +16,7 @@ import m014 from './migrations/014_hold_out_in_assign';
 import m015 from './migrations/015_floor_days';
 import m016 from './migrations/016_assign_asks_first';
 import m021 from './migrations/021_assign_from_rule_book';
+import m022 from './migrations/022_email_changes';
 
 /**
  * Migrations live in code so `npm start` needs no files beside the bundle: one file each under
@@ -39,6 +40,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '015_floor_days': m015(dialect),
     '016_assign_asks_first': m016(dialect),
     '021_assign_from_rule_book': m021(dialect),
+    '022_email_changes': m022(dialect),
   };
 }
 

@@ -4,7 +4,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
- * Deletes what can no longer be used: expired link tokens and sessions, idempotency claims
+ * Deletes what can no longer be used: expired link tokens, e-mail confirmations and sessions, idempotency claims
  * and manager action ids older than a day, mail sent (or given up) more than a day ago, and
  * ended rate-limit windows.
  * Idempotent, so every app server may run it.
@@ -12,6 +12,7 @@ export const PRUNE_EVERY_MS = 10 * 60 * 1000;
 async function prune(db: Db, now = Date.now()) {
   const counts = await Promise.all([
     db.deleteFrom('login_tokens').where('expires_at', '<', now).executeTakeFirst(),
+    db.deleteFrom('email_changes').where('expires_at', '<', now).executeTakeFirst(),
     db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst(),
     db
       .deleteFrom('idempotency_keys')
@@ -28,8 +29,8 @@ async function prune(db: Db, now = Date.now()) {
       .where('created_at', '<', now - DAY_MS)
       .executeTakeFirst(),
   ]);
-  const [tokens, sessions, idempotency, outbox, limits, actions] = counts.map((r) => Number(r.numDeletedRows));
-  return { tokens, sessions, idempotency, outbox, limits, actions };
+  const [tokens, emailChanges, sessions, idempotency, outbox, limits, actions] = counts.map((r) => Number(r.numDeletedRows));
+  return { tokens, emailChanges, sessions, idempotency, outbox, limits, actions };
 }
 
 /** Prunes now and then every `everyMs`; returns the stop function. */

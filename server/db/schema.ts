@@ -27,6 +27,16 @@ interface LoginTokensTable {
   created_at: number;
 }
 
+interface EmailChangesTable {
+  token_hash: string;
+  user_id: string;
+  email: string;
+  requested_by: string;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+
 interface SessionsTable {
   id_hash: string;
   user_id: string;
@@ -49,7 +59,7 @@ interface RotationStateTable {
 
 interface RotationLogTable {
   id: Generated<number>;
-  type: 'assign' | 'skip' | 'beback' | 'closed';
+  type: 'assign' | 'skip' | 'beback' | 'closed' | 'reorder';
   customer: string | null;
   target_id: string;
   target_name: string;
@@ -195,7 +205,7 @@ interface AuditLogTable {
 /** Mail on its way: waiting until sent, failed (gave up) or dropped (a link request that sends nothing). */
 interface OutboxTable {
   id: Generated<number>;
-  kind: 'signin' | 'lead' | 'report';
+  kind: 'signin' | 'lead' | 'report' | 'email';
   recipient: string;
   /** The sealed mail; emptied once the row is done. */
   body: string;
@@ -224,6 +234,7 @@ interface FloorDaysTable {
 export interface Database {
   users: UsersTable;
   login_tokens: LoginTokensTable;
+  email_changes: EmailChangesTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   rotation_state: RotationStateTable;

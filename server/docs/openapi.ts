@@ -196,6 +196,7 @@ export const LEFT_OUT = [
   'POST /api/users/:id/delete',
   'POST /api/users/:id/restore',
   'GET /api/users/:id/audit',
+  'POST /api/users/confirm-email',
   'GET /api/sales',
   'GET /api/sales/export.csv',
   'POST /api/sales',

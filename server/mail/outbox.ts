@@ -6,7 +6,7 @@ import type { Mail, Mailer } from './mailer';
 import { batched } from '../db/batch';
 
 interface QueuedMail {
-  kind: 'signin' | 'lead' | 'report';
+  kind: 'signin' | 'lead' | 'report' | 'email';
   mail: Mail;
   /** What the log shows instead when no SMTP server is set. */
   logLine?: string;

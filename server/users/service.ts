@@ -79,11 +79,27 @@ async function load(db: Db, id: string) {
 /** A newcomer, a restored person or a new salesman joins at the end of the order, off duty. */
 const joining = async (db: Db) => ({ position: await nextPosition(db), on_duty: 0 });
 
-export function editUser(h: DbHandle, id: string, v: { email: string; name?: string; role?: Role }, by: Actor, managerEmails: readonly string[] = []) {
+/**
+ * Name and role change at once; a new e-mail address is only asked for (`askEmail` mails its
+ * owner a link, see email-change.ts) and the row keeps the old one until it is confirmed.
+ */
+export function editUser(
+  h: DbHandle,
+  id: string,
+  v: { email: string; name?: string; role?: Role },
+  by: Actor,
+  managerEmails: readonly string[] = [],
+  askEmail?: (trx: Db, before: UserRow, email: string) => Promise<void>,
+) {
   return locked(h, async (db) => {
     const before = await load(db, id);
-    const next = { email: v.email, name: v.name ?? before.name, role: v.role ?? before.role };
-    if (next.email !== before.email) await emailFree(db, next.email, id);
+    const next = { name: v.name ?? before.name, role: v.role ?? before.role };
+    const newEmail = v.email !== before.email ? v.email : null;
+    if (newEmail) {
+      if (!askEmail) throw new HttpError(400, 'The e-mail address cannot be changed here.', undefined, 'email');
+      checkLockout(before, 'email', by, managerEmails);
+      await emailFree(db, newEmail, id);
+    }
     if (before.role === 'manager' && next.role !== 'manager') checkLockout(before, 'demote', by, managerEmails);
     await guardManagers(db, before, { ...before, role: next.role });
     const patch: Partial<UserRow> = { ...next, updated_at: Date.now() };
@@ -91,9 +107,13 @@ export function editUser(h: DbHandle, id: string, v: { email: string; name?: str
     await db.updateTable('users').set(patch).where('id', '=', id).execute();
     const after = { ...before, ...patch };
     await audit(db, id, by, 'update', before, after);
+    if (newEmail && askEmail) await askEmail(db, before, newEmail);
     return after;
   });
 }
+
+/** The owner of a new address confirmed it (see email-change.ts), under the same lock as every user change. */
+export const confirmEmail = (h: DbHandle, fn: (db: Db) => Promise<UserRow>) => locked(h, fn);
 
 const STATUS = {
   disable: (r: UserRow) => ({ disabled: 1, deleted_at: r.deleted_at }),

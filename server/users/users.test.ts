@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import type { PortalEvent } from '../events/bus';
 import { editUser, setStatus } from './service';
+import { USER_MSG } from '../../domain/users';
 
 describe.each(DIALECTS)('user management on %s', (dialect) => {
   let t: TestApp;
@@ -109,20 +110,25 @@ describe.each(DIALECTS)('user management on %s', (dialect) => {
     const r = await call('PATCH', `/${u.id}`, { email: ` ${u.email.toUpperCase()} `, name: ' Edward ', role: 'staff' });
     expect(r.statusCode).toBe(200);
     expect(r.json().user).toMatchObject({ email: u.email, name: 'Edward', role: 'staff' });
-    // Only the e-mail is sent: name and role stay.
+    // Only the e-mail is sent: name and role stay, and the new address waits for its owner (email-change.test.ts).
     const moved = unique('moved');
-    expect((await call('PATCH', `/${u.id}`, { email: moved })).json().user).toMatchObject({ email: moved, name: 'Edward', role: 'staff' });
+    expect((await call('PATCH', `/${u.id}`, { email: moved })).json().user).toMatchObject({
+      email: u.email,
+      pendingEmail: moved,
+      name: 'Edward',
+      role: 'staff',
+    });
     expect((await call('PATCH', `/${u.id}`, { name: 'X' })).json().error).toBe('Email is required.');
     expect((await call('PATCH', '/no-such-id', { email: unique() })).statusCode).toBe(404);
 
     const h = await history(u.id);
-    expect(h.map((e) => e.action)).toEqual(['update', 'update', 'create']);
+    expect(h.map((e) => e.action)).toEqual(['email change', 'update', 'create']);
     expect(h[0]).toMatchObject({ actorName: 'User', actorEmail: MANAGER, changes: { email: { from: u.email, to: moved } } });
     expect(h[1].changes).toEqual({ name: { from: 'Eddie', to: 'Edward' }, role: { from: 'manager', to: 'staff' } });
     expect(h[2].changes.email).toEqual({ from: null, to: u.email });
     expect(Date.now() - new Date(h[0].at).getTime()).toBeLessThan(60_000);
     // A save that changes nothing adds no entry.
-    await call('PATCH', `/${u.id}`, { email: moved, name: 'Edward', role: 'staff' });
+    await call('PATCH', `/${u.id}`, { email: u.email, name: 'Edward', role: 'staff' });
     expect(await history(u.id)).toHaveLength(3);
   });
 
@@ -207,6 +213,13 @@ describe.each(DIALECTS)('user management on %s', (dialect) => {
         ['POST', `/${id}/delete`, undefined],
         ['PATCH', `/${id}`, { email, role: 'staff' }],
       ] as const;
+    // A configured manager's address stays: changing it first once opened the way to disable him.
+    for (const cookie of [boss, deputyCookie]) {
+      const r = await call('PATCH', `/${bossId}`, { email: unique('renamed.boss'), role: 'manager' }, cookie);
+      expect(r.statusCode).toBe(409);
+      expect(r.json().error).toBe(USER_MSG.configured);
+    }
+    expect(await t.db.selectFrom('email_changes').selectAll().where('user_id', '=', bossId).execute()).toEqual([]);
     const own = ['You cannot disable your own account', 'You cannot delete your own account', 'You cannot take away your own manager role'];
     for (const [i, [method, url, body]] of attempts(deputy.id, deputy.email).entries()) {
       const r = await call(method, url, body, deputyCookie);

@@ -151,6 +151,11 @@ function Badges({ user }: { user: ManagedUser }) {
           Not signed in yet
         </Badge>
       )}
+      {user.pendingEmail && (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          New address {user.pendingEmail} waits for its confirmation.
+        </Text>
+      )}
     </Group>
   );
 }

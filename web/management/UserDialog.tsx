@@ -3,8 +3,7 @@ import { saveUserSchema } from '../../domain/schemas';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { describeAudit } from '../../domain/users';
 import { useAudit, useSaveUser, type ManagedUser } from './api';
-
-const when = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+import { when } from '../components/when';
 
 /** "Add User" (no user) or "Edit User" with the record's recent history. */
 export function UserDialog({ user, self, opened, onClose }: { user: ManagedUser | null; self: boolean; opened: boolean; onClose: () => void }) {
@@ -34,7 +33,23 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
     <Stack>
       <form onSubmit={submit} noValidate aria-label={user ? 'Edit User' : 'Add User'}>
         <Stack gap="sm">
-          <TextInput label="Email" type="email" withAsterisk autoComplete="off" {...form.getInputProps('email')} maxLength={200} data-autofocus />
+          <TextInput
+            label="Email"
+            type="email"
+            withAsterisk
+            autoComplete="off"
+            {...form.getInputProps('email')}
+            maxLength={200}
+            disabled={!!user?.configured}
+            description={
+              user?.configured
+                ? 'Set by configuration (MANAGER_EMAILS).'
+                : user
+                  ? 'A new address takes effect when its owner opens the link we mail to it.'
+                  : undefined
+            }
+            data-autofocus
+          />
           <TextInput label="Name" placeholder="Display name" {...form.getInputProps('name')} maxLength={200} />
           <NativeSelect
             label="Role"

@@ -32,8 +32,14 @@ export function useSaveUser(onDone: () => void) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...body }: UserInput & { id?: string }) => (id ? call('PATCH /users/:id', { params: { id }, body }) : call('POST /users', { body })),
-    onSuccess: () => {
-      notifications.show({ color: 'green', message: 'User profile updated.' });
+    onSuccess: ({ user }, asked) => {
+      const waits = user.pendingEmail !== null && user.pendingEmail === asked.email;
+      notifications.show({
+        color: 'green',
+        message: waits
+          ? `User profile updated. A confirmation link went to ${user.pendingEmail}: the address changes when it is opened.`
+          : 'User profile updated.',
+      });
       void qc.invalidateQueries({ queryKey: ['users'] });
       onDone();
     },
