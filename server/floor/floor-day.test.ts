@@ -4,8 +4,11 @@ import { insertUser } from '../users/repo';
 import { openDb, withRotationLock } from '../db';
 import { buildApp } from '../app';
 import { sweep } from '../rotation/handout';
-import { TYPICAL_HOURS, type DayHours } from '../../domain/hours';
-import { dayKey } from '../../domain/time';
+import { addDays, atClock, TYPICAL_HOURS, type DayHours } from '../../domain/hours';
+import { formatDay } from '../../domain/format';
+import { saveRules } from '../rules/service';
+import type { Rules } from '../../domain/rules';
+import { dayKey, weekdayOf } from '../../domain/time';
 
 const HOUR = 3_600_000;
 /** Monday 2026-11-16, 8:00:30 PM in New York: half a minute after closing (Mon–Sat 9 AM–8 PM). */
@@ -117,7 +120,9 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
         .flatMap((m) => m.to)
         .sort(),
     ).toEqual([MANAGER, SECOND_MANAGER].sort());
-    expect(await t.db.selectFrom('floor_days').selectAll().execute()).toEqual([{ day: '2026-11-16', closed_at: expect.anything() }]);
+    expect(await t.db.selectFrom('floor_days').selectAll().where('day', '=', '2026-11-16').execute()).toEqual([
+      { day: '2026-11-16', closed_at: expect.anything() },
+    ]);
   });
 
   it('keeps a lead that arrives while closed in Unassigned, even with someone on duty, and hands it out first once the floor opens and a salesman clocks in', async () => {
@@ -190,5 +195,82 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
     expect(codes.filter((c) => c !== 200 && c !== 429)).toEqual([]);
     const refused = await call('POST', 'floor/report/send', boss, { day: today });
     expect(refused.json().error).toBe('The floor report was just sent several times. Wait a minute before sending it again.');
+  });
+
+  describe('closing is safe', () => {
+    const tz = 'America/New_York';
+    /** A Monday to Wednesday a week or more ahead (the closing and the two mornings after it are open days), so clock-ins stamped now come before it. */
+    const ahead = (() => {
+      let d = addDays(dayKey(new Date(), tz), 7);
+      while (![1, 2, 3].includes(weekdayOf(d))) d = addDays(d, 1);
+      return d;
+    })();
+    const reportsFor = (day: string) => t.smtp.inbox.filter((m) => m.to.includes(MANAGER) && m.subject === `BDC Portal: floor report for ${formatDay(day)}`);
+    const onDuty = async () =>
+      (await t.db.selectFrom('users').select(['name', 'on_duty']).where('email', 'like', '%.day@dealer.test').orderBy('name').execute()).map((u) => [
+        u.name,
+        u.on_duty,
+      ]);
+    const clockIn = async (who: string, at: Date) => {
+      const before = Date.now();
+      await duty(who, true);
+      // The clock-in happened at `at` on the test's clock.
+      await t.db
+        .updateTable('audit_log')
+        .set({ at: at.getTime() })
+        .where('user_id', '=', rep[who].id)
+        .where('action', '=', 'on duty')
+        .where('at', '>=', before)
+        .execute();
+    };
+
+    it('a restart the next morning closes the day before but clocks out nobody who clocked in after that closing, and mails its report once', async () => {
+      await hours(null);
+      for (const who of ['Amy', 'Bob', 'Cy']) await duty(who, false);
+      await hours(TYPICAL_HOURS);
+      await duty('Amy', true); // on the floor since before the closing
+      const closing = atClock(ahead, '20:00', tz);
+      const morning = atClock(addDays(ahead, 1), '08:30', tz);
+      await clockIn('Bob', atClock(addDays(ahead, 1), '08:10', tz)); // came in early the next day
+      const seen = t.smtp.count(MANAGER);
+      // The server was down from before the closing until the morning.
+      await Promise.all([sweep(t.app.ctx, morning), sweep(t.app.ctx, morning)]);
+      expect(await onDuty()).toEqual([
+        ['Amy Day', 0],
+        ['Bob Day', 1],
+        ['Cy Day', 0],
+      ]);
+      expect(closing.getTime()).toBeLessThan(morning.getTime());
+      await t.smtp.mailTo(MANAGER, 5000, seen);
+      // Later sweeps find the day closed: with the outbox drained, one report is all there is.
+      await sweep(t.app.ctx, new Date(morning.getTime() + 60_000));
+      await t.drained();
+      expect(reportsFor(ahead)).toHaveLength(1);
+    });
+
+    it('turning hours on after closing time passes over the closing that fell before them: nobody is clocked out and no report is mailed', async () => {
+      const day = addDays(ahead, 2);
+      await hours(null);
+      for (const who of ['Amy', 'Bob']) await duty(who, true);
+      const early = atClock(day, '08:01', tz);
+      // 8:01 AM, before opening at 9: yesterday's closing (8 PM) is the one the new hours make due.
+      const saved = await saveRules(
+        t.dbh,
+        { businessHours: TYPICAL_HOURS as Rules['businessHours'] },
+        { id: null, name: 'Test manager' },
+        { tz, now: early.getTime() },
+      );
+      expect(saved.changed).toBe(true);
+      await sweep(t.app.ctx, new Date(early.getTime() + 60_000));
+      expect((await onDuty()).filter(([, on]) => on === 1).map(([name]) => name)).toEqual(['Amy Day', 'Bob Day']);
+      // The day's own closing comes: now the floor closes, and its report is the one mailed.
+      const seen = t.smtp.count(MANAGER);
+      await sweep(t.app.ctx, new Date(atClock(day, '20:00', tz).getTime() + 30_000));
+      expect((await onDuty()).filter(([, on]) => on === 1)).toEqual([]);
+      await t.smtp.mailTo(MANAGER, 5000, seen);
+      await t.drained();
+      expect(reportsFor(day)).toHaveLength(1);
+      expect(reportsFor(addDays(day, -1))).toHaveLength(0);
+    });
   });
 });

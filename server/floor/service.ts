@@ -77,8 +77,23 @@ export async function queueReport(ctx: Ctx, db: Db, report: FloorReport): Promis
 }
 
 /**
+ * Hours just set or changed: a closing they make due at once fell before they were set, so it is
+ * passed over (marked done without closing or a report). Turning hours on at 8:01 AM must not
+ * clock out the salesmen who came in early, nor mail yesterday's report.
+ */
+export async function passClosingDue(trx: Db, hours: Rules['businessHours'], now: Date, tz: string) {
+  const due = closingDue(hours, now, tz);
+  if (due)
+    await trx
+      .insertInto('floor_days')
+      .values({ day: due.day, closed_at: now.getTime() })
+      .onConflict((oc) => oc.column('day').doNothing())
+      .execute();
+}
+
+/**
  * Closes the floor for the day when its closing has come (domain/hours.ts closingDue): in one
- * rotation transaction everyone is taken off duty, snoozes end, "Closed for the day" is logged
+ * rotation transaction everyone is taken off duty (but those who clocked in after that closing), snoozes end, "Closed for the day" is logged
  * and the day's report is queued to every manager. The day's row in floor_days makes it happen
  * once, whichever app server gets there first. Answers the day closed, or null.
  */
@@ -96,12 +111,15 @@ export async function closeIfDue(ctx: Ctx, rules: Rules, now = new Date()): Prom
       .returning('day')
       .executeTakeFirst();
     if (!mine) return false;
-    const onFloor = await trx.selectFrom('users').select('id').where('role', '=', 'staff').where('on_duty', '=', 1).execute();
+    // A catch-up after downtime: whoever clocked in after that closing came for the next day and stays.
+    const cameSince = trx.selectFrom('audit_log').select('user_id').where('action', '=', 'on duty').where('at', '>', due.at.getTime()).where('at', '<=', at);
+    const onFloor = await trx.selectFrom('users').select('id').where('role', '=', 'staff').where('on_duty', '=', 1).where('id', 'not in', cameSince).execute();
     await trx
       .updateTable('users')
       .set({ on_duty: 0, snooze_until: null, updated_at: at })
       .where('role', '=', 'staff')
       .where((eb) => eb.or([eb('on_duty', '=', 1), eb('snooze_until', 'is not', null)]))
+      .where('id', 'not in', cameSince)
       .execute();
     for (const u of onFloor) await writeAudit(trx, u.id, CLOSING, [{ action: 'off duty', changes: { onDuty: { from: true, to: false } } }]);
     const { pointer_pos } = await trx.selectFrom('rotation_state').select('pointer_pos').where('id', '=', 1).executeTakeFirstOrThrow();

@@ -17,7 +17,7 @@ export async function rulesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   app.patch('/', access('manager'), async (req) => {
     const change = parse(rulesChangeSchema, req.body);
     const me = req.user!;
-    const { changed } = await saveRules(dbh, change, { id: me.id, name: me.name });
+    const { changed } = await saveRules(dbh, change, { id: me.id, name: me.name }, { tz: ctx.config.APP_TIMEZONE });
     if (changed) {
       bus.publish({ topic: 'rules' });
       bus.publish({ topic: 'leads' });

@@ -1,5 +1,6 @@
 import type { Db, DbHandle } from '../db';
 import { withRotationLock } from '../db';
+import { passClosingDue } from '../floor/service';
 import type { Actor } from '../../domain/users';
 import { readRules, ruleChanges, type Rules } from '../../domain/rules';
 
@@ -54,9 +55,11 @@ export function rememberedRules(h: DbHandle, reread = false): Promise<Required<K
 
 /**
  * Saves a change to the rules and what changed, in the rotation transaction: turning the response window
- * off lets every lead still waiting for an Accept stay where it is.
+ * off lets every lead still waiting for an Accept stay where it is; new hours pass over a closing
+ * that fell before them.
  */
-export function saveRules(h: DbHandle, change: Partial<Rules>, by: Actor, now = Date.now()) {
+export function saveRules(h: DbHandle, change: Partial<Rules>, by: Actor, at: { tz: string; now?: number }) {
+  const now = at.now ?? Date.now();
   return withRotationLock(h, async (trx) => {
     const before = await loadRules(trx);
     const rules = { ...before, ...change };
@@ -73,6 +76,7 @@ export function saveRules(h: DbHandle, change: Partial<Rules>, by: Actor, now = 
       .values({ actor_id: by.id, actor_name: by.name, changes: JSON.stringify(changes), at: now })
       .execute();
     if (rules.responseWindowMinutes === 0) await trx.updateTable('leads').set({ accept_due: null }).where('accept_due', 'is not', null).execute();
+    if ('businessHours' in changes) await passClosingDue(trx, rules.businessHours, new Date(now), at.tz);
     return { rules, changed: true };
   });
 }
