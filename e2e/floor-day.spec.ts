@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { mailsTo } from './support/mail';
 import { personPage, unique, uniqueEmail } from './support/people';
-import { formatDay } from '../domain/format';
-import { addDays, WEEKDAYS } from '../domain/hours';
-import { parseDayKey } from '../domain/time';
-import { today as todayThere } from './support/clock';
+import { formatClock, formatDay } from '../domain/format';
+import { addDays, atClock, WEEKDAYS } from '../domain/hours';
+import { dayKey, wall, weekdayOf, zonedStartOfDay } from '../domain/time';
+import { E2E_TZ, today as todayThere } from './support/clock';
 
 const MANAGER = 'manager@e2e.test';
 
@@ -17,13 +17,20 @@ async function mailMatching(to: string, pattern: RegExp) {
 test('a manager sets business hours; they are kept, and at closing everyone goes off duty, the salesman sees it live and the managers get the floor report', async ({
   browser,
 }) => {
-  // Closed all day today, open 12:00 AM to 11:59 PM every other day: yesterday's closing is
-  // due at any hour of today, so the floor closes as soon as the sweep comes by. (A run that
-  // crosses midnight meanwhile finds the floor open and fails: the clock moved, not the code.)
+  // A real closing, two minutes from now on the dealership's clock: turning hours on never runs
+  // a closing that fell before them, so the test waits for one after them.
+  test.setTimeout(240_000);
+  let closesAt = new Date(Date.now() + 120_000);
+  if (dayKey(closesAt, E2E_TZ) !== todayThere()) {
+    // So close to midnight that the closing would be tomorrow's: start after midnight instead.
+    await new Promise((r) => setTimeout(r, closesAt.getTime() - zonedStartOfDay(dayKey(closesAt, E2E_TZ), E2E_TZ).getTime() + 1000));
+    closesAt = new Date(Date.now() + 120_000);
+  }
   const today = todayThere();
-  const { year, month, day: date } = parseDayKey(today);
-  const closedToday = WEEKDAYS[new Date(Date.UTC(year, month - 1, date)).getUTCDay()];
-  const other = WEEKDAYS[(WEEKDAYS.indexOf(closedToday) + 1) % 7];
+  const { hour, minute } = wall(closesAt, E2E_TZ);
+  const close = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+  const todayName = WEEKDAYS[weekdayOf(today)];
+  const other = WEEKDAYS[(weekdayOf(today) + 1) % 7];
 
   const repName = unique('Clara');
   const rep = await personPage(browser, uniqueEmail('clara'), repName);
@@ -36,13 +43,9 @@ test('a manager sets business hours; they are kept, and at closing everyone goes
     const form = boss.getByRole('form', { name: 'Dealership rules' });
     await form.getByLabel('Business hours').check();
     for (const day of WEEKDAYS) {
-      if (day === closedToday) {
-        await form.getByLabel(`Open on ${day}`).uncheck();
-        continue;
-      }
       await form.getByLabel(`Open on ${day}`).check();
       await form.getByLabel(`${day} opens`).fill('00:00');
-      await form.getByLabel(`${day} closes`).fill('23:59');
+      await form.getByLabel(`${day} closes`).fill(day === todayName ? close : '23:59');
     }
     // A day that closes before it opens is refused under its field, and nothing is saved.
     await form.getByLabel(`${other} closes`).fill('00:00');
@@ -53,18 +56,23 @@ test('a manager sets business hours; they are kept, and at closing everyone goes
     await expect(boss.getByText('Dealership rules saved.')).toBeVisible();
     await boss.reload();
     const kept = boss.getByRole('form', { name: 'Dealership rules' });
-    await expect(kept.getByLabel(`${other} closes`)).toHaveValue('23:59');
-    await expect(kept.getByLabel(`Open on ${closedToday}`)).not.toBeChecked();
+    await expect(kept.getByLabel(`${todayName} closes`)).toHaveValue(close);
     await expect(boss.getByRole('form', { name: 'Dealership rules' }).getByLabel('Business hours')).toBeChecked();
 
-    // The salesman's screen: closed, off duty, and why, without a reload.
+    // The salesman's screen, live: open until the closing, and he stays on the floor (yesterday's
+    // closing fell before the hours were set and is passed over).
+    await expect(rep.getByTestId('floor-hours')).toHaveText(`Open until ${formatClock(atClock(today, close, E2E_TZ), E2E_TZ)}`);
+    await expect(rep.getByRole('radio', { name: "I'm on the floor" })).toBeChecked();
+
+    // At closing: off duty and why, without a reload.
+    await expect(rep.getByRole('radio', { name: 'Off duty' })).toBeChecked({ timeout: 180_000 });
     await expect(rep.getByTestId('floor-hours')).toHaveText('Closed · opens tomorrow at 12:00 AM');
-    await expect(rep.getByRole('radio', { name: 'Off duty' })).toBeChecked({ timeout: 25_000 });
     await expect(rep.getByTestId('log-entry').first()).toContainText('Closed for the day');
 
-    // The day that closed is yesterday: its report goes to the managers.
-    const mail = await mailMatching(MANAGER, new RegExp(`floor report for ${formatDay(addDays(today, -1))}`));
+    // Today's report goes to the managers; yesterday's, passed over, never did (it would have been queued first).
+    const mail = await mailMatching(MANAGER, new RegExp(`floor report for ${formatDay(today)}`));
     expect(mail).toMatch(new RegExp(`${repName}\\r?\\n  Ups: 0 `));
+    expect(mailsTo(MANAGER).filter((m) => m.text.includes(`floor report for ${formatDay(addDays(today, -1))}`) && m.text.includes(repName))).toEqual([]);
   } finally {
     await boss.request.patch('/api/rules', { data: { businessHours: null } });
     for (const p of [rep, boss]) await p.context().close();

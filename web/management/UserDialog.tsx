@@ -41,15 +41,16 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
             {...form.getInputProps('email')}
             maxLength={200}
             disabled={!!user?.configured}
-            description={
-              user?.configured
-                ? 'Set by configuration (MANAGER_EMAILS).'
-                : user
-                  ? 'A new address takes effect when its owner opens the link we mail to it.'
-                  : undefined
-            }
+            description={user?.configured ? 'Set by configuration (MANAGER_EMAILS).' : undefined}
             data-autofocus
           />
+          {user && !user.configured && (
+            <Text size="xs" c="dimmed" mt={-6}>
+              {user.pendingEmail
+                ? `${user.pendingEmail} waits for its owner to open the link we mailed. Until then the address stays ${user.email}.`
+                : 'A new address takes effect when its owner opens the link we mail to it.'}
+            </Text>
+          )}
           <TextInput label="Name" placeholder="Display name" {...form.getInputProps('name')} maxLength={200} />
           <NativeSelect
             label="Role"
