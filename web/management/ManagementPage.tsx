@@ -85,6 +85,7 @@ export default function ManagementPage() {
                 <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {u.email}
                 </Text>
+                <PendingEmail user={u} />
                 {actions(u)}
               </Stack>
             </Paper>
@@ -108,7 +109,10 @@ export default function ManagementPage() {
                     <Badges user={u} />
                   </Table.Td>
                   <Table.Td>{u.name}</Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{u.email}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    {u.email}
+                    <PendingEmail user={u} />
+                  </Table.Td>
                   <Table.Td>{actions(u)}</Table.Td>
                 </Table.Tr>
               ))}
@@ -151,14 +155,17 @@ function Badges({ user }: { user: ManagedUser }) {
           Not signed in yet
         </Badge>
       )}
-      {user.pendingEmail && (
-        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          New address {user.pendingEmail} waits for its confirmation.
-        </Text>
-      )}
     </Group>
   );
 }
+
+/** A new address asked for, until its owner confirms it. */
+const PendingEmail = ({ user }: { user: ManagedUser }) =>
+  user.pendingEmail && (
+    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+      New address {user.pendingEmail} waits for its confirmation.
+    </Text>
+  );
 
 function Actions(p: {
   user: ManagedUser;

@@ -104,7 +104,9 @@ function History({ id }: { id: string }) {
         <Stack gap={6} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} data-testid="history">
           {q.data.map((e) => (
             <li key={e.id}>
-              <Text size="sm">{describeAudit(e.action, e.changes)}</Text>
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {describeAudit(e.action, e.changes)}
+              </Text>
               <Text size="xs" c="dimmed">
                 {when(e.at)} · by {e.actorName}
                 {e.actorEmail ? ` (${e.actorEmail})` : ''}
