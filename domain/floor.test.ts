@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ASKED_FOR_INACTIVE, ASKED_FOR_UNKNOWN, beBack, checkIn, heldOutText } from './floor';
+import { ASKED_FOR_INACTIVE, ASKED_FOR_UNKNOWN, beBack, checkIn, heldOutText, override } from './floor';
 import { eligibleQueue, isEligible, pickNext, servingOrder, type Member } from './rotation';
 import { member } from './member.fixture';
 
@@ -104,5 +104,28 @@ describe('check-in order', () => {
         }
       }),
     );
+  });
+});
+
+describe('a hand-out to a named salesman (override)', () => {
+  it('goes to any active salesman, on the floor or not; naming Next Up is his turn, anyone else leaves the pointer', () => {
+    const team = [member('a', 1), member('b', 2), member('c', 3, { onDuty: false })];
+    const eligible = eligibleQueue(team, NOW);
+    // Pointer on 1: B is Next Up.
+    expect(override(team[1], eligible, 1)).toEqual({ to: team[1], pointer: 2 });
+    expect(override(team[0], eligible, 1)).toEqual({ to: team[0], pointer: 1 });
+    expect(override(team[2], eligible, 1)).toEqual({ to: team[2], pointer: 1 });
+  });
+
+  it('refuses no one, a manager, someone deleted, disabled or inactive, each saying why', () => {
+    const refusal = (m: Member | undefined) => {
+      const r = override(m, [], 0);
+      return 'refusal' in r ? r.refusal : null;
+    };
+    expect(refusal(undefined)).toBe('The salesman you named is not on the team.');
+    expect(refusal(member('m', 1, { role: 'manager', name: 'Manny' }))).toBe('Manny is a manager: only salesmen take leads.');
+    expect(refusal(member('d', 1, { name: 'Dee', deletedAt: NOW, disabled: true }))).toBe('Dee was deleted. Restore him first, or name someone else.');
+    expect(refusal(member('x', 1, { name: 'Xi', disabled: true }))).toBe('Xi is disabled. Enable him first, or name someone else.');
+    expect(refusal(member('i', 1, { name: 'Ivy', active: false }))).toBe('Ivy is inactive. Activate him first, or name someone else.');
   });
 });

@@ -1,4 +1,4 @@
-import type { Member } from './rotation';
+import { pickNext, type Member } from './rotation';
 
 /** Why a salesman gets no leads under the hold-out rule: "Held out: 2 past-due follow-ups". */
 export const heldOutText = (count: number) => `Held out: ${count} past-due follow-up${count === 1 ? '' : 's'}`;
@@ -30,4 +30,26 @@ export function checkIn(team: Member[], id: string, pointer: number, top: number
   const circle = from < 0 ? sorted : [...sorted.slice(from), ...sorted.slice(0, from)];
   const order = [...circle.filter((m) => m.id !== id), ...circle.filter((m) => m.id === id)];
   return { places: order.map((m, i) => ({ id: m.id, position: top + 1 + i })), pointer: top };
+}
+
+/** Whom a manager may name when he hands a lead out himself (an override), or why not. */
+export function overrideRefusal(m: Member | undefined): string | null {
+  if (!m) return 'The salesman you named is not on the team.';
+  if (m.role !== 'staff') return `${m.name} is a manager: only salesmen take leads.`;
+  if (m.deletedAt) return `${m.name} was deleted. Restore him first, or name someone else.`;
+  if (m.disabled) return `${m.name} is disabled. Enable him first, or name someone else.`;
+  if (!m.active) return `${m.name} is inactive. Activate him first, or name someone else.`;
+  return null;
+}
+
+/**
+ * A manager hands a lead to a salesman he names (an override): on the floor or not, as long as he
+ * is an active salesman. Naming Next Up is his turn, as a hand-out by the rotation would be;
+ * naming anyone else leaves the pointer, so no one loses a turn.
+ */
+export function override(named: Member | undefined, eligible: Member[], pointer: number): { to: Member; pointer: number } | { refusal: string } {
+  const refusal = overrideRefusal(named);
+  if (refusal !== null) return { refusal };
+  const to = named!;
+  return { to, pointer: pickNext(eligible, pointer)?.id === to.id ? to.position : pointer };
 }

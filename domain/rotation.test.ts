@@ -8,7 +8,15 @@ import {
   pointerAfterSkip,
   servingOrder,
   snoozeEnd,
-  swapTarget,
+  lineOf,
+  moveInLine,
+  outOfLine,
+  reorderLine,
+  whyNotInLine,
+  LINE_CHANGED,
+  REORDER_NOTHING,
+  REORDER_SAME_PEOPLE,
+  REORDER_WHOM,
   SNOOZE_MINUTES,
   OVERVIEW_LOG_SIZE,
   ROUTING_LOG_SIZE,
@@ -146,18 +154,149 @@ describe('snoozeEnd and followUpDue', () => {
   });
 });
 
-describe('swapTarget', () => {
-  const q = [member('a', 1), member('b', 2), member('c', 3)];
-
-  it('finds the neighbour above or below', () => {
-    expect(swapTarget(q, 'b', 'up')?.id).toBe('a');
-    expect(swapTarget(q, 'b', 'down')?.id).toBe('c');
+describe('moveInLine', () => {
+  it('moves one person to a place and shifts those in between by one', () => {
+    expect(moveInLine(['a', 'b', 'c', 'd'], 'c', 1)).toEqual(['a', 'c', 'b', 'd']);
+    expect(moveInLine(['a', 'b', 'c', 'd'], 'a', 3)).toEqual(['b', 'c', 'd', 'a']);
+    expect(moveInLine(['a', 'b', 'c', 'd'], 'b', 1)).toEqual(['a', 'b', 'c', 'd']);
   });
 
-  it('refuses the first going up, the last going down and an unknown id', () => {
-    expect(swapTarget(q, 'a', 'up')).toBeNull();
-    expect(swapTarget(q, 'c', 'down')).toBeNull();
-    expect(swapTarget(q, 'zz', 'up')).toBeNull();
+  it('refuses someone not in the line and a place outside it', () => {
+    expect(moveInLine(['a', 'b'], 'zz', 0)).toBeNull();
+    expect(moveInLine(['a', 'b'], 'a', -1)).toBeNull();
+    expect(moveInLine(['a', 'b'], 'b', 2)).toBeNull();
+  });
+});
+
+describe('the line', () => {
+  // Places 1..6, the pointer on 3 (C was served last): D is Next Up; B is off duty, F snoozed.
+  const team = () => [
+    member('a', 1),
+    member('b', 2, { onDuty: false }),
+    member('c', 3),
+    member('d', 4),
+    member('e', 5),
+    member('f', 6, { snoozeUntil: new Date(NOW.getTime() + 60_000) }),
+  ];
+
+  it('is the eligible in serving order; the rest follow the circle from the pointer, each with why', () => {
+    expect(ids(lineOf(team(), 3, NOW))).toEqual(['d', 'e', 'a', 'c']);
+    expect(ids(outOfLine(team(), 3, NOW))).toEqual(['f', 'b']);
+    expect(outOfLine(team(), 3, NOW).map((m) => whyNotInLine(m, NOW))).toEqual(['Snoozed', 'Off duty']);
+    expect(whyNotInLine(member('h', 9, { pastDue: 2 }), NOW)).toBe('Held out: 2 past-due follow-ups');
+    expect(whyNotInLine(team()[0], NOW)).toBeNull();
+  });
+
+  it('swaps two neighbours by swapping their places only; the pointer stays', () => {
+    const line = lineOf(team(), 3, NOW);
+    const plan = reorderLine(line, ['d', 'e', 'a', 'c'], ['d', 'a', 'e', 'c'], 'a');
+    expect(plan).toEqual({
+      places: [
+        { id: 'a', position: 5 },
+        { id: 'e', position: 1 },
+      ],
+      moved: line[2],
+      from: 3,
+      to: 2,
+    });
+  });
+
+  it('refuses a screen drawn before the line changed, a different set of people, someone not in line, and no move', () => {
+    const line = lineOf(team(), 3, NOW);
+    const refusal = (shown: string[], order: string[], moved: string) => {
+      const plan = reorderLine(line, shown, order, moved);
+      return 'refusal' in plan ? plan.refusal : null;
+    };
+    // The line as it was before D was served: the screen is stale.
+    expect(refusal(['c', 'd', 'e', 'a'], ['d', 'c', 'e', 'a'], 'd')).toEqual({ status: 409, error: LINE_CHANGED });
+    expect(refusal(['d', 'e', 'a'], ['e', 'd', 'a'], 'd')).toEqual({ status: 409, error: LINE_CHANGED });
+    expect(refusal(['d', 'e', 'a', 'c'], ['d', 'e', 'a', 'b'], 'a')).toEqual({ status: 400, error: REORDER_SAME_PEOPLE });
+    expect(refusal(['d', 'e', 'a', 'c'], ['d', 'e', 'a', 'a'], 'a')).toEqual({ status: 400, error: REORDER_SAME_PEOPLE });
+    expect(refusal(['d', 'e', 'a', 'c'], ['d', 'e', 'a'], 'a')).toEqual({ status: 400, error: REORDER_SAME_PEOPLE });
+    expect(refusal(['d', 'e', 'a', 'c'], ['e', 'd', 'a', 'c'], 'b')).toEqual({ status: 400, error: REORDER_WHOM });
+    expect(refusal(['d', 'e', 'a', 'c'], ['d', 'e', 'a', 'c'], 'a')).toEqual({ status: 400, error: REORDER_NOTHING });
+  });
+});
+
+/** A team with unique places, some of them out of line, and a pointer anywhere. */
+const floorArb = fc
+  .record({
+    places: fc.uniqueArray(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 9 }),
+    out: fc.array(fc.constantFrom('in', 'in', 'in', 'offDuty', 'snoozed', 'heldOut', 'inactive'), { minLength: 9, maxLength: 9 }),
+    pointer: fc.integer({ min: -1, max: 42 }),
+  })
+  .map(({ places, out, pointer }) => ({
+    pointer,
+    team: places.map((p, i) =>
+      member(`m${i}`, p, {
+        onDuty: out[i] !== 'offDuty',
+        active: out[i] !== 'inactive',
+        snoozeUntil: out[i] === 'snoozed' ? new Date(NOW.getTime() + 60_000) : null,
+        pastDue: out[i] === 'heldOut' ? 1 : 0,
+      }),
+    ),
+  }));
+
+const applyPlaces = (team: Member[], places: { id: string; position: number }[]) => {
+  const to = new Map(places.map((p) => [p.id, p.position]));
+  return team.map((m) => ({ ...m, position: to.get(m.id) ?? m.position }));
+};
+
+describe('reorder properties', () => {
+  it('serves exactly the order asked for; nobody out of line moves; places stay unique; the pointer stays', () => {
+    fc.assert(
+      fc.property(
+        floorArb.chain((f) =>
+          fc.record({
+            f: fc.constant(f),
+            order: fc.shuffledSubarray(ids(lineOf(f.team, f.pointer, NOW)), { minLength: lineOf(f.team, f.pointer, NOW).length }),
+            pick: fc.nat(),
+          }),
+        ),
+        ({ f: { team, pointer }, order, pick }) => {
+          const line = lineOf(team, pointer, NOW);
+          fc.pre(line.length > 0);
+          const moved = order[pick % order.length];
+          const plan = reorderLine(line, ids(line), order, moved);
+          if ('refusal' in plan) {
+            expect(plan.refusal.error).toBe(REORDER_NOTHING);
+            expect(order).toEqual(ids(line));
+            return;
+          }
+          const after = applyPlaces(team, plan.places);
+          expect(ids(lineOf(after, pointer, NOW))).toEqual(order);
+          expect(ids(outOfLine(after, pointer, NOW))).toEqual(ids(outOfLine(team, pointer, NOW)));
+          for (const m of outOfLine(team, pointer, NOW)) expect(after.find((a) => a.id === m.id)!.position).toBe(m.position);
+          const positions = after.map((m) => m.position);
+          expect(new Set(positions).size).toBe(positions.length);
+          // Only those whose place in line changed get a new place.
+          for (const p of plan.places) expect(order.indexOf(p.id)).not.toBe(ids(line).indexOf(p.id));
+          expect([plan.from, plan.to]).toEqual([ids(line).indexOf(moved) + 1, order.indexOf(moved) + 1]);
+        },
+      ),
+    );
+  });
+
+  it('an arrow moves exactly the person clicked by one place; Next Up changes only when the first two swap', () => {
+    fc.assert(
+      fc.property(floorArb, fc.nat(), fc.constantFrom(-1, 1), ({ team, pointer }, pick, dir) => {
+        const line = ids(lineOf(team, pointer, NOW));
+        fc.pre(line.length > 1);
+        const i = pick % line.length;
+        const order = moveInLine(line, line[i], i + dir);
+        fc.pre(order !== null);
+        const plan = reorderLine(lineOf(team, pointer, NOW), line, order, line[i]);
+        if ('refusal' in plan) throw new Error(plan.refusal.error);
+        expect(plan.places).toHaveLength(2);
+        const after = ids(lineOf(applyPlaces(team, plan.places), pointer, NOW));
+        expect(after.indexOf(line[i])).toBe(i + dir);
+        expect(after.indexOf(line[i + dir])).toBe(i);
+        line.forEach((id, j) => {
+          if (j !== i && j !== i + dir) expect(after[j]).toBe(id);
+        });
+        expect(after[0] !== line[0]).toBe(Math.min(i, i + dir) === 0);
+      }),
+    );
   });
 });
 
@@ -222,9 +361,11 @@ describe('rotation properties', () => {
               target.snoozeUntil = snoozeEnd(now, a.minutes);
               if (before.includes(target)) pointer = pointerAfterSkip(before, target, pointer);
             } else if (a.t === 'reorder' && queue.length) {
-              const m = queue[a.target % queue.length];
-              const other = swapTarget(queue, m.id, a.dir);
-              if (other) [m.position, other.position] = [other.position, m.position];
+              const line = lineOf(members, pointer, now);
+              const i = a.target % line.length;
+              const order = moveInLine(ids(line), line[i].id, a.dir === 'up' ? i - 1 : i + 1);
+              const plan = order && reorderLine(line, ids(line), order, line[i].id);
+              if (plan && 'places' in plan) for (const p of plan.places) members.find((m) => m.id === p.id)!.position = p.position;
             } else if (a.t === 'toggle' && members.length) {
               const m = members[a.target % members.length];
               m[a.field] = !m[a.field];

@@ -50,6 +50,9 @@ export const PARKED: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', fa
 /** A lead its salesman did not accept in time: the sweep hands it on. */
 export const OVERDUE: Cond<LeadFacts> = all(ne('assignedTo', ''), eq('closed', false), isNull('acceptedAt'), due('acceptDue'));
 
+/** A lead its salesman has not accepted yet, on the clock of the response window (OVERDUE ones too, until the sweep hands them on). */
+export const PENDING_ACCEPT: Cond<LeadFacts> = all(ne('assignedTo', ''), eq('closed', false), isNull('acceptedAt'), not(isNull('acceptDue')));
+
 /**
  * Eligible for the next lead: an active salesman on the floor, not disabled or deleted, not
  * snoozed, and (under the hold-out rule, which counts them into pastDue) no past-due follow-up.
@@ -119,8 +122,70 @@ export function snoozeEnd(now: Date, minutes = SNOOZE_MINUTES): Date {
   return new Date(now.getTime() + minutes * 60_000);
 }
 
-export function swapTarget(queue: Member[], id: string, dir: 'up' | 'down'): Member | null {
-  const i = queue.findIndex((m) => m.id === id);
-  if (i < 0) return null;
-  return queue[dir === 'up' ? i - 1 : i + 1] ?? null;
+/** The line as it is served and shown: everyone in line (eligible), Next Up first. */
+export const lineOf = (team: Member[], pointer: number, now: Date): Member[] => servingOrder(eligibleQueue(team, now), pointer);
+
+/**
+ * The rest of the team, not in line (off duty, snoozed, held out, inactive), in the order of the
+ * circle from the pointer: where each would stand among the others when he is back.
+ */
+export function outOfLine(team: Member[], pointer: number, now: Date): Member[] {
+  const rest = team.filter((m) => !isEligible(m, now)).sort(compare(BY_PLACE, { pointer: 0 }));
+  const from = rest.findIndex((m) => m.position > pointer);
+  return from < 0 ? rest : [...rest.slice(from), ...rest.slice(0, from)];
+}
+
+/** Why someone is not in line, for a screen: "Off duty", "Snoozed", "Held out: 2 past-due follow-ups"; null when he is in line. */
+export function whyNotInLine(m: Member, now: Date): string | null {
+  const why = notInLine(m, now);
+  return why && why[0].toUpperCase() + why.slice(1);
+}
+
+/** The ids of a line with one person moved to another place (0 is Next Up); null when he is not in it or the place is outside it. */
+export function moveInLine(ids: readonly string[], id: string, to: number): string[] | null {
+  const from = ids.indexOf(id);
+  if (from < 0 || to < 0 || to >= ids.length) return null;
+  const out = ids.filter((x) => x !== id);
+  out.splice(to, 0, id);
+  return out;
+}
+
+export const LINE_CHANGED =
+  'The line changed since your screen was drawn (someone moved, assigned or skipped). Look at the line again and make your move once more.';
+export const REORDER_SAME_PEOPLE = 'The new order must list the people in line, each once.';
+export const REORDER_WHOM = 'Say whom you moved: someone in line.';
+export const REORDER_NOTHING = 'Nothing moved: the new order is the line as it is.';
+
+/** What a manager's move is confirmed with: "Luis is now #2". */
+export const nowAtText = (name: string, place: number) => `${name} is now #${place}`;
+/** How Recent actions tells a move: "moved from #3 to #2". */
+export const movedText = (from: number, to: number) => `moved from #${from} to #${to}`;
+
+export type ReorderPlan =
+  | { refusal: { status: 400 | 409; error: string } }
+  /** The new places of those whose place changes (nobody else's, and never the pointer), who was moved, and his place in line before and after (#1 is Next Up). */
+  | { places: { id: string; position: number }[]; moved: Member; from: number; to: number };
+
+/**
+ * A manager reorders the line. `line` is the line now (lineOf), `shown` the line his screen
+ * showed, `order` the same people in the order he wants them served, `movedId` whom he moved.
+ * A screen drawn before the line changed is refused (409), so two managers moving at once
+ * cannot scramble it. The people in line keep the places they hold between them: the n-th of
+ * the new order takes the place of whoever is served n-th now. So the line served is exactly the
+ * order asked for, with the pointer where it was; nobody out of line moves, and a swap of two
+ * neighbours changes those two places only.
+ */
+export function reorderLine(line: readonly Member[], shown: readonly string[], order: readonly string[], movedId: string): ReorderPlan {
+  const now = line.map((m) => m.id);
+  if (shown.length !== now.length || shown.some((id, i) => id !== now[i])) return { refusal: { status: 409, error: LINE_CHANGED } };
+  const asked = new Set(order);
+  if (order.length !== now.length || asked.size !== order.length || now.some((id) => !asked.has(id))) {
+    return { refusal: { status: 400, error: REORDER_SAME_PEOPLE } };
+  }
+  const from = now.indexOf(movedId);
+  if (from < 0) return { refusal: { status: 400, error: REORDER_WHOM } };
+  const byId = new Map(line.map((m) => [m.id, m]));
+  const places = order.map((id, i) => ({ id, position: line[i].position })).filter((p) => byId.get(p.id)!.position !== p.position);
+  if (!places.length) return { refusal: { status: 400, error: REORDER_NOTHING } };
+  return { places, moved: byId.get(movedId)!, from: from + 1, to: order.indexOf(movedId) + 1 };
 }

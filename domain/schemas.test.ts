@@ -8,6 +8,7 @@ import {
   skipSchema,
   toggleSchema,
   reorderSchema,
+  handOutSchema,
   saveUserSchema,
   saleSchema,
   saleSchemaOn,
@@ -30,7 +31,8 @@ describe('every request body', () => {
     [assignSchema, { customer: 'Ann' }],
     [skipSchema, { targetUid: 'u1', reason: 'lunch' }],
     [toggleSchema, { uid: 'u1', active: true }],
-    [reorderSchema, { uid: 'u1', direction: 'up' }],
+    [reorderSchema, { uid: 'u1', shown: ['u1', 'u2'], order: ['u2', 'u1'] }],
+    [handOutSchema, { to: 'u1', reason: 'Speaks Spanish' }],
     [saveUserSchema, { email: 'a@b.co' }],
     [profileSchema, { name: 'Ann' }],
   ] as [z.ZodType, object][])('refuses unknown keys and non-objects', (schema, valid) => {
@@ -157,14 +159,33 @@ describe('toggleSchema', () => {
 });
 
 describe('reorderSchema', () => {
-  it('accepts up and down', () => {
-    expect(reorderSchema.parse({ uid: 'u1', direction: 'down' })).toEqual({ uid: 'u1', direction: 'down' });
+  it('takes whom, the line shown and the order wanted', () => {
+    expect(reorderSchema.parse({ uid: 'u1', shown: ['u1', 'u2'], order: ['u2', 'u1'] })).toEqual({ uid: 'u1', shown: ['u1', 'u2'], order: ['u2', 'u1'] });
   });
 
-  it('refuses a missing uid or another direction', () => {
-    expect(errorOf(reorderSchema, { direction: 'up' })).toBe('uid required');
-    expect(errorOf(reorderSchema, { uid: 'u1', direction: 'left' })).toBe('Direction must be up or down');
-    expect(errorOf(reorderSchema, { uid: 'u1' })).toBe('Direction must be up or down');
+  it('refuses a missing uid, a missing or malformed list, and a list too long', () => {
+    expect(errorOf(reorderSchema, { shown: [], order: [] })).toBe('uid required');
+    expect(errorOf(reorderSchema, { uid: 'u1', order: ['u1'] })).toBe('shown (the line as your screen shows it) must be a list of user ids');
+    expect(errorOf(reorderSchema, { uid: 'u1', shown: ['u1'], order: 'u1' })).toBe('order (the line as you want it) must be a list of user ids');
+    expect(errorOf(reorderSchema, { uid: 'u1', shown: ['u1', 5], order: ['u1'] })).toBe('shown (the line as your screen shows it) must be a list of user ids');
+    expect(errorOf(reorderSchema, { uid: 'u1', shown: [''], order: ['u1'] })).toBe('shown (the line as your screen shows it) must be a list of user ids');
+    const many = Array.from({ length: 501 }, (_, i) => `u${i}`);
+    expect(errorOf(reorderSchema, { uid: 'u1', shown: many, order: many })).toBe('shown (the line as your screen shows it): at most 500 people');
+  });
+});
+
+describe('handOutSchema', () => {
+  it('hands out to Next Up with nothing, or to a named salesman with a reason', () => {
+    expect(handOutSchema.parse({})).toEqual({});
+    expect(handOutSchema.parse({ to: '', reason: '' })).toEqual({});
+    expect(handOutSchema.parse({ to: 'u1', reason: ' Speaks Spanish ' })).toEqual({ to: 'u1', reason: 'Speaks Spanish' });
+  });
+
+  it('wants a reason with a name, and a name with a reason', () => {
+    expect(errorOf(handOutSchema, { to: 'u1' })).toBe('Say why you hand it to this salesman');
+    expect(errorOf(handOutSchema, { to: 'u1', reason: '   ' })).toBe('Say why you hand it to this salesman');
+    expect(errorOf(handOutSchema, { reason: 'Because' })).toBe('Choose the salesman to hand it to');
+    expect(errorOf(handOutSchema, { to: 'u1', reason: long(201) })).toBe('Too long (max 200 characters)');
   });
 });
 

@@ -108,9 +108,30 @@ export const toggleSchema = body({
   error: 'Say which status to change: active or onDuty',
 });
 
+/** At most this many people in a line a manager reorders. */
+const MAX_LINE = 500;
+const idList = (what: string) =>
+  z
+    .array(
+      z
+        .string({ error: `${what} must be a list of user ids` })
+        .min(1, { error: `${what} must be a list of user ids` })
+        .max(MAX_TEXT, { error: tooLong(MAX_TEXT) }),
+      {
+        error: `${what} must be a list of user ids`,
+      },
+    )
+    .max(MAX_LINE, { error: `${what}: at most ${MAX_LINE} people` });
+
+/**
+ * A manager reorders the line: whom he moved, the line as his screen showed it (ids, Next Up
+ * first) and the same people in the order he wants them served. A line that changed since his
+ * screen was drawn is refused (see domain/rotation.ts reorderLine).
+ */
 export const reorderSchema = body({
   uid: text('uid required'),
-  direction: z.enum(['up', 'down'], { error: 'Direction must be up or down' }),
+  shown: idList('shown (the line as your screen shows it)'),
+  order: idList('order (the line as you want it)'),
 });
 
 export const saveUserSchema = body({
@@ -218,8 +239,22 @@ export const contactSchema = body({
   note: optionalText(MAX_NOTE).optional(),
 });
 
-/** A manager hands a lead waiting in Unassigned out to Next Up; a second press finds it taken. */
-export const handOutSchema = body({});
+export const HAND_OUT_WHY = 'Say why you hand it to this salesman';
+export const HAND_OUT_WHOM = 'Choose the salesman to hand it to';
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+/**
+ * A manager hands out a lead waiting in Unassigned: to Next Up, or to a salesman he names (`to`,
+ * an override, with the reason why). A lead waiting for its salesman's Accept may be handed to a
+ * named salesman too. A second press finds it taken.
+ */
+export const handOutSchema = body({
+  to: z.preprocess(blankToUndefined, text(HAND_OUT_WHOM).optional()),
+  reason: z.preprocess(blankToUndefined, text(HAND_OUT_WHY).optional()),
+}).superRefine((v, ctx) => {
+  if (v.to && !v.reason) ctx.addIssue({ code: 'custom', message: HAND_OUT_WHY, path: ['reason'] });
+  if (!v.to && v.reason) ctx.addIssue({ code: 'custom', message: HAND_OUT_WHOM, path: ['to'] });
+});
 
 const DAY_NOT_YET = 'Pick today or a day before it.';
 

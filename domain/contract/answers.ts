@@ -68,10 +68,11 @@ export const auditList = z.object({
 
 export const logEntry = z.object({
   id: z.number().int(),
-  type: z.enum(['assign', 'skip', 'beback', 'closed']),
+  type: z.enum(['assign', 'skip', 'beback', 'closed', 'reorder']),
   customer: z.string().nullable(),
   targetId: z.string(),
   targetName: z.string(),
+  /** A skip's reason; an assign's only when a manager named the salesman (an override): why; a reorder's move ("moved from #3 to #2"). */
   reason: z.string().nullable(),
   managerName: z.string(),
   pointerPosAfter: z.number().int(),
@@ -83,7 +84,10 @@ export const rotationView = z.object({
   nextUp: z.object({ id: z.string(), name: z.string() }).nullable(),
   /** The eligible salesmen in the order they will be served; place 1 is Next Up. */
   queue: z.array(z.object({ id: z.string(), name: z.string(), place: z.number().int().positive(), active: z.boolean(), onDuty: z.boolean() })),
-  /** Everyone on the team in the stored order; place is null when not eligible. */
+  /**
+   * Everyone on the team: first the line (place 1, Next Up, on), then those not in line, in the
+   * circle's order from the pointer; place is null for them, and notInLine says why.
+   */
   team: z.array(
     z.object({
       id: z.string(),
@@ -93,14 +97,30 @@ export const rotationView = z.object({
       snoozeUntil: iso.nullable(),
       eligible: z.boolean(),
       place: z.number().int().positive().nullable(),
-      /** Held out of the rotation for these past-due follow-ups (the hold-out rule); empty otherwise. */
+      /** Why he is not in line ("Off duty", "Snoozed", "Held out: 2 past-due follow-ups"); null when he is. */
+      notInLine: z.string().nullable(),
+      /** How many past-due follow-ups hold him out of the rotation (the hold-out rule); 0 otherwise. */
+      pastDueCount: z.number().int().nonnegative(),
+      /** Those follow-ups, for a manager and for the salesman himself; empty for anyone else. */
       pastDue: z.array(z.object({ id: z.number().int(), customer: z.string() })),
+    }),
+  ),
+  /** Leads waiting for their salesman's Accept on the clock, soonest due first: every one for a manager, a salesman's own for him. */
+  pending: z.array(
+    z.object({
+      leadId: z.number().int(),
+      customer: z.string(),
+      salesman: z.object({ id: z.string(), name: z.string() }),
+      acceptDue: iso,
     }),
   ),
   log: z.array(logEntry),
   /** When a snooze ends and the queue changes by itself. */
   nextChangeAt: iso.nullable(),
 });
+
+/** A manager's move in the line, confirmed: whom he moved and his place now (#1 is Next Up). */
+export const reordered = z.object({ id: z.string(), name: z.string(), place: z.number().int().positive() });
 
 export const assigned = z.object({
   leadId: z.number().int(),

@@ -46,7 +46,7 @@ export const routes = {
   'GET /rotation': { answer: a.rotationView },
   'POST /rotation/assign': { body: assignSchema, answer: a.assigned },
   'POST /rotation/skip': { body: skipSchema, answer: a.skipped },
-  'POST /rotation/reorder': { body: reorderSchema, answer: a.ok },
+  'POST /rotation/reorder': { body: reorderSchema, answer: a.reordered },
   'POST /rotation/status': { body: toggleSchema, answer: a.ok },
   'POST /rotation/duty': { body: dutySchema, answer: a.duty },
 

@@ -92,11 +92,11 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     return one(id);
   });
 
-  /** A manager hands a lead waiting in Unassigned (one no one accepted, too) to Next Up. */
+  /** A manager hands a lead waiting in Unassigned (one no one accepted, too) to Next Up, or to a salesman he names and says why. */
   app.post('/:id/handout', access('manager'), async (req) => {
     const id = pathId(req.params, 'Lead not found');
-    parse(handOutSchema, req.body);
-    await handOutLead(dbh, id, actor(req.user!), new Date(), await loadRules(dbh.db));
+    const { to, reason } = parse(handOutSchema, req.body);
+    await handOutLead(dbh, id, actor(req.user!), { rules: await loadRules(dbh.db), to, reason });
     notifyAssigned(ctx, [id]);
     bus.publish({ topic: 'rotation' });
     bus.publish({ topic: 'leads' });

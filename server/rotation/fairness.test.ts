@@ -6,7 +6,7 @@ import { migrate } from '../db/migrations';
 import { linkIn } from '../test/smtp';
 import { createUser, editUser, setStatus as setUserStatus } from '../users/service';
 import { assignNext, candidates, reorder, rotationView, setStatus, skip, sqlEnv, toMember } from './service';
-import { eligibleQueue } from '../../domain/rotation';
+import { eligibleQueue, moveInLine } from '../../domain/rotation';
 
 const positions = async (t: Pick<TestApp, 'db'>) => (await t.db.selectFrom('users').select('position').execute()).map((u) => u.position);
 
@@ -165,7 +165,12 @@ describe('the rotation under random histories (SQLite)', () => {
               if (s.op === 'restore') return setUserStatus(h, p.id, 'restore', by);
               if (s.op === 'promote' || s.op === 'demote') return editUser(h, p.id, { email: p.email, role: s.op === 'promote' ? 'manager' : 'staff' }, by);
               if (s.op === 'clockIn' || s.op === 'clockOut') return setStatus(h, p.id, { onDuty: s.op === 'clockIn' }, by);
-              if (s.op === 'up' || s.op === 'down') return reorder(h, p.id, s.op);
+              if (s.op === 'up' || s.op === 'down') {
+                // An arrow in the line as shown: someone not in line, or at its end, is refused.
+                const shown = (await rotationView(h.db, 1)).queue.map((m) => m.id);
+                const i = shown.indexOf(p.id);
+                return reorder(h, { uid: p.id, shown, order: moveInLine(shown, p.id, s.op === 'up' ? i - 1 : i + 1) ?? shown }, by);
+              }
               return skip(h, p.id, 'Busy', 30, by);
             })().catch((err: { status?: number }) => {
               if (!err.status || err.status >= 500) throw err;

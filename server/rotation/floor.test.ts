@@ -105,7 +105,20 @@ describe.each(DIALECTS)('the floor by the day on %s', (dialect) => {
     expect((await view()).team.find((m: { id: string }) => m.id === holder.id)).toMatchObject({ eligible: true, pastDue: [] });
     expect((await call('PATCH', 'rules', boss, { holdOut: true })).statusCode).toBe(200);
     const held = (await view()).team.find((m: { id: string }) => m.id === holder.id);
-    expect(held).toMatchObject({ eligible: false, place: null, pastDue: [{ id: late.leadId, customer: 'Overdue Olga' }] });
+    expect(held).toMatchObject({ eligible: false, place: null, pastDueCount: 1, pastDue: [{ id: late.leadId, customer: 'Overdue Olga' }] });
+    // Another salesman sees that he is held out, how many and why, but not which lead or customer;
+    // the holder sees his own.
+    const bystander = Object.values(rep).find((r) => r.id !== holder.id)!;
+    const seen = (await call('GET', 'rotation', bystander.cookie)).json();
+    expect(seen.team.find((m: { id: string }) => m.id === holder.id)).toMatchObject({
+      pastDueCount: 1,
+      notInLine: 'Held out: 1 past-due follow-up',
+      pastDue: [],
+    });
+    expect(seen.team.flatMap((m: { pastDue: unknown[] }) => m.pastDue)).toEqual([]);
+    expect(JSON.stringify([seen.team, seen.pending])).not.toContain('Overdue Olga');
+    const own = (await call('GET', 'rotation', cookie)).json();
+    expect(own.team.find((m: { id: string }) => m.id === holder.id).pastDue).toEqual([{ id: late.leadId, customer: 'Overdue Olga' }]);
     // Every assign while he is held out goes to someone else (the one-call path on PostgreSQL too).
     for (let i = 0; i < 4; i++) expect((await call('POST', 'rotation/assign', boss, { customer: `Other ${i}` })).json().assignedTo.id).not.toBe(holder.id);
     // He is not in line, so he cannot be skipped: the pointer stays where it was.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { UNASSIGNED, handOutWaiting } from './service';
+import { LINE_CHANGED, moveInLine, REORDER_SAME_PEOPLE, REORDER_WHOM } from '../../domain/rotation';
 
 describe.each(DIALECTS)('round robin on %s', (dialect) => {
   let t: TestApp;
@@ -110,13 +111,109 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
     expect((await view()).log.filter((e: any) => e.type === 'skip')).toHaveLength(1);
   });
 
-  it('reorders neighbours, but not the first up or the last down', async () => {
-    expect((await post('/reorder', { uid: reps[1].id, direction: 'up' })).statusCode).toBe(200);
+  const lineIds = async (cookie = boss): Promise<string[]> => (await view(cookie)).queue.map((m: { id: string }) => m.id);
+  const lineNames = async () => (await view()).queue.map((m: { name: string }) => m.name);
+  const idOf = (name: string) => reps.find((r) => r.name === name)!.id;
+  /** An arrow on the routing screen: the line as shown, the person moved one place up or down in it. */
+  const arrow = async (name: string, dir: 'up' | 'down', cookie = boss) => {
+    const shown = await lineIds(cookie);
+    const i = shown.indexOf(idOf(name));
+    return post('/reorder', { uid: idOf(name), shown, order: moveInLine(shown, idOf(name), dir === 'up' ? i - 1 : i + 1) }, cookie);
+  };
+  const places = async () => (await t.db.selectFrom('users').select(['id', 'position']).orderBy('id').execute()).map((u) => `${u.id}:${u.position}`);
+
+  it('moves exactly the person clicked by one place in the line shown; Next Up changes only when the first two swap', async () => {
+    for (const c of ['P1', 'P2']) await post('/assign', { customer: c });
+    // The pointer in the middle: Ann and Ben were served, so the line starts at Cat.
+    expect(await lineNames()).toEqual(['Cat', 'Dan', 'Ann', 'Ben']);
+    const pointer = (await view()).pointerPos;
+    const moved = await arrow('Ann', 'up');
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json()).toEqual({ id: idOf('Ann'), name: 'Ann', place: 2 });
+    expect(await lineNames()).toEqual(['Cat', 'Ann', 'Dan', 'Ben']);
+    expect((await view()).nextUp.name).toBe('Cat');
+    expect((await arrow('Dan', 'down')).json().place).toBe(4);
+    expect(await lineNames()).toEqual(['Cat', 'Ann', 'Ben', 'Dan']);
+    expect((await arrow('Ann', 'up')).json().place).toBe(1);
+    expect(await lineNames()).toEqual(['Ann', 'Cat', 'Ben', 'Dan']);
+    expect((await view()).nextUp.name).toBe('Ann');
     const v = await view();
-    expect(v.team.map((m: any) => m.name).filter((n: string) => n.length === 3)).toEqual(['Ben', 'Ann', 'Cat', 'Dan']);
-    const first = v.team[0].id;
-    expect((await post('/reorder', { uid: first, direction: 'up' })).statusCode).toBe(409);
-    expect((await post('/reorder', { uid: v.team.at(-1).id, direction: 'down' })).statusCode).toBe(409);
+    expect(v.pointerPos).toBe(pointer);
+    expect(v.log[0]).toMatchObject({ type: 'reorder', targetName: 'Ann', reason: 'moved from #2 to #1', managerName: 'User', customer: null });
+    expect(v.log.filter((e: { type: string }) => e.type === 'reorder')).toHaveLength(3);
+    // And the line is served as shown.
+    const got = [];
+    for (let i = 0; i < 4; i++) got.push((await post('/assign', { customer: `S${i}` })).json().assignedTo.name);
+    expect(got).toEqual(['Ann', 'Cat', 'Ben', 'Dan']);
+  });
+
+  it('refuses a line that changed since the screen was drawn with 409, and changes nothing', async () => {
+    const shown = await lineIds();
+    await post('/assign', { customer: 'Meanwhile' });
+    const before = await places();
+    const stale = await post('/reorder', { uid: idOf('Cat'), shown, order: moveInLine(shown, idOf('Cat'), 1) });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ error: LINE_CHANGED, code: 'line-changed' });
+    expect(await places()).toEqual(before);
+    expect((await view()).log.filter((e: { type: string }) => e.type === 'reorder')).toHaveLength(0);
+  });
+
+  it('refuses a move that is not a reorder of the line, and someone not in line, with 400', async () => {
+    await post('/status', { uid: idOf('Dan'), onDuty: false });
+    const shown = await lineIds();
+    const before = await places();
+    const cases: [object, string][] = [
+      [{ uid: idOf('Ann'), shown, order: [...shown].reverse().slice(1) }, REORDER_SAME_PEOPLE],
+      [{ uid: idOf('Ann'), shown, order: [idOf('Dan'), ...shown.slice(1)] }, REORDER_SAME_PEOPLE],
+      [{ uid: idOf('Dan'), shown, order: [...shown].reverse() }, REORDER_WHOM],
+      [{ uid: idOf('Ann'), shown: 'Ann', order: shown }, 'shown (the line as your screen shows it) must be a list of user ids'],
+      [{ uid: idOf('Ann'), shown, order: shown, direction: 'up' }, 'Unknown field: direction'],
+    ];
+    for (const [body, error] of cases) {
+      const r = await post('/reorder', body);
+      expect(r.statusCode, error).toBe(400);
+      expect(r.json().error).toBe(error);
+    }
+    expect(await places()).toEqual(before);
+  });
+
+  it('two managers reordering at once: one wins, the other is refused, and places stay a permutation', async () => {
+    const other = await insertUser(t.db, { email: 'boss2@dealer.test', name: 'Second Boss', role: 'manager' });
+    const boss2 = await t.signIn(other.email);
+    const placesBefore = (await t.db.selectFrom('users').select('position').execute()).map((u) => u.position).sort((a, b) => a - b);
+    for (let round = 0; round < 6; round++) {
+      const shown = await lineIds();
+      const first = moveInLine(shown, shown[1], 0)!;
+      const second = moveInLine(shown, shown[3], 2)!;
+      const [a, b] = await Promise.all([
+        post('/reorder', { uid: shown[1], shown, order: first }),
+        post('/reorder', { uid: shown[3], shown, order: second }, boss2),
+      ]);
+      expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+      expect(await lineIds()).toEqual(a.statusCode === 200 ? first : second);
+    }
+    // Many at once, each rereading the line before its move.
+    let won = 0;
+    const logBefore = (await view(boss, 12)).log.filter((e: { type: string }) => e.type === 'reorder').length;
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, c) => {
+        for (let i = 0; i < 6; i++) {
+          const shown = await lineIds(c % 2 ? boss2 : boss);
+          const who = shown[(c + i) % shown.length];
+          const at = shown.indexOf(who);
+          const r = await post('/reorder', { uid: who, shown, order: moveInLine(shown, who, at === 0 ? 1 : at - 1) }, c % 2 ? boss2 : boss);
+          expect([200, 409]).toContain(r.statusCode);
+          if (r.statusCode === 200) won++;
+        }
+      }),
+    );
+    expect(won).toBeGreaterThan(0);
+    const after = (await t.db.selectFrom('users').select('position').execute()).map((u) => u.position).sort((a, b) => a - b);
+    expect(after).toEqual(placesBefore);
+    expect(new Set(after).size).toBe(after.length);
+    expect([...(await lineIds())].sort()).toEqual(reps.map((r) => r.id).sort());
+    const logged = await t.db.selectFrom('rotation_log').select('id').where('type', '=', 'reorder').execute();
+    expect(logged.length - logBefore).toBe(won);
   });
 
   it('toggles active and on duty; off-duty salesmen leave the queue but stay on the team', async () => {
@@ -134,7 +231,18 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
     for (const [url, body] of [
       ['/assign', { customer: 'X' }],
       ['/skip', { targetUid: reps[0].id, reason: 'x' }],
-      ['/reorder', { uid: reps[1].id, direction: 'up' }],
+      [
+        '/reorder',
+        {
+          uid: reps[1].id,
+          shown: reps.map((r) => r.id),
+          order: moveInLine(
+            reps.map((r) => r.id),
+            reps[1].id,
+            0,
+          ),
+        },
+      ],
       ['/status', { uid: reps[1].id, active: false }],
     ] as const) {
       expect((await post(url, body, staffCookie)).statusCode).toBe(403);

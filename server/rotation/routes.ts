@@ -7,6 +7,7 @@ import { checkOwnDuty } from './policy';
 import { assignSchema, dutySchema, reorderSchema, skipSchema, toggleSchema } from '../../domain/schemas';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
 import { reorder, rotationView, setStatus, skip } from './service';
+import { presentRotation } from './present';
 import { handOut, handOutWaitingLeads, sweep } from './handout';
 import { loadRules } from '../rules/service';
 
@@ -20,7 +21,7 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
   const changed = () => bus.publish({ topic: 'rotation' });
   const actor = (u: { id: string; name: string }) => ({ id: u.id, name: u.name });
 
-  app.get('/', access('user'), async (req) => rotationView(dbh.db, parse(viewQuery, req.query).log));
+  app.get('/', access('user'), async (req) => presentRotation(await rotationView(dbh.db, parse(viewQuery, req.query).log), req.user!));
 
   // The sweep runs while the app is up: started when it is ready, stopped when it closes.
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -51,11 +52,11 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
     return answer;
   });
 
+  /** A manager's move in the line: the line his screen showed and the order he wants; a stale screen is refused (409). */
   app.post('/reorder', access('manager'), async (req) => {
-    const { uid, direction } = parse(reorderSchema, req.body);
-    await reorder(dbh, uid, direction);
+    const moved = await reorder(dbh, parse(reorderSchema, req.body), actor(req.user!));
     changed();
-    return { ok: true };
+    return moved;
   });
 
   app.post('/status', access('manager'), async (req) => {

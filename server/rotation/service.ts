@@ -6,14 +6,29 @@ import { HttpError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import type { Selectable } from 'kysely';
 import type { LeadsTable } from '../db/schema';
-import { eligibleQueue, pickNext, pointerAfterSkip, servingOrder, SKIP_WHOM, skipRefusal, snoozeEnd, swapTarget, type Member } from '../../domain/rotation';
+import {
+  eligibleQueue,
+  lineOf,
+  movedText,
+  outOfLine,
+  PENDING_ACCEPT,
+  pickNext,
+  pointerAfterSkip,
+  reorderLine,
+  SKIP_WHOM,
+  skipRefusal,
+  snoozeEnd,
+  whyNotInLine,
+  type Member,
+} from '../../domain/rotation';
+import { holds } from '../../domain/conditions';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { DEFAULT_RULES, type Rules } from '../../domain/rules';
-import { beBack, checkIn } from '../../domain/floor';
+import { beBack, checkIn, override } from '../../domain/floor';
 import { loadRules } from '../rules/service';
 import { acceptDue, handOn, missReason, takers } from '../../domain/speed';
 import { assignOnPostgres } from './assign-postgres';
-import { eligibleSql, nextUpOrderSql, overdueSql, pastDueCountSql, pastDueSql, waitingSql, type SqlEnv } from './sql';
+import { eligibleSql, leadFacts, nextUpOrderSql, overdueSql, pastDueCountSql, pastDueSql, waitingSql, type SqlEnv } from './sql';
 import { newLeadMail, type LeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
 
@@ -107,8 +122,12 @@ async function once<T extends object>(trx: Db, actionId: string | undefined, req
   return result;
 }
 
-/** Logs the assign and moves the pointer to the salesman who got the lead. */
-async function logAssign(trx: Db, leadId: number, customer: string, next: Member, by: Actor, at: number) {
+/**
+ * Logs the assign and moves the pointer to the salesman who got the lead; a manager's override
+ * logs his reason and leaves the pointer where override() puts it.
+ */
+async function logAssign(trx: Db, leadId: number, customer: string, next: Member, by: Actor, at: number, named?: { reason: string; pointer: number }) {
+  const pointer = named ? named.pointer : next.position;
   await trx
     .insertInto('rotation_log')
     .values({
@@ -116,17 +135,17 @@ async function logAssign(trx: Db, leadId: number, customer: string, next: Member
       customer,
       target_id: next.id,
       target_name: next.name,
-      reason: null,
+      reason: named?.reason ?? null,
       manager_id: by.id,
       manager_name: by.name,
-      pointer_pos_after: next.position,
+      pointer_pos_after: pointer,
       lead_id: leadId,
       created_at: at,
     })
     .execute();
   await trx
     .updateTable('rotation_state')
-    .set({ pointer_pos: next.position, last_assigned_to: next.id, last_assigned_at: at, updated_by: by.id })
+    .set({ pointer_pos: pointer, last_assigned_to: next.id, last_assigned_at: at, updated_by: by.id })
     .where('id', '=', 1)
     .execute();
 }
@@ -366,8 +385,16 @@ async function nextWaiting(trx: Db, now: Date, env: SqlEnv, lock: boolean) {
   return null;
 }
 
-/** Gives a lead that waits in Unassigned to Next Up and starts its Accept window. */
-async function give(trx: Db, lead: Selectable<LeadsTable>, next: Member, by: Actor, now: Date, rules: Rules): Promise<Assigned> {
+/** Gives a lead that waits in Unassigned to Next Up (or, `named`, to whom a manager named) and starts its Accept window. */
+async function give(
+  trx: Db,
+  lead: Selectable<LeadsTable>,
+  next: Member,
+  by: Actor,
+  now: Date,
+  rules: Rules,
+  named?: { reason: string; pointer: number },
+): Promise<Assigned> {
   const at = now.getTime();
   await trx
     .updateTable('leads')
@@ -384,8 +411,8 @@ async function give(trx: Db, lead: Selectable<LeadsTable>, next: Member, by: Act
     .where('id', '=', lead.id)
     .execute();
   const leadId = Number(lead.id);
-  await logAssign(trx, leadId, lead.customer, next, by, at);
-  return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
+  await logAssign(trx, leadId, lead.customer, next, by, at, named);
+  return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: named ? named.pointer : next.position, duplicate: false };
 }
 
 /** Hands the waiting leads out, oldest first, one rotation transaction each, until none is left that someone eligible may take. The lead keeps whoever sent it as its assigner. */
@@ -406,8 +433,14 @@ export async function handOutWaiting(h: DbHandle, now = new Date(), rules = DEFA
   }
 }
 
-/** A manager hands one lead that waits in Unassigned (parked ones too) out to Next Up. */
-export function handOutLead(h: DbHandle, leadId: number, by: Actor, now = new Date(), rules = DEFAULT_RULES): Promise<Assigned> {
+/**
+ * A manager hands one lead that waits in Unassigned (parked ones too) out to Next Up, or to a
+ * salesman he names with his reason (an override, domain/floor.ts override); a lead waiting for
+ * its salesman's Accept may be handed to someone he names too.
+ */
+export function handOutLead(h: DbHandle, leadId: number, by: Actor, opts: { now?: Date; rules?: Rules; to?: string; reason?: string } = {}): Promise<Assigned> {
+  const { now = new Date(), rules = DEFAULT_RULES, to } = opts;
+  const env = sqlEnv(now, rules);
   return withRotationLock(h, async (trx) => {
     const lead = await trx
       .selectFrom('leads')
@@ -417,10 +450,18 @@ export function handOutLead(h: DbHandle, leadId: number, by: Actor, now = new Da
       .executeTakeFirst();
     if (!lead) throw notFound('Lead not found');
     if (lead.closed) throw new HttpError(409, 'This lead is closed. Reopen it first.');
-    if (lead.assigned_to !== UNASSIGNED) throw new HttpError(409, `This lead is already with ${lead.assigned_to_name}.`);
-    const { next } = await nextUp(trx, sqlEnv(now, rules), h.dialect);
-    if (!next) throw new HttpError(409, 'No eligible associates right now.');
-    return give(trx, lead, next, by, now, rules);
+    const movable = lead.assigned_to === UNASSIGNED || (!!to && holds(PENDING_ACCEPT, leadFacts(lead), now) && to !== lead.assigned_to);
+    if (!movable) throw new HttpError(409, `This lead is already with ${lead.assigned_to_name}.`);
+    if (!to) {
+      const { next } = await nextUp(trx, env, h.dialect);
+      if (!next) throw new HttpError(409, 'No eligible associates right now.');
+      return give(trx, lead, next, by, now, rules);
+    }
+    const named = await trx.selectFrom('users').selectAll('users').select(pastDueCountSql(env).as('past_due')).where('id', '=', to).executeTakeFirst();
+    const state = await readState(trx);
+    const r = override(named && toMember(named), eligibleQueue((await candidates(trx, env)).map(toMember), now), state.pointer_pos);
+    if ('refusal' in r) throw new HttpError(409, r.refusal, undefined, 'to');
+    return give(trx, lead, r.to, by, now, rules, { reason: opts.reason ?? '', pointer: r.pointer });
   });
 }
 
@@ -571,19 +612,47 @@ export async function skip(
   );
 }
 
-/** Swaps a salesman with the neighbour above or below in the rotation order. */
-export async function reorder(h: DbHandle, id: string, dir: 'up' | 'down') {
+/**
+ * A manager reorders the line (domain/rotation.ts reorderLine), read under the rotation lock with
+ * the stored rules: a screen drawn before the line changed is refused, and the move is logged.
+ */
+export async function reorder(h: DbHandle, move: { uid: string; shown: string[]; order: string[] }, by: Actor, now = new Date()) {
   return withRotationLock(h, async (trx) => {
-    const team = (await teamStaff(trx)).map(toMember);
-    if (!team.some((m) => m.id === id)) throw notFound('User not found');
-    const other = swapTarget(team, id, dir);
-    if (!other) throw new HttpError(409, dir === 'up' ? 'Already first in the rotation.' : 'Already last in the rotation.');
-    const me = team.find((m) => m.id === id)!;
-    const now = Date.now();
-    // Places are unique: park one of the two on a free place while the other moves.
-    await trx.updateTable('users').set({ position: -1 }).where('id', '=', me.id).execute();
-    await trx.updateTable('users').set({ position: me.position, updated_at: now }).where('id', '=', other.id).execute();
-    await trx.updateTable('users').set({ position: other.position, updated_at: now }).where('id', '=', me.id).execute();
+    const env = sqlEnv(now, await loadRules(trx));
+    const state = await readState(trx);
+    const team = (await teamStaff(trx, env)).map(toMember);
+    const plan = reorderLine(lineOf(team, state.pointer_pos, now), move.shown, move.order, move.uid);
+    if ('refusal' in plan) throw new HttpError(plan.refusal.status, plan.refusal.error, plan.refusal.status === 409 ? 'line-changed' : undefined);
+    const at = now.getTime();
+    // Places are unique: everyone who moves first steps onto a free place below all others, then onto his new one.
+    const low = await trx
+      .selectFrom('users')
+      .select((eb) => eb.fn.min('position').as('min'))
+      .executeTakeFirst();
+    const free = Math.min(0, Number(low?.min ?? 0)) - 1;
+    for (const [i, p] of plan.places.entries())
+      await trx
+        .updateTable('users')
+        .set({ position: free - i })
+        .where('id', '=', p.id)
+        .execute();
+    for (const p of plan.places) await trx.updateTable('users').set({ position: p.position, updated_at: at }).where('id', '=', p.id).execute();
+    await trx
+      .insertInto('rotation_log')
+      .values({
+        type: 'reorder',
+        customer: null,
+        target_id: plan.moved.id,
+        target_name: plan.moved.name,
+        reason: movedText(plan.from, plan.to),
+        manager_id: by.id,
+        manager_name: by.name,
+        pointer_pos_after: state.pointer_pos,
+        lead_id: null,
+        created_at: at,
+      })
+      .execute();
+    return { id: plan.moved.id, name: plan.moved.name, place: plan.to };
   });
 }
 
@@ -629,13 +698,30 @@ export function setStatus(h: DbHandle, id: string, patch: { active?: boolean; on
   });
 }
 
-/** What the overview and routing screens show: the queue from Next Up on, the team, the recent log. */
+/** How many leads waiting for an Accept the routing screen lists at most. */
+const PENDING_LOOK = 100;
+
+/**
+ * What the overview and routing screens show: the queue from Next Up on, the team (the line,
+ * then those not in line), the leads waiting for an Accept, the recent log. This is everything,
+ * as a manager sees it; presentRotation (present.ts) shapes it for each reader.
+ */
 export async function rotationView(db: Db, logSize: number, now = new Date()): Promise<RotationView> {
-  const [state, team, log, rules] = await Promise.all([
+  const [state, team, log, rules, pending] = await Promise.all([
     readState(db),
     teamStaff(db),
     db.selectFrom('rotation_log').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(logSize).execute(),
     loadRules(db),
+    // Only leads on the clock have an accept_due (an Accept, a close or a hand-on clears it): the
+    // partial index finds them, and the rule book says which of them wait (a condition on
+    // `closed` here would lead SQLite to walk every open lead instead).
+    db
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('leads as due').select('due.id').where('due.accept_due', 'is not', null).orderBy('due.accept_due').orderBy('due.id').limit(PENDING_LOOK),
+      )
+      .execute(),
   ]);
   // The hold-out rule: who has which past-due follow-ups (none are listed while it is off).
   const pastDue = new Map<string, { id: number; customer: string }[]>();
@@ -649,7 +735,7 @@ export async function rotationView(db: Db, logSize: number, now = new Date()): P
     for (const r of rows) pastDue.set(r.assigned_to, [...(pastDue.get(r.assigned_to) ?? []), { id: Number(r.id), customer: r.customer }]);
   }
   const members = team.map((u) => ({ ...toMember(u), pastDue: pastDue.get(u.id)?.length ?? 0 }));
-  const queue = servingOrder(eligibleQueue(members, now), state.pointer_pos);
+  const queue = lineOf(members, state.pointer_pos, now);
   const snoozes = members.map((m) => m.snoozeUntil?.getTime() ?? 0).filter((t) => t > now.getTime());
   // One reading of a place in line everywhere: counted from Next Up (#1), as the overview shows it.
   const place = new Map(queue.map((m, i) => [m.id, i + 1]));
@@ -657,8 +743,7 @@ export async function rotationView(db: Db, logSize: number, now = new Date()): P
     pointerPos: state.pointer_pos,
     nextUp: queue[0] ? { id: queue[0].id, name: queue[0].name } : null,
     queue: queue.map((m, i) => ({ id: m.id, name: m.name, place: i + 1, active: m.active, onDuty: m.onDuty })),
-    /** Everyone on the team in the stored order (reorder acts on it); place is null when not eligible. */
-    team: members.map((m) => ({
+    team: [...queue, ...outOfLine(members, state.pointer_pos, now)].map((m) => ({
       id: m.id,
       name: m.name,
       active: m.active,
@@ -666,8 +751,19 @@ export async function rotationView(db: Db, logSize: number, now = new Date()): P
       snoozeUntil: m.snoozeUntil && m.snoozeUntil > now ? m.snoozeUntil.toISOString() : null,
       eligible: place.has(m.id),
       place: place.get(m.id) ?? null,
+      notInLine: whyNotInLine(m, now),
+      pastDueCount: m.pastDue ?? 0,
       pastDue: pastDue.get(m.id) ?? [],
     })),
+    pending: pending
+      .filter((l) => holds(PENDING_ACCEPT, leadFacts(l), now))
+      .sort((a, b) => Number(a.accept_due) - Number(b.accept_due) || Number(a.id) - Number(b.id))
+      .map((l) => ({
+        leadId: Number(l.id),
+        customer: l.customer,
+        salesman: { id: l.assigned_to, name: l.assigned_to_name },
+        acceptDue: new Date(Number(l.accept_due)).toISOString(),
+      })),
     log: log.map((e) => ({
       id: Number(e.id),
       type: e.type,

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { call } from './client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, call } from './client';
+import { notifyFail, notifyOk } from '../components/notify';
+import { nowAtText } from '../../domain/rotation';
 
 export type { LogEntry, RotationView } from '../../domain/contract/answers';
 
@@ -22,4 +24,39 @@ export function useRotation(logSize: number, enabled = true) {
     return () => clearTimeout(t);
   }, [at, qc]);
   return q;
+}
+
+/**
+ * A manager's move in the line: the line as shown and the order wanted. It stays pending until the
+ * line is drawn again, so the next move starts from the line the server has; a line someone else
+ * changed meanwhile is refused and drawn again.
+ */
+export function useReorder() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (move: { uid: string; shown: string[]; order: string[] }) => call('POST /rotation/reorder', { body: move }),
+    onSuccess: async (r) => {
+      notifyOk(nowAtText(r.name, r.place));
+      await qc.invalidateQueries({ queryKey: ['rotation'] });
+    },
+    onError: async (err) => {
+      notifyFail('Failed to reorder', err);
+      if (err instanceof ApiError && err.code === 'line-changed') await qc.invalidateQueries({ queryKey: ['rotation'] });
+    },
+  });
+}
+
+/** A manager hands a lead out: to Next Up, or to the salesman he names, with why. */
+export function useHandOut(onDone?: () => void) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, to, reason }: { id: number; to?: string; reason?: string }) =>
+      call('POST /leads/:id/handout', { params: { id }, body: { to: to || undefined, reason: reason?.trim() || undefined } }),
+    onSuccess: ({ lead }) => {
+      notifyOk(`${lead.customer} handed to ${lead.assignedToName}.`);
+      onDone?.();
+      void qc.invalidateQueries({ queryKey: ['rotation'] });
+      void qc.invalidateQueries({ queryKey: ['leads'] });
+    },
+  });
 }

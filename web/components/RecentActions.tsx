@@ -2,20 +2,31 @@ import { Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core
 import type { LogEntry } from '../api/rotation';
 import { when } from './when';
 
-const COLOR: Record<LogEntry['type'], string> = { assign: 'blue', skip: 'orange', beback: 'grape', closed: 'gray' };
-const LABEL: Record<LogEntry['type'], string> = { assign: 'assign', skip: 'skip', beback: 'be-back', closed: 'closed' };
+type Kind = LogEntry['type'] | 'override';
+const COLOR: Record<Kind, string> = { assign: 'blue', skip: 'orange', beback: 'grape', closed: 'gray', reorder: 'teal', override: 'indigo' };
+const LABEL: Record<Kind, string> = { assign: 'assign', skip: 'skip', beback: 'be-back', closed: 'closed', reorder: 'reorder', override: 'override' };
+
+/** An assign with a reason is a manager's override: he named the salesman, and said why. */
+const kind = (e: LogEntry): Kind => (e.type === 'assign' && e.reason ? 'override' : e.type);
 
 /** What happened, after its badge. */
 function what(e: LogEntry) {
   if (e.type === 'closed') return <b>Closed for the day</b>;
+  if (e.type === 'reorder') {
+    return (
+      <>
+        <b>{e.targetName}</b> {e.reason}
+      </>
+    );
+  }
   return (
     <>
-      <b>{e.targetName}</b> {e.type === 'skip' ? `(${e.reason})` : `→ ${e.customer}`}
+      <b>{e.targetName}</b> {e.type === 'skip' ? `(${e.reason})` : `→ ${e.customer}${e.reason ? ` (${e.reason})` : ''}`}
     </>
   );
 }
 
-/** The latest assigns, be-backs, skips and closings; `log` undefined while it loads. */
+/** The latest assigns (overrides too), be-backs, skips, moves in the line and closings; `log` undefined while it loads. */
 export function RecentActions({ log }: { log: LogEntry[] | undefined }) {
   return (
     <Paper withBorder p="md" radius="md">
@@ -35,8 +46,8 @@ export function RecentActions({ log }: { log: LogEntry[] | undefined }) {
           {log.map((e) => (
             <Group key={e.id} component="li" gap="xs" wrap="nowrap" align="flex-start" data-testid="log-entry">
               {/* The badge keeps its whole word: it never shrinks. */}
-              <Badge variant="light" color={COLOR[e.type]} miw={64} style={{ flexShrink: 0, overflow: 'visible' }}>
-                {LABEL[e.type]}
+              <Badge variant="light" color={COLOR[kind(e)]} miw={64} style={{ flexShrink: 0, overflow: 'visible' }}>
+                {LABEL[kind(e)]}
               </Badge>
               <div style={{ flex: 1, minWidth: 0 }}>
                 <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

@@ -1,0 +1,135 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useNow } from '../components/useNow';
+import { useHandOut, type RotationView } from '../api/rotation';
+import { useLeads } from '../api/leads';
+import { notifyFail } from '../components/notify';
+import { timeLeft } from '../../domain/speed';
+import { HAND_OUT_WHOM, handOutSchema } from '../../domain/schemas';
+import { showFieldError, useSchemaForm } from '../forms/schemaForm';
+
+type Team = RotationView['team'];
+
+/**
+ * Hands one lead out. A lead in Unassigned goes to Next Up unless the manager names a salesman;
+ * a lead waiting for its salesman's Accept goes to the one he names. Naming someone is an
+ * override: it asks why, and Recent actions shows who and why.
+ */
+function HandOutForm({
+  lead,
+  team,
+  nextUp,
+  onDone,
+}: {
+  lead: { id: number; customer: string; holder?: string };
+  team: Team;
+  nextUp?: string;
+  onDone: () => void;
+}) {
+  const form = useSchemaForm(handOutSchema, { to: '', reason: '' });
+  const m = useHandOut(onDone);
+  const { to } = form.getValues();
+  const people = team.filter((t) => t.active && t.id !== lead.holder);
+  const submit = form.onSubmit((v) => {
+    if (m.isPending) return;
+    if (lead.holder && !v.to) return form.setFieldError('to', HAND_OUT_WHOM);
+    m.mutate({ id: lead.id, to: v.to, reason: v.reason }, { onError: (err) => showFieldError(form, err) || notifyFail('Could not hand the lead out', err) });
+  });
+  return (
+    <form onSubmit={submit} aria-label={`Hand out ${lead.customer}`}>
+      <Stack gap="xs" mt="xs">
+        <Select
+          label="Salesman"
+          placeholder={lead.holder ? 'Choose a salesman' : `Next up: ${nextUp ?? 'no one eligible'}`}
+          clearable
+          searchable
+          data={people.map((t) => ({ value: t.id, label: t.place ? `${t.name} (#${t.place})` : `${t.name} (${t.notInLine ?? 'not in line'})` }))}
+          {...form.getInputProps('to')}
+          value={to || null}
+          onChange={(v: string | null) => {
+            form.setFieldValue('to', v ?? '');
+            if (!v) form.setFieldValue('reason', '');
+          }}
+        />
+        {to && <TextInput label="Why this salesman" {...form.getInputProps('reason')} maxLength={200} />}
+        <Group gap="xs">
+          <Button type="submit" size="xs" loading={m.isPending}>
+            {to ? `Hand out to ${people.find((t) => t.id === to)?.name ?? 'him'}` : 'Hand out to Next Up'}
+          </Button>
+          <Button size="xs" variant="subtle" onClick={onDone}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Which lead's hand-out form is open (one at a time). */
+function useOpen() {
+  const [open, setOpen] = useState<number | null>(null);
+  return { open, toggle: (id: number) => setOpen((o) => (o === id ? null : id)), close: () => setOpen(null) };
+}
+
+/** Each lead waiting for its salesman's Accept: who sits on it and the time he has left, live. */
+export function PendingAccepts({ pending, team }: { pending: RotationView['pending']; team: Team }) {
+  const now = useNow(pending.length > 0);
+  const { open, toggle, close } = useOpen();
+  if (!pending.length) return null;
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Title order={2} size="h4" mb="sm">
+        Waiting for Accept
+      </Title>
+      <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Waiting for Accept">
+        {pending.map((p) => (
+          <li key={p.leadId} data-testid="pending-row">
+            <Group justify="space-between" wrap="wrap" gap="xs">
+              <Text size="sm" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                <b>{p.customer}</b> → <span data-testid="pending-salesman">{p.salesman.name}</span>
+              </Text>
+              <Group gap="xs" wrap="nowrap">
+                <Badge variant="light" color="orange" data-testid="time-left" style={{ overflow: 'visible' }}>
+                  {timeLeft(new Date(p.acceptDue), now)} left
+                </Badge>
+                <Button size="xs" variant="light" onClick={() => toggle(p.leadId)} aria-expanded={open === p.leadId}>
+                  Hand out
+                </Button>
+              </Group>
+            </Group>
+            {open === p.leadId && <HandOutForm lead={{ id: p.leadId, customer: p.customer, holder: p.salesman.id }} team={team} onDone={close} />}
+          </li>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** Leads that came in while no one was eligible; the server hands them out before the next one, or a manager does here. */
+export function WaitingLeads({ team, nextUp }: { team: Team; nextUp?: string }) {
+  const q = useLeads({ q: '', open: true, unassigned: true });
+  const { open, toggle, close } = useOpen();
+  const page = q.data?.pages[0];
+  if (!page?.leads.length) return null;
+  const n = `${page.leads.length}${page.nextCursor ? '+' : ''}`;
+  return (
+    <Alert variant="default" title={`${n} unassigned ${page.leads.length === 1 && !page.nextCursor ? 'lead' : 'leads'} waiting`} data-testid="waiting-leads">
+      <Text size="sm">They arrived while no one was eligible. The next Assign, or a salesman coming on duty, hands them out first in rotation order.</Text>
+      <Stack gap="xs" mt="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Unassigned leads">
+        {page.leads.slice(0, 10).map((l) => (
+          <li key={l.id} data-testid="unassigned-row">
+            <Group justify="space-between" wrap="wrap" gap="xs">
+              <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                {l.customer}
+              </Text>
+              <Button size="xs" variant="light" onClick={() => toggle(l.id)} aria-expanded={open === l.id}>
+                Hand out
+              </Button>
+            </Group>
+            {open === l.id && <HandOutForm lead={{ id: l.id, customer: l.customer }} team={team} nextUp={nextUp} onDone={close} />}
+          </li>
+        ))}
+      </Stack>
+    </Alert>
+  );
+}
