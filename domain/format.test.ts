@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { change, displayName, formatClock, formatDay, formatWhen, hasDefaultName, initials, samePeriodBefore } from './format';
+import { change, displayName, formatClock, formatDateTime, formatDay, formatWhen, hasDefaultName, initials, samePeriodBefore } from './format';
 
 const NY = 'America/New_York';
 const now = new Date('2026-11-20T19:44:00Z'); // Nov 20, 2:44 PM in New York
@@ -45,6 +45,24 @@ describe('formatWhen', () => {
 
   it('says "—" for a time that is not one', () => {
     expect(formatWhen('not a date', now, NY)).toBe('—');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('writes the instant in full on the dealership clock, naming the zone', () => {
+    expect(formatDateTime('2026-11-25T20:10:00Z', NY)).toBe('Wed, Nov 25, 3:10 PM EST');
+    expect(formatDateTime(new Date('2026-07-04T16:00:00Z'), NY)).toBe('Sat, Jul 4, 12:00 PM EDT');
+    expect(formatDateTime('2026-11-25T20:10:00Z', 'Asia/Tokyo')).toBe('Thu, Nov 26, 5:10 AM GMT+9');
+  });
+
+  it('takes the day and weekday from the zone, not from UTC', () => {
+    // 03:30 UTC on Jan 1 is still New Year's Eve in New York.
+    expect(formatDateTime('2027-01-01T03:30:00Z', NY)).toBe('Thu, Dec 31, 10:30 PM EST');
+    expect(formatDateTime('2027-01-01T03:30:00Z', 'UTC')).toBe('Fri, Jan 1, 3:30 AM UTC');
+  });
+
+  it('says "—" for a time that is not one', () => {
+    expect(formatDateTime('not a date', NY)).toBe('—');
   });
 });
 

@@ -1,5 +1,5 @@
 import { DEFAULT_NAME } from './roles';
-import { dayKey, parseDayKey, wall } from './time';
+import { dayKey, parseDayKey, wall, weekdayOf, zoneName } from './time';
 import type { SaleRow } from './figures';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -42,6 +42,20 @@ export function formatWhen(at: Date | string, now: Date, tz: string): string {
   if (diff === 1) return `Tomorrow ${clock}`;
   const { year, month, day } = parseDayKey(key);
   return year === parseDayKey(today).year ? `${MONTHS[month - 1]} ${day}, ${clock}` : `${MONTHS[month - 1]} ${day}, ${year}, ${clock}`;
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/**
+ * An instant in full, in the dealership's zone and naming it: "Wed, Nov 25, 3:10 PM EST". For a
+ * mail, read on any device on any day, where "Today" would be wrong by the time it is read.
+ */
+export function formatDateTime(at: Date | string, tz: string): string {
+  const d = typeof at === 'string' ? new Date(at) : at;
+  if (Number.isNaN(d.getTime())) return '—';
+  const key = dayKey(d, tz);
+  const { month, day } = parseDayKey(key);
+  return `${WEEKDAYS[weekdayOf(key)]}, ${MONTHS[month - 1]} ${day}, ${formatClock(d, tz)} ${zoneName(d, tz)}`;
 }
 
 /** The name to greet someone by: his own, never the default "User"; else his address's local part. */

@@ -12,6 +12,8 @@ import {
   parseDayKey,
   isLeapYear,
   periodsBefore,
+  weekdayOf,
+  zoneName,
 } from './time';
 
 const NY = 'America/New_York';
@@ -47,6 +49,28 @@ describe('localHour', () => {
   it('reads midnight as 0, never 24', () => {
     expect(localHour(at('2026-06-01T04:00:00Z'), NY)).toBe(0);
     expect(localHour(at('2026-06-01T00:00:00Z'), 'UTC')).toBe(0);
+  });
+});
+
+describe('zoneName', () => {
+  it('names the zone as it stands at the instant: standard or daylight time', () => {
+    expect(zoneName(at('2026-11-25T20:10:00Z'), NY)).toBe('EST');
+    expect(zoneName(at('2026-07-04T16:00:00Z'), NY)).toBe('EDT');
+    // The clock went back at 06:00 UTC: the second 1:30 AM is standard time.
+    expect(zoneName(at('2026-11-01T05:30:00Z'), NY)).toBe('EDT');
+    expect(zoneName(at('2026-11-01T06:30:00Z'), NY)).toBe('EST');
+    expect(zoneName(at('2026-11-25T20:10:00Z'), 'Asia/Tokyo')).toBe('GMT+9');
+    expect(zoneName(at('2026-11-25T20:10:00Z'), 'UTC')).toBe('UTC');
+  });
+});
+
+describe('weekdayOf', () => {
+  it('counts from Sunday, across month, year and leap days', () => {
+    expect(weekdayOf('2026-11-22')).toBe(0);
+    expect(weekdayOf('2026-11-25')).toBe(3);
+    expect(weekdayOf('2026-12-31')).toBe(4);
+    expect(weekdayOf('2027-01-01')).toBe(5);
+    expect(weekdayOf('2028-02-29')).toBe(2);
   });
 });
 

@@ -51,6 +51,18 @@ export function localHour(d: Date, tz: string): number {
   return wall(d, tz).hour;
 }
 
+const zoneNames = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's short name at instant d, as a reader of a mail knows it: "EST", "EDT", or "GMT+9" where it has none in English. */
+export function zoneName(d: Date, tz: string): string {
+  let f = zoneNames.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'short' });
+    zoneNames.set(tz, f);
+  }
+  return f.formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? tz;
+}
+
 /** How far the zone's wall clock is ahead of UTC at instant t, in ms. */
 function offsetAt(t: number, tz: string): number {
   const w = wall(new Date(t), tz);
@@ -98,6 +110,12 @@ const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 export function daysInMonth(year: number, month1to12: number): number {
   return month1to12 === 2 && isLeapYear(year) ? 29 : MONTH_DAYS[month1to12 - 1];
+}
+
+/** 0 for Sunday … 6 for Saturday, of a day key. */
+export function weekdayOf(key: string): number {
+  const { year, month, day } = parseDayKey(key);
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDay();
 }
 
 export function dayOfYear(key: string): number {

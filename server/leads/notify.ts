@@ -2,27 +2,9 @@ import { mailedManagers } from '../users/repo';
 import type { Ctx } from '../context';
 import type { NewLead } from '../rotation/service';
 import { LEAD_SOURCE } from '../../domain/leads';
+import { formatDateTime } from '../../domain/format';
 
 const line = (label: string, v: string | null) => (v ? [`${label}: ${v}`] : []);
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-/** Building a formatter costs more than the rest of the mail; one per time zone is kept. */
-function dueFormat(tz: string) {
-  let f = formats.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      weekday: 'short',
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    });
-    formats.set(tz, f);
-  }
-  return f;
-}
 
 /** A salesman hears of a new lead for a day; after that the mail is given up. */
 const LEAD_MAIL_TTL_MS = 24 * 60 * 60 * 1000;
@@ -77,7 +59,7 @@ async function mailAssigned(ctx: Ctx, leads: (number | LeadMail)[]) {
         .where('leads.id', 'in', ids)
         .execute()
     : [];
-  const due = dueFormat(ctx.config.APP_TIMEZONE);
+  const due = (t: number) => formatDateTime(new Date(Number(t)), ctx.config.APP_TIMEZONE);
   const expiresAt = Date.now() + LEAD_MAIL_TTL_MS;
   const mails = [...known, ...read].map((l) => {
     const text = [
@@ -90,8 +72,8 @@ async function mailAssigned(ctx: Ctx, leads: (number | LeadMail)[]) {
       ...line('Vehicle', [l.vehicle, l.vin && `VIN ${l.vin}`].filter(Boolean).join(', ')),
       ...line('Source', l.source),
       ...line('Comments', l.comments),
-      ...line('Accept by', l.accept_due ? due.format(new Date(Number(l.accept_due))) : null),
-      `Follow up by: ${due.format(new Date(Number(l.follow_up_due)))}`,
+      ...line('Accept by', l.accept_due ? due(l.accept_due) : null),
+      `Follow up by: ${due(l.follow_up_due)}`,
       '',
       `Open and accept it: ${leadLink(ctx, Number(l.id))}`,
     ].join('\n');

@@ -6,8 +6,7 @@ import { useSession } from '../session/SessionProvider';
 import { contactSchema } from '../../domain/schemas';
 import { CONTACT_CHANNELS } from '../../domain/speed';
 import type { TimelineEntry } from '../../domain/contract/answers';
-
-const when = (iso: string) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+import { when } from '../components/when';
 
 function describe(e: TimelineEntry): string {
   switch (e.type) {

@@ -8,8 +8,8 @@ import { RULE_LABELS, rulesSchema, type Rules } from '../../domain/rules';
 import type { RulesAnswer } from '../../domain/contract/answers';
 import { BusinessHours } from './BusinessHours';
 import { dayHoursText, WEEKDAYS, type DayHours } from '../../domain/hours';
+import { when } from '../components/when';
 
-const when = (iso: string) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 /** Business hours in a change line: each day, or "around the clock". */
 const hoursShown = (v: unknown) =>
   Array.isArray(v) ? (v as DayHours[]).map((d, i) => `${WEEKDAYS[i].slice(0, 3)} ${dayHoursText(d)}`).join(', ') : 'around the clock';
