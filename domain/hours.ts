@@ -1,4 +1,4 @@
-import { dayKey, parseDayKey, wall } from './time';
+import { dayKey, parseDayKey, wall, weekdayOf } from './time';
 import { clockText, formatClock } from './format';
 
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
@@ -17,11 +17,6 @@ export function addDays(key: string, n: number): string {
   const { year, month, day } = parseDayKey(key);
   return new Date(Date.UTC(year, month - 1, day) + n * DAY_MS).toISOString().slice(0, 10);
 }
-
-const weekday = (key: string) => {
-  const { year, month, day } = parseDayKey(key);
-  return new Date(Date.UTC(year, month - 1, day)).getUTCDay();
-};
 
 /**
  * The instant the zone's clock shows `hhmm` on day `key`. In the spring gap (02:30 that never
@@ -54,7 +49,7 @@ export type FloorState =
 
 /** The day's opening and closing instants, or null on a closed day. */
 function spanOf(hours: readonly DayHours[], key: string, tz: string) {
-  const h = hours[weekday(key)];
+  const h = hours[weekdayOf(key)];
   return h ? { open: atClock(key, h.open, tz), close: atClock(key, h.close, tz) } : null;
 }
 
@@ -109,7 +104,7 @@ export function hoursText(hours: BusinessHours, now: Date, tz: string): string |
   if (!s.opensAt) return 'Closed';
   const day = dayKey(s.opensAt, tz);
   const today = dayKey(now, tz);
-  const when = day === today ? '' : day === addDays(today, 1) ? 'tomorrow ' : `${WEEKDAYS[weekday(day)]} `;
+  const when = day === today ? '' : day === addDays(today, 1) ? 'tomorrow ' : `${WEEKDAYS[weekdayOf(day)]} `;
   return `Closed · opens ${when}at ${formatClock(s.opensAt, tz)}`;
 }
 
