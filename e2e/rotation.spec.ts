@@ -63,18 +63,22 @@ test('a skip with a reason shows "(reason)" and the salesman leaves the queue', 
   await boss.context().close();
 });
 
-test('reorder moves a row; toggling on duty takes a salesman out and back in', async ({ browser }) => {
+test('an arrow moves a salesman one place in the line; toggling on duty takes a salesman out and back in', async ({ browser }) => {
   const a = unique('Ava');
   const b = unique('Bo');
   const repA = await personPage(browser, `ava.${Date.now()}@e2e.test`, a);
   const repB = await personPage(browser, `bo.${Date.now()}@e2e.test`, b);
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  // Ava is Next Up, Bo (who clocked in after her) second.
+  await makeNextUp(boss, a);
   await managerOnRouting(boss);
   const rows = boss.getByTestId('team-row');
   const names = async () => (await rows.allTextContents()).map((t) => (t.includes(a) ? 'A' : t.includes(b) ? 'B' : '')).filter(Boolean);
   await expect.poll(names).toEqual(['A', 'B']);
   await boss.getByRole('button', { name: `Move ${b} up` }).click();
+  await expect(boss.getByText(`${b} is now #1`)).toBeVisible();
   await expect.poll(names).toEqual(['B', 'A']);
+  await expect(boss.locator('[aria-current="true"]')).toContainText(b);
 
   const onDuty = boss.getByRole('switch', { name: `On duty: ${a}` });
   await onDuty.click();
