@@ -154,17 +154,23 @@ const frontGross = z.union([z.string(), z.number()], { error: (iss) => (iss.inpu
 });
 
 // Not strict: a client may send its own commission, which is dropped because the server computes it.
+const saleFields = {
+  date: z.string({ error: INVALID_DATE }).trim().refine(isValidDayKey, { error: INVALID_DATE }),
+  vehicleType: z.enum(['new', 'used'], { error: 'Vehicle type must be new or used' }),
+  frontGross,
+  split: z.enum(['full', 'half'], { error: 'Split must be full or half' }),
+};
+const inCents = <T extends { frontGross?: number }>({ frontGross, ...rest }: T): Omit<T, 'frontGross'> & { frontGrossCents: T['frontGross'] } => ({
+  ...rest,
+  frontGrossCents: frontGross,
+});
+
 export const saleSchema = z
-  .object(
-    {
-      date: z.string({ error: INVALID_DATE }).trim().refine(isValidDayKey, { error: INVALID_DATE }),
-      vehicleType: z.enum(['new', 'used'], { error: 'Vehicle type must be new or used' }).default('new'),
-      frontGross,
-      split: z.enum(['full', 'half'], { error: 'Split must be full or half' }).default('full'),
-    },
-    { error: 'Invalid request body' },
-  )
-  .transform(({ frontGross, ...rest }) => ({ ...rest, frontGrossCents: frontGross }));
+  .object({ ...saleFields, vehicleType: saleFields.vehicleType.default('new'), split: saleFields.split.default('full') }, { error: 'Invalid request body' })
+  .transform(inCents);
+
+/** A change to a sale: the fields sent replace the sale's, the others stay. */
+export const salePatchSchema = z.object(saleFields, { error: 'Invalid request body' }).partial().transform(inCents);
 
 export const MIN_SALE_DATE = '2000-01-01';
 const DATE_IN_FUTURE = 'Date cannot be in the future.';

@@ -222,7 +222,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       await api.register(rulesRoutes, { prefix: '/rules', ctx });
       await api.register(floorRoutes, { prefix: '/floor', ctx });
       await api.register(userRoutes, { prefix: '/users', ctx });
-      await api.register(salesRoutes, { prefix: '/sales', ctx });
+      await api.register(salesRoutes, { ctx });
       await api.register(intakeRoutes, { prefix: '/v1', ctx });
       await api.register(integrationRoutes, { ctx });
       api.all('/*', { config: { access: 'public' } }, async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as a from './answers';
+import * as i from './inputs';
 import {
   assignSchema,
   completeLinkSchema,
@@ -14,6 +15,7 @@ import {
   toggleSchema,
   keyNameSchema,
   saleSchema,
+  salePatchSchema,
   leadNameSchema,
   contactSchema,
   handOutSchema,
@@ -21,11 +23,28 @@ import {
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
 
-/** A route of the API: what it takes (the body's schema) and what it answers on success. */
+/** Who may call a route: anyone, a signed-in person, a manager, or an integration by its API key. */
+export type Access = 'public' | 'user' | 'manager' | 'apikey';
+
+/**
+ * A route of the API, defined once: who may call it, what it takes (path parameters, query,
+ * body) and what it answers on success (with which status). The server implements it through
+ * `implement` (server/http/implement.ts) and the web calls it through `call` (web/api/client.ts),
+ * both typed from here.
+ */
 export interface RouteContract {
+  access: Access;
+  params?: z.ZodType<object, Record<string, string | number>>;
+  query?: z.ZodType<object>;
   body?: z.ZodType;
   answer: z.ZodType;
+  /** The success status; 200 unless said. */
+  status?: 201;
 }
+
+const lead = i.rowId('Lead not found');
+const sale = i.rowId('Sale not found');
+const apiKey = i.rowId('API key not found');
 
 /**
  * Every JSON route under /api, by method and path as the server registers it. The server's
@@ -34,63 +53,71 @@ export interface RouteContract {
  * the intake API's own contract) are listed in NOT_JSON.
  */
 export const routes = {
-  'POST /auth/link': { body: sendLinkSchema, answer: a.ok },
-  'POST /auth/complete': { body: completeLinkSchema, answer: a.session },
-  'GET /auth/me': { answer: z.object({ user: a.sessionUser.nullable() }) },
-  'POST /auth/logout': { answer: a.ok },
-  'PATCH /profile': { body: profileSchema, answer: a.session },
-  'GET /profile/notes': { answer: a.notes },
-  'PUT /profile/notes': { body: notesSchema, answer: a.notes },
-  'GET /weather': { answer: a.weather },
+  'POST /auth/link': { access: 'public', body: sendLinkSchema, answer: a.ok },
+  'POST /auth/complete': { access: 'public', body: completeLinkSchema, answer: a.session },
+  'GET /auth/me': { access: 'public', answer: z.object({ user: a.sessionUser.nullable() }) },
+  'POST /auth/logout': { access: 'public', answer: a.ok },
+  'PATCH /profile': { access: 'user', body: profileSchema, answer: a.session },
+  'GET /profile/notes': { access: 'user', answer: a.notes },
+  'PUT /profile/notes': { access: 'user', body: notesSchema, answer: a.notes },
+  'GET /weather': { access: 'user', answer: a.weather },
 
-  'GET /rotation': { answer: a.rotationView },
-  'POST /rotation/assign': { body: assignSchema, answer: a.assigned },
-  'POST /rotation/skip': { body: skipSchema, answer: a.skipped },
-  'POST /rotation/reorder': { body: reorderSchema, answer: a.reordered },
-  'POST /rotation/status': { body: toggleSchema, answer: a.ok },
-  'POST /rotation/duty': { body: dutySchema, answer: a.duty },
+  'GET /rotation': { access: 'user', query: i.rotationQuery, answer: a.rotationView },
+  'POST /rotation/assign': { access: 'manager', body: assignSchema, answer: a.assigned },
+  'POST /rotation/skip': { access: 'manager', body: skipSchema, answer: a.skipped },
+  'POST /rotation/reorder': { access: 'manager', body: reorderSchema, answer: a.reordered },
+  'POST /rotation/status': { access: 'manager', body: toggleSchema, answer: a.ok },
+  'POST /rotation/duty': { access: 'user', body: dutySchema, answer: a.duty },
 
-  'GET /leads': { answer: a.leadPage },
-  'GET /leads/mine': { answer: a.leadPage },
-  'GET /leads/mine/counts': { answer: a.myCounts },
-  'POST /leads/:id/close': { answer: a.oneLead },
-  'POST /leads/:id/reopen': { answer: a.oneLead },
-  'POST /leads/:id/name': { body: leadNameSchema, answer: a.oneLead },
-  'GET /leads/:id/document': { answer: a.leadDocument },
-  'POST /leads/:id/accept': { answer: a.oneLead },
-  'POST /leads/:id/contact': { body: contactSchema, answer: a.oneLead },
-  'POST /leads/:id/handout': { body: handOutSchema, answer: a.oneLead },
-  'GET /leads/:id/timeline': { answer: a.timeline },
+  'GET /leads': { access: 'manager', query: i.leadsQuery, answer: a.leadPage },
+  'GET /leads/mine': { access: 'user', query: i.leadsQuery, answer: a.leadPage },
+  'GET /leads/mine/counts': { access: 'user', answer: a.myCounts },
+  'POST /leads/:id/close': { access: 'user', params: lead, answer: a.oneLead },
+  'POST /leads/:id/reopen': { access: 'user', params: lead, answer: a.oneLead },
+  'POST /leads/:id/name': { access: 'user', params: lead, body: leadNameSchema, answer: a.oneLead },
+  'GET /leads/:id/document': { access: 'manager', params: lead, answer: a.leadDocument },
+  'POST /leads/:id/accept': { access: 'user', params: lead, answer: a.oneLead },
+  'POST /leads/:id/contact': { access: 'user', params: lead, body: contactSchema, answer: a.oneLead },
+  'POST /leads/:id/handout': { access: 'manager', params: lead, body: handOutSchema, answer: a.oneLead },
+  'GET /leads/:id/timeline': { access: 'user', params: lead, answer: a.timeline },
 
-  'GET /rules': { answer: a.rulesAnswer },
-  'PATCH /rules': { body: rulesChangeSchema, answer: a.rulesAnswer },
-  'GET /leads/kpis': { answer: a.kpis },
-  'GET /floor/report': { answer: a.floorReportAnswer },
-  'POST /floor/report/send': { body: reportDaySchemaOn('9999-12-31'), answer: a.reportSent },
+  'GET /rules': { access: 'user', answer: a.rulesAnswer },
+  'PATCH /rules': { access: 'manager', body: rulesChangeSchema, answer: a.rulesAnswer },
+  'GET /leads/kpis': { access: 'user', answer: a.kpis },
+  'GET /floor/report': { access: 'manager', query: i.dayQuery, answer: a.floorReportAnswer },
+  'POST /floor/report/send': { access: 'manager', body: reportDaySchemaOn('9999-12-31'), answer: a.reportSent },
 
-  'GET /users': { answer: a.userList },
-  'POST /users': { body: saveUserSchema, answer: a.oneUser },
-  'PATCH /users/:id': { body: saveUserSchema, answer: a.oneUser },
-  'POST /users/:id/disable': { answer: a.oneUser },
-  'POST /users/:id/enable': { answer: a.oneUser },
-  'POST /users/:id/delete': { answer: a.oneUser },
-  'POST /users/:id/restore': { answer: a.oneUser },
-  'GET /users/:id/audit': { answer: a.auditList },
-  'POST /users/confirm-email': { body: confirmEmailSchema, answer: a.emailConfirmed },
+  'GET /users': { access: 'manager', query: i.usersQuery, answer: a.userList },
+  'POST /users': { access: 'manager', body: saveUserSchema, answer: a.oneUser },
+  'PATCH /users/:id': { access: 'manager', params: i.personId, body: saveUserSchema, answer: a.oneUser },
+  'POST /users/:id/disable': { access: 'manager', params: i.personId, answer: a.oneUser },
+  'POST /users/:id/enable': { access: 'manager', params: i.personId, answer: a.oneUser },
+  'POST /users/:id/delete': { access: 'manager', params: i.personId, answer: a.oneUser },
+  'POST /users/:id/restore': { access: 'manager', params: i.personId, answer: a.oneUser },
+  'GET /users/:id/audit': { access: 'manager', params: i.personId, answer: a.auditList },
+  'POST /users/confirm-email': { access: 'public', body: confirmEmailSchema, answer: a.emailConfirmed },
 
-  'GET /sales': { answer: a.tracker },
-  'POST /sales': { body: saleSchema, answer: a.sale },
-  'PATCH /sales/:id': { body: saleSchema, answer: a.sale },
-  'DELETE /sales/:id': { answer: a.ok },
+  'GET /sales': { access: 'user', query: i.salesQuery, answer: a.tracker },
+  'POST /sales': { access: 'user', status: 201, body: saleSchema, answer: a.sale },
+  'PATCH /sales/:id': { access: 'user', params: sale, body: salePatchSchema, answer: a.sale },
+  'DELETE /sales/:id': { access: 'user', params: sale, answer: a.ok },
 
-  'GET /integrations/keys': { answer: a.keyList },
-  'POST /integrations/keys': { body: keyNameSchema, answer: a.createdKey },
-  'POST /integrations/keys/:id/revoke': { answer: a.revokedKey },
+  'GET /integrations/keys': { access: 'manager', answer: a.keyList },
+  'POST /integrations/keys': { access: 'manager', status: 201, body: keyNameSchema, answer: a.createdKey },
+  'POST /integrations/keys/:id/revoke': { access: 'manager', params: apiKey, answer: a.revokedKey },
 } as const satisfies Record<string, RouteContract>;
 
 /** Routes under /api whose answer is not a JSON document of ours. */
 export const NOT_JSON = ['GET /events', 'GET /sales/export.csv', 'GET /leads/export.csv', 'GET /floor/report.csv', 'GET /docs', 'POST /v1/leads'] as const;
 
 export type Route = keyof typeof routes;
-export type Answer<R extends Route> = z.infer<(typeof routes)[R]['answer']>;
-export type Body<R extends Route> = (typeof routes)[R] extends { body: z.ZodType } ? z.input<(typeof routes)[R]['body']> : never;
+type Def<R extends Route> = (typeof routes)[R];
+export type Answer<R extends Route> = z.infer<Def<R>['answer']>;
+export type Body<R extends Route> = Def<R> extends { body: z.ZodType } ? z.input<Def<R>['body']> : never;
+/** What the caller writes in the path and query, and what the server reads there once parsed. */
+export type ParamsIn<R extends Route> = Def<R> extends { params: z.ZodType } ? z.input<Def<R>['params']> : never;
+export type Params<R extends Route> = Def<R> extends { params: z.ZodType } ? z.output<Def<R>['params']> : Record<never, never>;
+export type QueryIn<R extends Route> = Def<R> extends { query: z.ZodType } ? z.input<Def<R>['query']> : never;
+export type Query<R extends Route> = Def<R> extends { query: z.ZodType } ? z.output<Def<R>['query']> : Record<never, never>;
+export type BodyOut<R extends Route> = Def<R> extends { body: z.ZodType } ? z.output<Def<R>['body']> : undefined;
+export type AccessOf<R extends Route> = Def<R>['access'];

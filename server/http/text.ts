@@ -31,7 +31,7 @@ function decodeBody(buf: Buffer): string {
 }
 
 /** Far beyond any form or lead we take, far below what costs time to walk. */
-export const JSON_LIMITS = { depth: 32, keys: 20_000 };
+const JSON_LIMITS = { depth: 32, keys: 20_000 };
 export const JSON_TOO_DEEP = `JSON may nest at most ${JSON_LIMITS.depth} levels deep.`;
 export const JSON_TOO_MANY_KEYS = `JSON may hold at most ${JSON_LIMITS.keys.toLocaleString('en-US')} keys and values.`;
 

@@ -1,28 +1,22 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
-import { pathId } from '../http/params';
-import { badRequest, HttpError, notFound, parse } from '../http/errors';
+import { HttpError, notFound, parse, unauthorized } from '../http/errors';
+import { implement } from '../http/implement';
 import { checkChangeSale, checkSeeSales, seesSalesmen } from './policy';
 import { findUser, type UserRow } from '../users/repo';
-import { saleSchemaOn } from '../../domain/schemas';
+import { saleDateError, saleSchema } from '../../domain/schemas';
+import { salesQuery } from '../../domain/contract/inputs';
 import { dayKey } from '../../domain/time';
 import { salesCsv } from '../../domain/csv';
-import { listSales, saleAsInput, saleColumns, toSale, tracker } from './service';
-
-const whoQuery = z.object({ user: z.string().trim().max(100, 'No such user').optional() });
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { listSales, saleAsInput, saleColumns, toSale, tracker, type SaleInput } from './service';
 
 export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { db } = ctx.dbh;
   const today = () => dayKey(new Date(), ctx.config.APP_TIMEZONE);
 
   /** Whose tracker: your own, or, for a manager, anyone's (read-only). */
-  async function whose(req: FastifyRequest): Promise<{ owner: UserRow; readOnly: boolean }> {
-    const me = req.user!;
-    const { user } = parse(whoQuery, req.query);
+  async function whose(me: UserRow, user: string | undefined): Promise<{ owner: UserRow; readOnly: boolean }> {
     const { readOnly } = checkSeeSales(me, user);
     if (!readOnly || !user) return { owner: me, readOnly: false };
     const owner = await findUser(db, user);
@@ -31,21 +25,27 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   }
 
   /** The sale, if it is the caller's own; nobody changes another's sale, managers included. */
-  async function ownSale(req: FastifyRequest) {
-    const id = pathId(req.params, 'Sale not found');
+  async function ownSale(me: UserRow, id: number) {
     const row = await db.selectFrom('sales').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Sale not found');
-    checkChangeSale(req.user!, row);
+    checkChangeSale(me, row);
     return row;
+  }
+
+  /** A sale's date is checked against today on the dealership's clock, which the contract's schema cannot know. */
+  function checkDate(sale: SaleInput) {
+    const error = saleDateError(sale.date, today());
+    if (error) throw new HttpError(400, error, undefined, 'date');
+    return sale;
   }
 
   const changed = (userId: string) => ctx.bus.publish({ topic: 'sales', userId });
 
-  app.get('/', access('user'), async (req) => {
-    const { owner, readOnly } = await whose(req);
+  implement(app, 'GET /sales', async ({ me, query }) => {
+    const { owner, readOnly } = await whose(me, query.user);
     const day = today();
     const sales = await listSales(db, owner.id);
-    const salesmen = seesSalesmen(req.user!)
+    const salesmen = seesSalesmen(me)
       ? await db.selectFrom('users').select(['id', 'name', 'email']).where('deleted_at', 'is', null).orderBy('name').orderBy('email').execute()
       : undefined;
     return {
@@ -58,8 +58,9 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     };
   });
 
-  app.get('/export.csv', access('user'), async (req, reply) => {
-    const { owner } = await whose(req);
+  app.get('/sales/export.csv', access('user'), async (req, reply) => {
+    if (!req.user) throw unauthorized();
+    const { owner } = await whose(req.user, parse(salesQuery, req.query).user);
     const sales = await listSales(db, owner.id);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
@@ -68,37 +69,35 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .send(salesCsv(sales));
   });
 
-  app.post('/', access('user'), async (req, reply) => {
-    const me = req.user!;
-    const input = parse(saleSchemaOn(today()), req.body);
+  implement(app, 'POST /sales', async ({ me, body }) => {
     const row = await db
       .insertInto('sales')
-      .values({ ...saleColumns(input), user_id: me.id, rep_name: me.name, created_at: Date.now(), created_by: me.id })
+      .values({ ...saleColumns(checkDate(body)), user_id: me.id, rep_name: me.name, created_at: Date.now(), created_by: me.id })
       .returningAll()
       .executeTakeFirstOrThrow();
     changed(me.id);
-    return reply.status(201).send(toSale(row));
+    return toSale(row);
   });
 
-  app.patch('/:id', access('user'), async (req) => {
-    const row = await ownSale(req);
-    if (!isObject(req.body)) throw badRequest('Expected a JSON object');
-    const input = parse(saleSchemaOn(today()), { ...saleAsInput(row), ...req.body });
+  implement(app, 'PATCH /sales/:id', async ({ me, params, body }) => {
+    const row = await ownSale(me, params.id);
+    const sent = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+    const sale = checkDate({ ...saleSchema.parse(saleAsInput(row)), ...sent });
     const updated = await db
       .updateTable('sales')
-      .set(saleColumns(input))
+      .set(saleColumns(sale))
       .where('id', '=', row.id)
-      .where('user_id', '=', req.user!.id)
+      .where('user_id', '=', me.id)
       .returningAll()
       .executeTakeFirst();
-    if (!updated) throw new HttpError(404, 'Sale not found');
+    if (!updated) throw notFound('Sale not found');
     changed(row.user_id);
     return toSale(updated);
   });
 
-  app.delete('/:id', access('user'), async (req) => {
-    const row = await ownSale(req);
-    await db.deleteFrom('sales').where('id', '=', row.id).where('user_id', '=', req.user!.id).execute();
+  implement(app, 'DELETE /sales/:id', async ({ me, params }) => {
+    const row = await ownSale(me, params.id);
+    await db.deleteFrom('sales').where('id', '=', row.id).where('user_id', '=', me.id).execute();
     changed(row.user_id);
     return { ok: true };
   });

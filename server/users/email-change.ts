@@ -7,7 +7,7 @@ import { findUser, findUserByEmail, type UserRow } from './repo';
 import { USER_MSG, type Actor } from '../../domain/users';
 
 /** A confirmation link works for a day: the person may not read his mail at once. */
-export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
+const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 export const EMAIL_LINK_SPENT = 'This confirmation link was already used or expired. Ask a manager to change the address again.';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

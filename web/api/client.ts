@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Answer, Body, Route } from '../../domain/contract/routes';
+import type { Answer, Body, ParamsIn, QueryIn, Route } from '../../domain/contract/routes';
 import type { refusal as refusalSchema } from '../../domain/contract/answers';
 
 /** An API answer that was not 2xx; message is the server's words for the user, field the input it is about. */
@@ -16,24 +16,18 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-type Params<R extends string> = R extends `${string}:${infer P}/${infer Rest}`
-  ? { [K in P | keyof Params<`/${Rest}`>]: string | number }
-  : R extends `${string}:${infer P}`
-    ? { [K in P]: string | number }
-    : Record<never, never>;
-type CallOptions<R extends Route> = (keyof Params<R> extends never ? { params?: undefined } : { params: Params<R> }) &
-  ([Body<R>] extends [never] ? { body?: undefined } : { body: Body<R> }) & { query?: Record<string, string | number | boolean | undefined> };
+type CallOptions<R extends Route> = ([ParamsIn<R>] extends [never] ? { params?: undefined } : { params: ParamsIn<R> }) &
+  ([Body<R>] extends [never] ? { body?: undefined } : { body: Body<R> }) &
+  ([QueryIn<R>] extends [never] ? { query?: undefined } : { query?: QueryIn<R> });
+type Needs<R extends Route> = [ParamsIn<R>] extends [never] ? ([Body<R>] extends [never] ? [CallOptions<R>?] : [CallOptions<R>]) : [CallOptions<R>];
 
 /**
- * Calls a route of the API contract (domain/contract/routes.ts): the path, the body and the
- * answer are typed by the same schemas the server is checked against.
+ * Calls a route of the API contract (domain/contract/routes.ts): the path parameters, the query,
+ * the body and the answer are typed by the same schemas the server parses with.
  */
-export function call<R extends Route>(
-  route: R,
-  ...[opts]: keyof Params<R> extends never ? ([Body<R>] extends [never] ? [CallOptions<R>?] : [CallOptions<R>]) : [CallOptions<R>]
-): Promise<Answer<R>> {
+export function call<R extends Route>(route: R, ...[opts]: Needs<R>): Promise<Answer<R>> {
   const [method, template] = route.split(' ') as [Method, string];
-  const params = (opts?.params ?? {}) as Record<string, string | number>;
+  const params: Record<string, unknown> = opts?.params ?? {};
   let path = template.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(String(params[k])));
   const query = Object.entries(opts?.query ?? {}).filter((e): e is [string, string | number | boolean] => e[1] !== undefined && e[1] !== '');
   if (query.length) path += `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)]))}`;

@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteShorthandOptions } from 'fastify';
+import type { z } from 'zod';
+import { routes, type Access, type AccessOf, type Answer, type BodyOut, type Params, type Query, type Route } from '../../domain/contract/routes';
+import { notFound, parse, unauthorized } from './errors';
+import type { UserRow } from '../users/repo';
+
+/** The signed-in person as the route's access level promises him: nobody on a public route may be anyone. */
+type Me<A extends Access> = A extends 'public' ? UserRow | null : UserRow;
+
+/** What a handler gets: the caller and the request's parts, parsed by the route's own schemas. */
+export interface Call<R extends Route> {
+  me: Me<AccessOf<R>>;
+  params: Params<R>;
+  query: Query<R>;
+  body: BodyOut<R>;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+type Extra = Pick<RouteShorthandOptions, 'bodyLimit' | 'onRequest'> & { config?: Record<string, unknown> };
+
+/** Path parameters that name no row are a 404 with the schema's message ("Lead not found"). */
+function parseParams(schema: z.ZodType, input: unknown): unknown {
+  const r = schema.safeParse(input);
+  if (!r.success) throw notFound(r.error.issues[0]?.message ?? 'Not found.');
+  return r.data;
+}
+
+/**
+ * Registers a route of the contract (domain/contract/routes.ts) on `app` (the API's /api scope):
+ * its method, path and access come from the contract, its path, query and body are parsed by the
+ * contract's schemas before the handler runs, and the handler must answer the contract's shape.
+ */
+export function implement<R extends Route>(app: FastifyInstance, route: R, handler: (call: Call<R>) => Promise<Answer<R>>, extra: Extra = {}) {
+  const def: { access: Access; params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; status?: number } = routes[route];
+  const [method, url] = route.split(' ') as [HTTPMethods, string];
+  app.route({
+    method,
+    url,
+    ...extra,
+    config: { ...extra.config, access: def.access },
+    handler: async (req, reply) => {
+      const me = req.user;
+      if (!me && def.access !== 'public') throw unauthorized();
+      const answer = await handler({
+        me: me as Me<AccessOf<R>>,
+        params: (def.params ? parseParams(def.params, req.params) : {}) as Params<R>,
+        query: (def.query ? parse(def.query, req.query) : {}) as Query<R>,
+        body: (def.body ? parse(def.body, req.body) : undefined) as BodyOut<R>,
+        req,
+        reply,
+      });
+      if (def.status) reply.status(def.status);
+      return answer;
+    },
+  });
+}
