@@ -178,7 +178,9 @@ export function Line({ team }: { team: Member[] | undefined }) {
               {line.map((t, i) => card(t, i))}
             </Stack>
           ) : (
-            <Text c="dimmed">No one eligible.</Text>
+            <Text size="sm" c="dimmed">
+              No one eligible.
+            </Text>
           )}
           {out.length > 0 && (
             <>
@@ -206,7 +208,9 @@ export function Line({ team }: { team: Member[] | undefined }) {
             {line.length === 0 && (
               <Table.Tr>
                 <Table.Td colSpan={5}>
-                  <Text c="dimmed">No one eligible.</Text>
+                  <Text size="sm" c="dimmed">
+                    No one eligible.
+                  </Text>
                 </Table.Td>
               </Table.Tr>
             )}

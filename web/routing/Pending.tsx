@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useNow } from '../components/useNow';
 import { useHandOut, type RotationView } from '../api/rotation';
 import { useLeads } from '../api/leads';
@@ -53,8 +53,9 @@ function HandOutForm({
         />
         {to && <TextInput label="Why this salesman" {...form.getInputProps('reason')} maxLength={200} />}
         <Group gap="xs">
-          <Button type="submit" size="xs" loading={m.isPending}>
-            {to ? `Hand out to ${people.find((t) => t.id === to)?.name ?? 'him'}` : 'Hand out to Next Up'}
+          {/* A long name wraps rather than push the form past a phone's edge. */}
+          <Button type="submit" size="xs" loading={m.isPending} h="auto" py={6} styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }}>
+            {to ? `Hand out to ${people.find((t) => t.id === to)?.name ?? 'him'}` : lead.holder ? 'Hand out' : 'Hand out to Next Up'}
           </Button>
           <Button size="xs" variant="subtle" onClick={onDone}>
             Cancel
@@ -89,9 +90,9 @@ export function PendingAccepts({ pending, team }: { pending: RotationView['pendi
                 <b>{p.customer}</b> → <span data-testid="pending-salesman">{p.salesman.name}</span>
               </Text>
               <Group gap="xs" wrap="nowrap">
-                <Badge variant="light" color="orange" data-testid="time-left" style={{ overflow: 'visible' }}>
+                <Text size="sm" fw={600} c="orange" data-testid="time-left" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
                   {timeLeft(new Date(p.acceptDue), now)} left
-                </Badge>
+                </Text>
                 <Button size="xs" variant="light" onClick={() => toggle(p.leadId)} aria-expanded={open === p.leadId}>
                   Hand out
                 </Button>
