@@ -141,6 +141,20 @@ export const saveUserSchema = body({
   role: z.unknown().optional().transform(normalizeRole),
 });
 
+/** A change to a person: the e-mail is always sent; a name or role left out keeps its value. */
+export const editUserSchema = body({
+  id: text('id required').optional(),
+  email: email('Email is required.'),
+  name: optionalText(MAX_TEXT)
+    .nullable()
+    .optional()
+    .transform((n) => (n === undefined ? undefined : normalizeName(n))),
+  role: z
+    .unknown()
+    .optional()
+    .transform((r) => (r === undefined ? undefined : normalizeRole(r))),
+});
+
 export const notesSchema = body({ notes: optionalText(MAX_NOTES, true) });
 
 const frontGross = z.union([z.string(), z.number()], { error: (iss) => (iss.input == null ? GROSS_REQUIRED : GROSS_INVALID) }).transform((v, ctx) => {

@@ -213,15 +213,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
 
   await app.register(
     async (api) => {
-      await api.register(authRoutes, { prefix: '/auth', ctx });
-      await api.register(profileRoutes, { prefix: '/profile', ctx });
-      await api.register(weatherRoutes, { prefix: '/weather', ctx });
+      await api.register(authRoutes, { ctx });
+      await api.register(profileRoutes, { ctx });
+      await api.register(weatherRoutes, { ctx });
       await api.register(eventRoutes, { prefix: '/events', ctx, streams });
       await api.register(rotationRoutes, { prefix: '/rotation', ctx, sweepMs: opts.sweepMs });
       await api.register(leadRoutes, { prefix: '/leads', ctx });
-      await api.register(rulesRoutes, { prefix: '/rules', ctx });
-      await api.register(floorRoutes, { prefix: '/floor', ctx });
-      await api.register(userRoutes, { prefix: '/users', ctx });
+      await api.register(rulesRoutes, { ctx });
+      await api.register(floorRoutes, { ctx });
+      await api.register(userRoutes, { ctx });
       await api.register(salesRoutes, { ctx });
       await api.register(intakeRoutes, { prefix: '/v1', ctx });
       await api.register(integrationRoutes, { ctx });

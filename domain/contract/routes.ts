@@ -9,6 +9,7 @@ import {
   profileSchema,
   reorderSchema,
   saveUserSchema,
+  editUserSchema,
   confirmEmailSchema,
   sendLinkSchema,
   skipSchema,
@@ -89,7 +90,7 @@ export const routes = {
 
   'GET /users': { access: 'manager', query: i.usersQuery, answer: a.userList },
   'POST /users': { access: 'manager', body: saveUserSchema, answer: a.oneUser },
-  'PATCH /users/:id': { access: 'manager', params: i.personId, body: saveUserSchema, answer: a.oneUser },
+  'PATCH /users/:id': { access: 'manager', params: i.personId, body: editUserSchema, answer: a.oneUser },
   'POST /users/:id/disable': { access: 'manager', params: i.personId, answer: a.oneUser },
   'POST /users/:id/enable': { access: 'manager', params: i.personId, answer: a.oneUser },
   'POST /users/:id/delete': { access: 'manager', params: i.personId, answer: a.oneUser },

@@ -1,10 +1,9 @@
 import type { SessionUser } from '../../domain/contract/answers';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
-import { access } from '../http/access';
-import { HttpError, parse } from '../http/errors';
+import { HttpError } from '../http/errors';
+import { implement } from '../http/implement';
 import { hit } from '../http/limits';
-import { completeLinkSchema, sendLinkSchema } from '../../domain/schemas';
 import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_IDLE_MS } from './tokens';
 import { setSessionCookie } from './session';
 import { signInVerdict } from './policy';
@@ -16,16 +15,10 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { db } = ctx.dbh;
   const { config } = ctx;
 
-  app.post(
-    '/link',
-    {
-      config: {
-        access: 'public',
-        rateLimit: { max: config.SIGNIN_LINKS_PER_MINUTE, timeWindow: 60_000 },
-      },
-    },
-    async (req) => {
-      const { email } = parse(sendLinkSchema, req.body);
+  implement(
+    app,
+    'POST /auth/link',
+    async ({ req, body: { email } }) => {
       // Counted per client and address: a stranger's requests cannot use up someone's own links.
       const { hits } = await hit(db, `link:${req.ip}:${email}`, LINK_TTL_MS);
       const existing = await findUserByEmail(db, email);
@@ -58,12 +51,12 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       });
       if (why) req.log.info({ email }, `sign-in link not sent: ${why}`);
       else ctx.outbox.wake();
-      return { ok: true };
+      return { ok: true as const };
     },
+    { config: { rateLimit: { max: config.SIGNIN_LINKS_PER_MINUTE, timeWindow: 60_000 } } },
   );
 
-  app.post('/complete', access('public'), async (req, reply) => {
-    const { email, token } = parse(completeLinkSchema, req.body);
+  implement(app, 'POST /auth/complete', async ({ req, reply, body: { email, token } }) => {
     const now = Date.now();
     const hash = hashToken(ctx.secret, token);
     // One UPDATE both checks and spends the token, so two tabs cannot use one link.
@@ -114,9 +107,9 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   });
 
   // Who am I: signed out is an answer (null), not an error, so a first visit logs nothing in red.
-  app.get('/me', access('public'), async (req) => ({ user: req.user ? sessionUser(ctx, req.user) : null }));
+  implement(app, 'GET /auth/me', async ({ me }) => ({ user: me ? sessionUser(ctx, me) : null }));
 
-  app.post('/logout', access('public'), async (req, reply) => {
+  implement(app, 'POST /auth/logout', async ({ req, reply }) => {
     if (req.sessionHash) await db.deleteFrom('sessions').where('id_hash', '=', req.sessionHash).execute();
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return { ok: true };

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { HttpError, parse } from '../http/errors';
+import { implement } from '../http/implement';
+import { dayQuery } from '../../domain/contract/inputs';
 import { hit } from '../http/limits';
 import { reportDaySchemaOn } from '../../domain/schemas';
 import { reportCsv } from '../../domain/report';
@@ -14,11 +16,11 @@ const SENDS_PER_MINUTE = 10;
 export async function floorRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { dbh, config } = ctx;
   const today = () => dayKey(new Date(), config.APP_TIMEZONE);
-  /** ?day=YYYY-MM-DD, today when absent. */
-  const dayOf = (query: unknown) => parse(reportDaySchemaOn(today()), { day: (query as { day?: unknown }).day ?? today() }).day;
+  /** ?day=YYYY-MM-DD, today when absent, and not after today on the dealership's clock. */
+  const dayOf = (day: string | undefined) => parse(reportDaySchemaOn(today()), { day: day ?? today() }).day;
 
-  app.get('/report', access('manager'), async (req) => {
-    const day = dayOf(req.query);
+  implement(app, 'GET /floor/report', async ({ query }) => {
+    const day = dayOf(query.day);
     const [report, closed] = await Promise.all([
       reportFor(dbh.db, day, config.APP_TIMEZONE),
       dbh.db.selectFrom('floor_days').select('closed_at').where('day', '=', day).executeTakeFirst(),
@@ -26,8 +28,8 @@ export async function floorRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     return { report, closedAt: closed ? new Date(Number(closed.closed_at)).toISOString() : null };
   });
 
-  app.get('/report.csv', access('manager'), async (req, reply) => {
-    const day = dayOf(req.query);
+  app.get('/floor/report.csv', access('manager'), async (req, reply) => {
+    const day = dayOf(parse(dayQuery, req.query).day);
     const csv = reportCsv(await reportFor(dbh.db, day, config.APP_TIMEZONE));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
@@ -36,10 +38,10 @@ export async function floorRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .send(csv);
   });
 
-  app.post('/report/send', access('manager'), async (req) => {
-    const { day } = parse(reportDaySchemaOn(today()), req.body);
+  implement(app, 'POST /floor/report/send', async ({ me, body }) => {
+    const day = dayOf(body.day);
     // A report is a mail to every manager: a few a minute is plenty, a stuck key or a script is not.
-    if ((await hit(dbh.db, `floor-report:${req.user!.id}`, 60_000)).hits > SENDS_PER_MINUTE) {
+    if ((await hit(dbh.db, `floor-report:${me.id}`, 60_000)).hits > SENDS_PER_MINUTE) {
       throw new HttpError(429, 'The floor report was just sent several times. Wait a minute before sending it again.');
     }
     const sent = await queueReport(ctx, dbh.db, await reportFor(dbh.db, day, config.APP_TIMEZONE));

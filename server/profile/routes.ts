@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
-import { access } from '../http/access';
-import { parse } from '../http/errors';
-import { notesSchema, profileSchema } from '../../domain/schemas';
+import { implement } from '../http/implement';
 import { findUser } from '../users/repo';
 import { writeAudit } from '../users/audit';
 import { diff } from '../../domain/users';
@@ -10,9 +8,7 @@ import { sessionUser } from '../auth/routes';
 
 /** The signed-in user's own name and greeting. */
 export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
-  app.patch('/', access('user'), async (req) => {
-    const { name, greeting } = parse(profileSchema, req.body);
-    const me = req.user!;
+  implement(app, 'PATCH /profile', async ({ me, body: { name, greeting } }) => {
     const changes = diff({ name: me.name, greeting: me.greeting }, { name, greeting: greeting ?? null });
     await ctx.dbh.db.transaction().execute(async (trx) => {
       await trx
@@ -28,14 +24,13 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
   });
 
   /** The salesman's own notes, kept per user. */
-  app.get('/notes', access('user'), async (req) => ({ notes: req.user!.notes ?? '' }));
+  implement(app, 'GET /profile/notes', async ({ me }) => ({ notes: me.notes ?? '' }));
 
-  app.put('/notes', access('user'), async (req) => {
-    const { notes } = parse(notesSchema, req.body);
+  implement(app, 'PUT /profile/notes', async ({ me, body: { notes } }) => {
     await ctx.dbh.db
       .updateTable('users')
       .set({ notes: notes ?? null, updated_at: Date.now() })
-      .where('id', '=', req.user!.id)
+      .where('id', '=', me.id)
       .execute();
     return { notes: notes ?? '' };
   });

@@ -1,15 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
-import { access } from '../http/access';
-import { parse } from '../http/errors';
-import { confirmEmailSchema, saveUserSchema } from '../../domain/schemas';
+import { implement } from '../http/implement';
 import { toUser, type UserRow } from './repo';
-import { auditOf, confirmEmail, createUser, editUser, listUsers, setStatus, type StatusAction } from './service';
+import { auditOf, confirmEmail, createUser, editUser, listUsers, setStatus } from './service';
 import { confirmEmailChange, pendingEmails, requestEmailChange } from './email-change';
 
-const listQuery = z.object({ deleted: z.enum(['0', '1', 'true', 'false']).optional() });
-const idParams = z.object({ id: z.string().min(1).max(100) });
+/** Who changed something, for the audit log. */
+const actor = (me: UserRow) => ({ id: me.id, name: me.name });
 
 /** Managers keep the team list: add, edit, disable, soft-delete and restore people. */
 export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
@@ -22,64 +19,45 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     pendingEmail: pending.get(row.id) ?? null,
   });
   const presentOne = async (row: UserRow) => ({ user: present(row, await pendingEmails(dbh.db)) });
-  const actor = (req: FastifyRequest) => ({ id: req.user!.id, name: req.user!.name });
   const changed = () => {
     bus.publish({ topic: 'users' });
     bus.publish({ topic: 'rotation' });
   };
 
-  app.get('/', access('manager'), async (req) => {
-    const { deleted } = parse(listQuery, req.query);
-    const [users, pending] = await Promise.all([listUsers(dbh.db, deleted === '1' || deleted === 'true'), pendingEmails(dbh.db)]);
+  implement(app, 'GET /users', async ({ query }) => {
+    const [users, pending] = await Promise.all([listUsers(dbh.db, query.deleted), pendingEmails(dbh.db)]);
     return { users: users.map((u) => present(u, pending)) };
   });
 
-  app.post('/', access('manager'), async (req) => {
-    const { email, name, role } = parse(saveUserSchema, req.body);
-    const row = await createUser(dbh, { email, name, role }, actor(req));
+  implement(app, 'POST /users', async ({ me, body }) => {
+    const row = await createUser(dbh, { email: body.email, name: body.name, role: body.role }, actor(me));
     changed();
     return presentOne(row);
   });
 
-  app.patch('/:id', access('manager'), async (req) => {
-    const { id } = parse(idParams, req.params);
-    const v = parse(saveUserSchema, req.body);
-    // Fields left out keep their value; the schema's defaults are for new people.
-    const given = req.body as Record<string, unknown>;
-    const row = await editUser(
-      dbh,
-      id,
-      { email: v.email, name: 'name' in given ? v.name : undefined, role: 'role' in given ? v.role : undefined },
-      actor(req),
-      configured,
-      (trx, before, email) => requestEmailChange(ctx, trx, before, email, actor(req)),
-    );
-    if (row.email !== v.email) ctx.outbox.wake();
+  implement(app, 'PATCH /users/:id', async ({ me, params, body }) => {
+    const row = await editUser(dbh, params.id, body, actor(me), configured, (trx, before, email) => requestEmailChange(ctx, trx, before, email, actor(me)));
+    if (row.email !== body.email) ctx.outbox.wake();
     changed();
     return presentOne(row);
   });
 
-  for (const action of ['disable', 'enable', 'delete', 'restore'] as StatusAction[]) {
-    app.post(`/:id/${action}`, access('manager'), async (req) => {
-      const { id } = parse(idParams, req.params);
-      const { row, revoked } = await setStatus(dbh, id, action, actor(req), configured);
+  for (const action of ['disable', 'enable', 'delete', 'restore'] as const) {
+    implement(app, `POST /users/:id/${action}`, async ({ me, params }) => {
+      const { row, revoked } = await setStatus(dbh, params.id, action, actor(me), configured);
       changed();
-      if (revoked) bus.publish({ topic: 'session-revoked', userId: id });
+      if (revoked) bus.publish({ topic: 'session-revoked', userId: params.id });
       return presentOne(row);
     });
   }
 
   /** The owner of a new address opened the link mailed to it (signed in or not). */
-  app.post('/confirm-email', access('public'), async (req) => {
-    const { token } = parse(confirmEmailSchema, req.body);
-    const row = await confirmEmail(dbh, (trx) => confirmEmailChange(ctx, trx, token, configured));
+  implement(app, 'POST /users/confirm-email', async ({ body }) => {
+    const row = await confirmEmail(dbh, (trx) => confirmEmailChange(ctx, trx, body.token, configured));
     changed();
     bus.publish({ topic: 'profile', userId: row.id });
     return { email: row.email };
   });
 
-  app.get('/:id/audit', access('manager'), async (req) => {
-    const { id } = parse(idParams, req.params);
-    return { entries: await auditOf(dbh.db, id) };
-  });
+  implement(app, 'GET /users/:id/audit', async ({ params }) => ({ entries: await auditOf(dbh.db, params.id) }));
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
-import { access } from '../http/access';
+import { implement } from '../http/implement';
 import { HttpError } from '../http/errors';
 import { celsiusToFahrenheit, weatherLabel } from '../../domain/weather';
 
@@ -49,7 +49,7 @@ export function createWeather(ctx: Ctx) {
 
 export async function weatherRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const current = createWeather(ctx);
-  app.get('/', access('user'), async () => {
+  implement(app, 'GET /weather', async () => {
     const w = await current();
     if (!w) throw new HttpError(503, 'Weather unavailable');
     return w;
