@@ -218,7 +218,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       await api.register(weatherRoutes, { ctx });
       await api.register(eventRoutes, { prefix: '/events', ctx, streams });
       await api.register(rotationRoutes, { prefix: '/rotation', ctx, sweepMs: opts.sweepMs });
-      await api.register(leadRoutes, { prefix: '/leads', ctx });
+      await api.register(leadRoutes, { ctx });
       await api.register(rulesRoutes, { ctx });
       await api.register(floorRoutes, { ctx });
       await api.register(userRoutes, { ctx });

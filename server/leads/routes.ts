@@ -1,120 +1,92 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
-import { z } from 'zod';
+import type { FastifyInstance } from 'fastify';
+import { sql, type Selectable } from 'kysely';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
-import { notFound, parse } from '../http/errors';
+import { notFound } from '../http/errors';
+import { implement } from '../http/implement';
+import type { Query } from '../../domain/contract/routes';
+import type { LeadsTable } from '../db/schema';
 import { checkName, checkSetClosed, checkTimeline, seesKpisOf } from './policy';
-import { pathId } from '../http/params';
 import { acceptLead, findLead, leadTimeline, listLeads, logContact, myCounts, setClosed, setCustomerName, toLead } from './service';
 import { speedReport } from './speed';
-import { contactSchema, handOutSchema, leadNameSchema } from '../../domain/schemas';
 import { toCsv } from '../../domain/csv';
 import { handOutLead } from '../rotation/service';
 import { loadRules } from '../rules/service';
 import { notifyAssigned } from './notify';
 import { leadKpis, skipReasons } from '../../domain/kpis';
-import { LEADS_PAGE_SIZE } from '../../domain/leads';
 
-const listQuery = z.strictObject({
-  q: z.string().max(200, 'Search is too long (max 200 characters)').optional(),
-  open: z.enum(['true', 'false', '1', '0']).optional(),
-  unassigned: z.enum(['true', 'false', '1', '0']).optional(),
-  waiting: z.enum(['true', 'false', '1', '0']).optional(),
-  cursor: z.string().max(60).optional(),
-  limit: z.coerce.number().int().min(1).max(LEADS_PAGE_SIZE).optional(),
-});
-const yes = (v?: string) => v === 'true' || v === '1';
+type LeadRow = Selectable<LeadsTable>;
 const KPI_DAYS = 30;
 
 export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { dbh, bus } = ctx;
-
-  const list = (mine: boolean) => async (req: FastifyRequest) => {
-    const query = parse(listQuery, req.query);
-    return listLeads(dbh, {
-      q: query.q,
-      open: yes(query.open),
-      assignedTo: mine ? req.user!.id : undefined,
-      unassigned: !mine && yes(query.unassigned),
-      waiting: yes(query.waiting),
-      cursor: query.cursor,
-      limit: query.limit,
-    });
-  };
-  /** Every lead, for managers; a salesman's own leads at /mine. */
-  app.get('/', access('manager'), list(false));
-  app.get('/mine', access('user'), list(true));
-
-  app.get('/mine/counts', access('user'), async (req) => myCounts(dbh.db, req.user!.id, ctx.config.APP_TIMEZONE));
-
-  const change = (closed: boolean) => async (req: FastifyRequest) => {
-    const id = pathId(req.params, 'Lead not found');
-    const me = req.user!;
-    const lead = await findLead(dbh.db, id);
-    if (!lead) throw notFound('Lead not found');
-    checkSetClosed(me, lead, closed);
-    if (await setClosed(dbh.db, id, closed, { id: me.id, name: me.name })) bus.publish({ topic: 'leads' });
-    return { lead: toLead((await findLead(dbh.db, id))!) };
-  };
-  app.post('/:id/close', access('user'), change(true));
-  app.post('/:id/reopen', access('user'), change(false));
-
-  /** A lead that came in without a name: its salesman or a manager fills the name in. */
-  app.post('/:id/name', access('user'), async (req) => {
-    const id = pathId(req.params, 'Lead not found');
-    const me = req.user!;
-    const lead = await findLead(dbh.db, id);
-    if (!lead) throw notFound('Lead not found');
-    checkName(me, lead);
-    const { customer } = parse(leadNameSchema, req.body);
-    await setCustomerName(dbh.db, id, customer);
-    bus.publish({ topic: 'leads' });
-    return { lead: toLead((await findLead(dbh.db, id))!) };
-  });
-
-  const one = async (id: number) => ({ lead: toLead((await findLead(dbh.db, id))!) });
   const actor = (u: { id: string; name: string }) => ({ id: u.id, name: u.name });
 
-  /** The salesman who holds a lead accepts it: it stays his and is never handed on. */
-  app.post('/:id/accept', access('user'), async (req) => {
-    const id = pathId(req.params, 'Lead not found');
-    await acceptLead(dbh.db, id, actor(req.user!));
+  /** The lead, or the 404 every lead route answers; `check` refuses whom its policy refuses. */
+  async function leadFor(id: number, check: (lead: LeadRow) => void = () => {}) {
+    const lead = await findLead(dbh.db, id);
+    if (!lead) throw notFound('Lead not found');
+    check(lead);
+    return lead;
+  }
+  const one = async (id: number) => ({ lead: toLead(await leadFor(id)) });
+
+  /** Every lead, for managers; a salesman's own leads at /mine. */
+  const list = (query: Query<'GET /leads'>, assignedTo?: string) => listLeads(dbh, { ...query, assignedTo, unassigned: !assignedTo && query.unassigned });
+  implement(app, 'GET /leads', async ({ query }) => list(query));
+  implement(app, 'GET /leads/mine', async ({ me, query }) => list(query, me.id));
+
+  implement(app, 'GET /leads/mine/counts', async ({ me }) => myCounts(dbh.db, me.id, ctx.config.APP_TIMEZONE));
+
+  for (const [route, closed] of [
+    ['POST /leads/:id/close', true],
+    ['POST /leads/:id/reopen', false],
+  ] as const) {
+    implement(app, route, async ({ me, params }) => {
+      await leadFor(params.id, (lead) => checkSetClosed(me, lead, closed));
+      if (await setClosed(dbh.db, params.id, closed, actor(me))) bus.publish({ topic: 'leads' });
+      return one(params.id);
+    });
+  }
+
+  /** A lead that came in without a name: its salesman or a manager fills the name in. */
+  implement(app, 'POST /leads/:id/name', async ({ me, params, body }) => {
+    await leadFor(params.id, (lead) => checkName(me, lead));
+    await setCustomerName(dbh.db, params.id, body.customer);
     bus.publish({ topic: 'leads' });
-    return one(id);
+    return one(params.id);
   });
 
-  app.post('/:id/contact', access('user'), async (req) => {
-    const id = pathId(req.params, 'Lead not found');
-    const contact = parse(contactSchema, req.body);
-    await logContact(dbh.db, id, actor(req.user!), contact);
+  /** The salesman who holds a lead accepts it: it stays his and is never handed on. */
+  implement(app, 'POST /leads/:id/accept', async ({ me, params }) => {
+    await acceptLead(dbh.db, params.id, actor(me));
     bus.publish({ topic: 'leads' });
-    return one(id);
+    return one(params.id);
+  });
+
+  implement(app, 'POST /leads/:id/contact', async ({ me, params, body }) => {
+    await logContact(dbh.db, params.id, actor(me), body);
+    bus.publish({ topic: 'leads' });
+    return one(params.id);
   });
 
   /** A manager hands a lead waiting in Unassigned (one no one accepted, too) to Next Up, or to a salesman he names and says why. */
-  app.post('/:id/handout', access('manager'), async (req) => {
-    const id = pathId(req.params, 'Lead not found');
-    const { to, reason } = parse(handOutSchema, req.body);
-    await handOutLead(dbh, id, actor(req.user!), { rules: await loadRules(dbh.db), to, reason });
-    notifyAssigned(ctx, [id]);
+  implement(app, 'POST /leads/:id/handout', async ({ me, params, body: { to, reason } }) => {
+    await handOutLead(dbh, params.id, actor(me), { rules: await loadRules(dbh.db), to, reason });
+    notifyAssigned(ctx, [params.id]);
     bus.publish({ topic: 'rotation' });
     bus.publish({ topic: 'leads' });
-    return one(id);
+    return one(params.id);
   });
 
   /** What happened to a lead; for managers and the salesman who holds it. */
-  app.get('/:id/timeline', access('user'), async (req) => {
-    const id = pathId(req.params, 'Lead not found');
-    const me = req.user!;
-    const lead = await findLead(dbh.db, id);
-    if (!lead) throw notFound('Lead not found');
-    checkTimeline(me, lead);
-    return { entries: await leadTimeline(dbh.db, id) };
+  implement(app, 'GET /leads/:id/timeline', async ({ me, params }) => {
+    await leadFor(params.id, (lead) => checkTimeline(me, lead));
+    return { entries: await leadTimeline(dbh.db, params.id) };
   });
 
   /** Every lead with its speed to lead, for a spreadsheet. */
-  app.get('/export.csv', access('manager'), async (_req, reply) => {
+  app.get('/leads/export.csv', access('manager'), async (_req, reply) => {
     const rows = await dbh.db
       .selectFrom('leads')
       .select(['id', 'customer', 'source', 'assigned_to_name', 'assigned_at', 'offered_at', 'accepted_at', 'first_contact_at', 'handoffs', 'closed'])
@@ -147,7 +119,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   });
 
   /** The four planned KPIs over the last 30 days: received, closed, close % and skips. */
-  app.get('/kpis', access('user'), async (req) => {
+  implement(app, 'GET /leads/kpis', async ({ me }) => {
     const since = Date.now() - KPI_DAYS * 24 * 60 * 60 * 1000;
     const [leads, skips, team] = await Promise.all([
       dbh.db
@@ -174,7 +146,6 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       beBacks: Number(byId.get(u.id)?.be_backs ?? 0),
     }));
     const { associates, average } = leadKpis(rows);
-    const me = req.user!;
     const speed = await speedReport(dbh.db, ctx.config.APP_TIMEZONE);
     const own = <T extends { id: string }>(rows: T[]) => rows.filter((r) => seesKpisOf(me, r.id));
     return {
