@@ -171,6 +171,17 @@ export const lead = z.object({
   parked: z.boolean(),
   /** A returning customer asked for this salesman. */
   beBack: z.boolean(),
+  /** What the reader may do to it now, as the server's policy says (server/leads/policy.ts leadCan). */
+  can: z.object({
+    close: z.boolean(),
+    reopen: z.boolean(),
+    name: z.boolean(),
+    accept: z.boolean(),
+    contact: z.boolean(),
+    handOut: z.boolean(),
+    timeline: z.boolean(),
+    document: z.boolean(),
+  }),
 });
 export const leadPage = z.object({ leads: z.array(lead), nextCursor: z.string().nullable() });
 export const oneLead = z.object({ lead });

@@ -1,5 +1,9 @@
 import { forbidden, HttpError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
+import type { Selectable } from 'kysely';
+import { holds as isTrue } from '../../domain/conditions';
+import { PENDING_ACCEPT } from '../../domain/rotation';
+import { leadFacts } from '../rotation/sql';
 import type { LeadsTable } from '../db/schema';
 
 type Me = Pick<UserRow, 'id' | 'role'>;
@@ -29,14 +33,39 @@ export function checkTimeline(me: Me, lead: Pick<LeadRow, 'assigned_to'>): void 
  * Accept and contacts are the holder's alone: why someone else cannot (null: he may). The answer
  * never names the holder: anyone could otherwise map lead ids to salesmen by trying them.
  */
-export function holderRefusal(
-  lead: Pick<LeadsTable, 'assigned_to' | 'closed'> | undefined,
-  me: { id: string | null },
-  what: string,
-): HttpError | null {
+export function holderRefusal(lead: Pick<LeadsTable, 'assigned_to' | 'closed'> | undefined, me: { id: string | null }, what: string): HttpError | null {
   if (!lead) return notFound('Lead not found');
-  if (lead.assigned_to !== me.id)
-    return forbidden(lead.assigned_to ? `Only the salesman who holds this lead can ${what}.` : 'No one holds this lead yet.');
+  if (lead.assigned_to !== me.id) return forbidden(lead.assigned_to ? `Only the salesman who holds this lead can ${what}.` : 'No one holds this lead yet.');
   if (lead.closed) return new HttpError(409, 'This lead is closed.');
   return null;
+}
+
+/** Whether a check lets `me` through: the same rule, asked instead of enforced. */
+const allows = (check: () => void) => {
+  try {
+    check();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * What `me` may do to a lead now: the rules above, each asked once, so screens offer only what
+ * the server allows. Naming is a permission (the screen offers it while the name is missing).
+ */
+export function leadCan(me: Me, lead: Selectable<LeadsTable>, now = new Date()) {
+  const holds = holderRefusal(lead, me, '') === null;
+  const manager = me.role === 'manager';
+  return {
+    close: !lead.closed && allows(() => checkSetClosed(me, lead, true)),
+    reopen: !!lead.closed && allows(() => checkSetClosed(me, lead, false)),
+    name: allows(() => checkName(me, lead)),
+    accept: holds && lead.accepted_at === null,
+    contact: holds,
+    // Unassigned, or still waiting for its salesman's Accept (then to someone a manager names).
+    handOut: manager && !lead.closed && (!lead.assigned_to || isTrue(PENDING_ACCEPT, leadFacts(lead), now)),
+    timeline: allows(() => checkTimeline(me, lead)),
+    document: manager && lead.document_id !== null,
+  };
 }

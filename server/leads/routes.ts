@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type Selectable } from 'kysely';
+import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { notFound } from '../http/errors';
 import { implement } from '../http/implement';
 import type { Query } from '../../domain/contract/routes';
-import type { LeadsTable } from '../db/schema';
 import { checkName, checkSetClosed, checkTimeline, seesKpisOf } from './policy';
-import { acceptLead, findLead, leadTimeline, listLeads, logContact, myCounts, setClosed, setCustomerName, toLead } from './service';
+import { presentLead } from './present';
+import type { UserRow } from '../users/repo';
+import { acceptLead, findLead, leadTimeline, listLeads, logContact, myCounts, setClosed, setCustomerName, type LeadRow } from './service';
 import { speedReport } from './speed';
 import { toCsv } from '../../domain/csv';
 import { handOutLead } from '../rotation/service';
@@ -15,7 +16,6 @@ import { loadRules } from '../rules/service';
 import { notifyAssigned } from './notify';
 import { leadKpis, skipReasons } from '../../domain/kpis';
 
-type LeadRow = Selectable<LeadsTable>;
 const KPI_DAYS = 30;
 
 export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
@@ -29,12 +29,16 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     check(lead);
     return lead;
   }
-  const one = async (id: number) => ({ lead: toLead(await leadFor(id)) });
+  const one = async (id: number, me: UserRow) => ({ lead: presentLead(await leadFor(id), me) });
 
   /** Every lead, for managers; a salesman's own leads at /mine. */
-  const list = (query: Query<'GET /leads'>, assignedTo?: string) => listLeads(dbh, { ...query, assignedTo, unassigned: !assignedTo && query.unassigned });
-  implement(app, 'GET /leads', async ({ query }) => list(query));
-  implement(app, 'GET /leads/mine', async ({ me, query }) => list(query, me.id));
+  async function list(me: UserRow, query: Query<'GET /leads'>, assignedTo?: string) {
+    const { leads, nextCursor } = await listLeads(dbh, { ...query, assignedTo, unassigned: !assignedTo && query.unassigned });
+    const now = Date.now();
+    return { leads: leads.map((l) => presentLead(l, me, now)), nextCursor };
+  }
+  implement(app, 'GET /leads', async ({ me, query }) => list(me, query));
+  implement(app, 'GET /leads/mine', async ({ me, query }) => list(me, query, me.id));
 
   implement(app, 'GET /leads/mine/counts', async ({ me }) => myCounts(dbh.db, me.id, ctx.config.APP_TIMEZONE));
 
@@ -45,7 +49,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     implement(app, route, async ({ me, params }) => {
       await leadFor(params.id, (lead) => checkSetClosed(me, lead, closed));
       if (await setClosed(dbh.db, params.id, closed, actor(me))) bus.publish({ topic: 'leads' });
-      return one(params.id);
+      return one(params.id, me);
     });
   }
 
@@ -54,20 +58,20 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     await leadFor(params.id, (lead) => checkName(me, lead));
     await setCustomerName(dbh.db, params.id, body.customer);
     bus.publish({ topic: 'leads' });
-    return one(params.id);
+    return one(params.id, me);
   });
 
   /** The salesman who holds a lead accepts it: it stays his and is never handed on. */
   implement(app, 'POST /leads/:id/accept', async ({ me, params }) => {
     await acceptLead(dbh.db, params.id, actor(me));
     bus.publish({ topic: 'leads' });
-    return one(params.id);
+    return one(params.id, me);
   });
 
   implement(app, 'POST /leads/:id/contact', async ({ me, params, body }) => {
     await logContact(dbh.db, params.id, actor(me), body);
     bus.publish({ topic: 'leads' });
-    return one(params.id);
+    return one(params.id, me);
   });
 
   /** A manager hands a lead waiting in Unassigned (one no one accepted, too) to Next Up, or to a salesman he names and says why. */
@@ -76,7 +80,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     notifyAssigned(ctx, [params.id]);
     bus.publish({ topic: 'rotation' });
     bus.publish({ topic: 'leads' });
-    return one(params.id);
+    return one(params.id, me);
   });
 
   /** What happened to a lead; for managers and the salesman who holds it. */

@@ -1,71 +1,16 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db, DbHandle } from '../db';
-import type { Lead } from '../../domain/contract/answers';
 import type { LeadsTable } from '../db/schema';
 import { LEADS_PAGE_SIZE } from '../../domain/leads';
 import { UNASSIGNED } from '../rotation/service';
 import { dayKey, periodsBefore, startOfMonth, zonedStartOfDay } from '../../domain/time';
 import type { ContactChannel } from '../../domain/speed';
-import { holds } from '../../domain/conditions';
-import { PARKED } from '../../domain/rotation';
-import { leadFacts } from '../rotation/sql';
 import type { Actor } from '../../domain/users';
 import type { TimelineEntry } from '../../domain/contract/answers';
 import { HttpError } from '../http/errors';
 import { holderRefusal } from './policy';
 
-interface TradeIn {
-  year: string;
-  make: string;
-  model: string;
-  odometer: string;
-}
-const tradeIn = (json: string | null): TradeIn | null => {
-  if (!json) return null;
-  try {
-    return JSON.parse(json) as TradeIn;
-  } catch {
-    return null;
-  }
-};
-
-/** An unassigned lead has no salesman yet: assignedTo is null, and it cannot be overdue. */
-export const toLead = (l: Selectable<LeadsTable>, now = Date.now()): Lead => ({
-  id: Number(l.id),
-  customer: l.customer,
-  assignedTo: l.assigned_to || null,
-  assignedToName: l.assigned_to_name,
-  assignedByName: l.assigned_by_name,
-  assignedAt: new Date(l.assigned_at).toISOString(),
-  status: l.status,
-  followUpDue: new Date(l.follow_up_due).toISOString(),
-  overdue: !l.closed && !!l.assigned_to && l.follow_up_due < now,
-  closed: !!l.closed,
-  source: l.source,
-  closedAt: l.closed_at ? new Date(l.closed_at).toISOString() : null,
-  closedById: l.closed_by_id,
-  closedByName: l.closed_by_name,
-  phone: l.phone,
-  email: l.email,
-  vehicle: l.vehicle,
-  vin: l.vin,
-  comments: l.comments,
-  tradeIn: tradeIn(l.trade_in),
-  /** The sender gave no name: the customer is a placeholder for a salesman to fill in. */
-  nameMissing: !!l.name_missing,
-  /** It came in as an ADF document, which a manager may read (GET /api/leads/:id/document). */
-  hasDocument: l.document_id !== null && l.document_id !== undefined,
-  waiting: isWaiting(l),
-  acceptDue: iso(l.accept_due),
-  acceptedAt: iso(l.accepted_at),
-  firstContactAt: iso(l.first_contact_at),
-  handoffs: l.handoffs,
-  parked: holds(PARKED, leadFacts(l), new Date(now)),
-  beBack: !!l.be_back,
-});
-
-const iso = (t: number | null) => (t === null ? null : new Date(Number(t)).toISOString());
-const isWaiting = (l: Selectable<LeadsTable>) => !l.closed && !!l.assigned_to && l.offered_at !== null && l.accepted_at === null;
+export type LeadRow = Selectable<LeadsTable>;
 
 export interface LeadQuery {
   q?: string;
@@ -119,9 +64,8 @@ export async function listLeads(h: DbHandle, query: LeadQuery) {
     .execute();
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  const now = Date.now();
   return {
-    leads: page.map((l) => toLead(l, now)),
+    leads: page,
     nextCursor: rows.length > limit && last ? `${last.assigned_at}.${last.id}` : null,
   };
 }
