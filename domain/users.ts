@@ -2,6 +2,7 @@ export const USER_MSG = {
   duplicateEmail: 'Another person already has this e-mail address.',
   duplicateDeleted: 'Another person already has this e-mail address. They are soft-deleted: tick "Show deleted" and restore them.',
   lastManager: 'You are the last manager; make someone else a manager first.',
+  editDeleted: 'This person is soft-deleted: restore them before editing.',
   notFound: 'User not found',
   selfDisable: 'You cannot disable your own account: you would lock yourself out. Ask another manager.',
   selfDelete: 'You cannot delete your own account: you would lock yourself out. Ask another manager.',

@@ -51,8 +51,9 @@ async function addUser(dbh: DbHandle, args: string[], managerEmails: string[]) {
   try {
     const existing = await findUserByEmail(dbh.db, email);
     if (existing) {
+      // Someone disabled or deleted comes back first, then takes the values given.
+      if (isBlocked(existing)) await setStatus(dbh, existing.id, 'restore', by);
       const row = await editUser(dbh, existing.id, { email, name: values.name ? name : undefined, role: values.role ? role : undefined }, by, managerEmails);
-      if (isBlocked(row)) await setStatus(dbh, row.id, 'restore', by);
       console.log(`Updated ${email}: ${row.name}, ${row.role}. They can sign in with their e-mail address.`);
       return;
     }

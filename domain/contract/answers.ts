@@ -49,7 +49,20 @@ export const sessionUser = z.object({
 export const session = z.object({ user: sessionUser });
 
 /** A person as a manager sees him; configured: a manager by MANAGER_EMAILS; pendingEmail: a new address waiting for its owner's confirmation. */
-export const managedUser = profile.extend({ configured: z.boolean(), pendingEmail: z.string().nullable() });
+export const managedUser = profile.extend({
+  configured: z.boolean(),
+  pendingEmail: z.string().nullable(),
+  /** What the reading manager may do to him now (server/users/present.ts personCan). */
+  can: z.object({
+    edit: z.boolean(),
+    changeEmail: z.boolean(),
+    changeRole: z.boolean(),
+    disable: z.boolean(),
+    enable: z.boolean(),
+    delete: z.boolean(),
+    restore: z.boolean(),
+  }),
+});
 export const emailConfirmed = z.object({ email: z.string() });
 export const userList = z.object({ users: z.array(managedUser) });
 export const oneUser = z.object({ user: managedUser });

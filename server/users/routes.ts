@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { implement } from '../http/implement';
-import { toUser, type UserRow } from './repo';
+import type { UserRow } from './repo';
+import { presentPerson } from './present';
 import { auditOf, confirmEmail, createUser, editUser, listUsers, setStatus } from './service';
 import { confirmEmailChange, pendingEmails, requestEmailChange } from './email-change';
 
@@ -12,34 +13,28 @@ const actor = (me: UserRow) => ({ id: me.id, name: me.name });
 export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { dbh, bus } = ctx;
   const configured = ctx.config.MANAGER_EMAILS;
-  /** The user as a manager sees him; `configured`: a manager by MANAGER_EMAILS, not by the portal. */
-  const present = (row: UserRow, pending: Map<string, string>) => ({
-    ...toUser(row),
-    configured: configured.includes(row.email),
-    pendingEmail: pending.get(row.id) ?? null,
-  });
-  const presentOne = async (row: UserRow) => ({ user: present(row, await pendingEmails(dbh.db)) });
+  const presentOne = async (me: UserRow, row: UserRow) => ({ user: presentPerson(me, row, await pendingEmails(dbh.db), configured) });
   const changed = () => {
     bus.publish({ topic: 'users' });
     bus.publish({ topic: 'rotation' });
   };
 
-  implement(app, 'GET /users', async ({ query }) => {
+  implement(app, 'GET /users', async ({ me, query }) => {
     const [users, pending] = await Promise.all([listUsers(dbh.db, query.deleted), pendingEmails(dbh.db)]);
-    return { users: users.map((u) => present(u, pending)) };
+    return { users: users.map((u) => presentPerson(me, u, pending, configured)) };
   });
 
   implement(app, 'POST /users', async ({ me, body }) => {
     const row = await createUser(dbh, { email: body.email, name: body.name, role: body.role }, actor(me));
     changed();
-    return presentOne(row);
+    return presentOne(me, row);
   });
 
   implement(app, 'PATCH /users/:id', async ({ me, params, body }) => {
     const row = await editUser(dbh, params.id, body, actor(me), configured, (trx, before, email) => requestEmailChange(ctx, trx, before, email, actor(me)));
     if (row.email !== body.email) ctx.outbox.wake();
     changed();
-    return presentOne(row);
+    return presentOne(me, row);
   });
 
   for (const action of ['disable', 'enable', 'delete', 'restore'] as const) {
@@ -47,7 +42,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       const { row, revoked } = await setStatus(dbh, params.id, action, actor(me), configured);
       changed();
       if (revoked) bus.publish({ topic: 'session-revoked', userId: params.id });
-      return presentOne(row);
+      return presentOne(me, row);
     });
   }
 

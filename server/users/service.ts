@@ -93,6 +93,7 @@ export function editUser(
 ) {
   return locked(h, async (db) => {
     const before = await load(db, id);
+    if (before.deleted_at !== null) throw new HttpError(409, USER_MSG.editDeleted);
     const next = { name: v.name ?? before.name, role: v.role ?? before.role };
     const newEmail = v.email !== before.email ? v.email : null;
     if (newEmail) {
