@@ -228,6 +228,8 @@ export const rules = z.object({
 });
 export const rulesAnswer = z.object({
   rules,
+  /** Whether the reader may change them (a manager). */
+  can: z.object({ change: z.boolean() }),
   /** The latest changes, newest first; managers only (empty for salesmen). */
   history: z.array(z.object({ actorName: z.string(), at: iso, changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })) })),
 });
@@ -280,6 +282,8 @@ export const sale = z.object({
   commissionCents: z.number().int(),
   repName: z.string(),
   createdAt: iso,
+  /** What the reader may do to it: his own sales only (server/sales/policy.ts saleCan). */
+  can: z.object({ edit: z.boolean(), delete: z.boolean() }),
 });
 const totals = z.object({ units: z.number().int(), grossCents: z.number().int(), commissionCents: z.number().int() });
 export const tracker = z.object({

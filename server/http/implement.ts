@@ -19,6 +19,12 @@ export interface Call<R extends Route> {
 
 type Extra = Pick<RouteShorthandOptions, 'bodyLimit' | 'onRequest'> & { config?: Record<string, unknown> };
 
+/** Whether the contract lets `me` call the route at all (its access level): what an answer's `can` says of a route with no other rule. */
+export const mayCall = (route: Route, me: Pick<UserRow, 'role'> | null) => {
+  const need = routes[route].access;
+  return need === 'public' || (need === 'user' && !!me) || (need === 'manager' && me?.role === 'manager');
+};
+
 /** Path parameters that name no row are a 404 with the schema's message ("Lead not found"). */
 function parseParams(schema: z.ZodType, input: unknown): unknown {
   const r = schema.safeParse(input);

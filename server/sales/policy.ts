@@ -12,8 +12,14 @@ export function checkSeeSales(me: Me, ownerId: string | undefined): { readOnly: 
 
 /** Nobody changes another's sale, managers included. */
 export function checkChangeSale(me: Me, sale: { user_id: string }): void {
-  if (sale.user_id !== me.id) throw forbidden('You can only change your own sales.');
+  if (!saleCan(me, sale).edit) throw forbidden('You can only change your own sales.');
 }
 
 /** A manager picks whose tracker to open from the list of salesmen. */
 export const seesSalesmen = (me: Me): boolean => me.role === 'manager';
+
+/** What `me` may do to a sale: change or delete his own, nobody else's. */
+export const saleCan = (me: Me, sale: { user_id: string }) => {
+  const own = sale.user_id === me.id;
+  return { edit: own, delete: own };
+};

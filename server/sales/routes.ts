@@ -3,7 +3,7 @@ import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { HttpError, notFound, parse, unauthorized } from '../http/errors';
 import { implement } from '../http/implement';
-import { checkChangeSale, checkSeeSales, seesSalesmen } from './policy';
+import { checkChangeSale, checkSeeSales, saleCan, seesSalesmen } from './policy';
 import { findUser, type UserRow } from '../users/repo';
 import { saleDateError, saleSchema } from '../../domain/schemas';
 import { salesQuery } from '../../domain/contract/inputs';
@@ -44,7 +44,8 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   implement(app, 'GET /sales', async ({ me, query }) => {
     const { owner, readOnly } = await whose(me, query.user);
     const day = today();
-    const sales = await listSales(db, owner.id);
+    const can = saleCan(me, { user_id: owner.id });
+    const sales = (await listSales(db, owner.id)).map((sale) => ({ ...sale, can }));
     const salesmen = seesSalesmen(me)
       ? await db.selectFrom('users').select(['id', 'name', 'email']).where('deleted_at', 'is', null).orderBy('name').orderBy('email').execute()
       : undefined;
@@ -76,7 +77,7 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .returningAll()
       .executeTakeFirstOrThrow();
     changed(me.id);
-    return toSale(row);
+    return { ...toSale(row), can: saleCan(me, row) };
   });
 
   implement(app, 'PATCH /sales/:id', async ({ me, params, body }) => {
@@ -92,7 +93,7 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .executeTakeFirst();
     if (!updated) throw notFound('Sale not found');
     changed(row.user_id);
-    return toSale(updated);
+    return { ...toSale(updated), can: saleCan(me, updated) };
   });
 
   implement(app, 'DELETE /sales/:id', async ({ me, params }) => {

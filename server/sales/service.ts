@@ -13,7 +13,7 @@ export type SaleInput = z.output<typeof saleSchema>;
 const planOf = (r: SaleRow): Plan => ({ type: r.plan_type, percent: r.plan_percent, flat: r.plan_flat, split: Number(r.plan_split) });
 
 /** The sale as the API shows it. */
-export function toSale(r: SaleRow): Sale {
+export function toSale(r: SaleRow): Omit<Sale, 'can'> {
   const plan = planOf(r);
   return {
     id: Number(r.id),
@@ -45,7 +45,7 @@ export function saleColumns(v: SaleInput) {
 }
 
 /** Newest date first; among one day, the latest entered first. */
-export async function listSales(db: Db, userId: string): Promise<Sale[]> {
+export async function listSales(db: Db, userId: string): Promise<Omit<Sale, 'can'>[]> {
   const rows = await db.selectFrom('sales').selectAll().where('user_id', '=', userId).orderBy('date', 'desc').orderBy('id', 'desc').execute();
   return rows.map(toSale);
 }
