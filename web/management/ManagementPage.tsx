@@ -14,7 +14,7 @@ import { RulesSection } from './RulesSection';
 const NO_PERMISSION = 'You need manager permissions to view this page.';
 
 export default function ManagementPage() {
-  const { isManager, user: me } = useSession();
+  const { isManager } = useSession();
   const [showDeleted, setShowDeleted] = useState(false);
   const [dialog, setDialog] = useState<{ user: ManagedUser | null } | null>(null);
   const phone = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
@@ -50,7 +50,6 @@ export default function ManagementPage() {
   const actions = (u: ManagedUser) => (
     <Actions
       user={u}
-      locked={u.configured || u.id === me?.uid}
       busy={status.isPending && status.variables?.id === u.id}
       onEdit={() => setDialog({ user: u })}
       onStatus={(action) => (action === 'disable' ? disable(u) : status.mutate({ id: u.id, action }))}
@@ -121,7 +120,7 @@ export default function ManagementPage() {
         </Table.ScrollContainer>
       )}
 
-      <UserDialog opened={!!dialog} user={dialog?.user ?? null} self={dialog?.user?.id === me?.uid} onClose={() => setDialog(null)} />
+      <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
       <RulesSection />
       <Integrations />
     </Stack>
@@ -167,47 +166,44 @@ const PendingEmail = ({ user }: { user: ManagedUser }) =>
     </Text>
   );
 
-function Actions(p: {
-  user: ManagedUser;
-  /** The manager's own row, or one set by configuration: no Disable or Delete (the server refuses them too). */
-  locked: boolean;
-  busy: boolean;
-  onEdit: () => void;
-  onStatus: (a: 'disable' | 'enable' | 'restore') => void;
-  onDelete: () => void;
-}) {
-  const { email } = p.user;
+function Actions(p: { user: ManagedUser; busy: boolean; onEdit: () => void; onStatus: (a: 'disable' | 'enable' | 'restore') => void; onDelete: () => void }) {
+  const { email, can } = p.user;
   const s = statusOf(p.user);
-  // Accessible names start with the visible word and add whose row it is.
+  // Accessible names start with the visible word and add whose row it is. What is offered is what
+  // the server says this manager may do (can); a disabled person is enabled, a deleted one restored.
   if (s === 'deleted') {
     return (
       <Group gap={6}>
-        <Button size="xs" variant="light" color="green" loading={p.busy} aria-label={`Restore ${email}`} onClick={() => p.onStatus('restore')}>
-          Restore
-        </Button>
+        {can.restore && (
+          <Button size="xs" variant="light" color="green" loading={p.busy} aria-label={`Restore ${email}`} onClick={() => p.onStatus('restore')}>
+            Restore
+          </Button>
+        )}
       </Group>
     );
   }
   return (
     <Group gap={6} wrap="wrap">
-      <Button size="xs" variant="light" aria-label={`Edit ${email}`} onClick={p.onEdit}>
-        Edit
-      </Button>
+      {can.edit && (
+        <Button size="xs" variant="light" aria-label={`Edit ${email}`} onClick={p.onEdit}>
+          Edit
+        </Button>
+      )}
       <Button size="xs" variant="light" color="gray" component="a" href={`mailto:${email}`} aria-label={`Email ${email}`}>
         Email
       </Button>
-      {s === 'disabled' ? (
-        <Button size="xs" variant="light" color="green" loading={p.busy} aria-label={`Enable ${email}`} onClick={() => p.onStatus('enable')}>
-          Enable
-        </Button>
-      ) : (
-        !p.locked && (
-          <Button size="xs" variant="default" loading={p.busy} aria-label={`Disable ${email}`} onClick={() => p.onStatus('disable')}>
-            Disable
-          </Button>
-        )
-      )}
-      {!p.locked && (
+      {s === 'disabled'
+        ? can.enable && (
+            <Button size="xs" variant="light" color="green" loading={p.busy} aria-label={`Enable ${email}`} onClick={() => p.onStatus('enable')}>
+              Enable
+            </Button>
+          )
+        : can.disable && (
+            <Button size="xs" variant="default" loading={p.busy} aria-label={`Disable ${email}`} onClick={() => p.onStatus('disable')}>
+              Disable
+            </Button>
+          )}
+      {can.delete && (
         <Button size="xs" variant="light" color="red" aria-label={`Soft Delete ${email}`} onClick={p.onDelete}>
           Soft Delete
         </Button>

@@ -6,18 +6,20 @@ import { useAudit, useSaveUser, type ManagedUser } from './api';
 import { when } from '../components/when';
 
 /** "Add User" (no user) or "Edit User" with the record's recent history. */
-export function UserDialog({ user, self, opened, onClose }: { user: ManagedUser | null; self: boolean; opened: boolean; onClose: () => void }) {
+export function UserDialog({ user, opened, onClose }: { user: ManagedUser | null; opened: boolean; onClose: () => void }) {
   return (
     <Modal opened={opened} onClose={onClose} title={user ? 'Edit User' : 'Add User'} size="lg" closeButtonProps={{ 'aria-label': 'Close' }}>
       {/* Keyed so each opening starts from the record's current values. */}
-      {opened && <UserForm key={user?.id ?? 'new'} user={user} fixedRole={fixedRoleWhy(user, self)} onClose={onClose} />}
+      {opened && <UserForm key={user?.id ?? 'new'} user={user} fixedRole={fixedRoleWhy(user)} onClose={onClose} />}
     </Modal>
   );
 }
 
-/** Why the role cannot be changed here: his own manager role, or one set by configuration. */
-const fixedRoleWhy = (user: ManagedUser | null, self: boolean) =>
-  user?.configured ? 'Set by configuration (MANAGER_EMAILS).' : self && user?.role === 'manager' ? 'Your own role: another manager can change it.' : null;
+const CONFIGURED = 'Set by configuration (MANAGER_EMAILS).';
+
+/** Why the server will not change the role here (can.changeRole): one set by configuration, or the manager's own. */
+const fixedRoleWhy = (user: ManagedUser | null) =>
+  !user || user.can.changeRole ? null : user.configured ? CONFIGURED : 'Your own role: another manager can change it.';
 
 function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixedRole: string | null; onClose: () => void }) {
   const form = useSchemaForm(saveUserSchema, {
@@ -40,11 +42,11 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
             autoComplete="off"
             {...form.getInputProps('email')}
             maxLength={200}
-            disabled={!!user?.configured}
-            description={user?.configured ? 'Set by configuration (MANAGER_EMAILS).' : undefined}
+            disabled={!!user && !user.can.changeEmail}
+            description={user && !user.can.changeEmail ? CONFIGURED : undefined}
             data-autofocus
           />
-          {user && !user.configured && (
+          {user?.can.changeEmail && (
             <Text size="xs" c="dimmed" mt={-6}>
               {user.pendingEmail
                 ? `${user.pendingEmail} waits for its owner to open the link we mailed. Until then the address stays ${user.email}.`

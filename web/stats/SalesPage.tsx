@@ -98,7 +98,7 @@ export default function SalesPage() {
                 </Grid.Col>
               )}
               <Grid.Col span={{ base: 12, md: below.readOnly ? 12 : 8 }}>
-                <SalesList sales={below.sales} readOnly={below.readOnly} today={below.today} />
+                <SalesList sales={below.sales} today={below.today} />
               </Grid.Col>
             </Grid>
           )}

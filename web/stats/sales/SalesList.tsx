@@ -38,7 +38,9 @@ function SortHeader({ label, k, sort, onSort }: { label: string; k: SortKey; sor
   );
 }
 
-export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly: boolean; today: string }) {
+export function SalesList({ sales, today }: { sales: Sale[]; today: string }) {
+  // What the server lets this reader do to each sale (can): his own, never another's.
+  const changeable = sales.some((s) => s.can.edit || s.can.delete);
   const compact = useCompact();
   const [sort, setSort] = useState<Sort>({ key: 'date', desc: true });
   const [page, setPage] = useState(1);
@@ -79,38 +81,46 @@ export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly:
   );
   // Words on a phone's card, icons in the table's narrow column; the accessible name says which sale either way.
   const actions = (s: Sale, icons = false) =>
-    !readOnly &&
+    (s.can.edit || s.can.delete) &&
     (icons ? (
       <Group gap={6} wrap="nowrap">
-        <ActionIcon id={`edit-sale-${s.id}`} variant="subtle" size="lg" aria-label={`Edit ${what(s)}`} title="Edit" onClick={() => setEditing(s)}>
-          <IconPencil size={18} aria-hidden />
-        </ActionIcon>
-        <ActionIcon variant="light" color="red" size="lg" aria-label={`Delete ${what(s)}`} title="Delete" onClick={() => confirmDelete(s)}>
-          <IconTrash size={18} aria-hidden />
-        </ActionIcon>
+        {s.can.edit && (
+          <ActionIcon id={`edit-sale-${s.id}`} variant="subtle" size="lg" aria-label={`Edit ${what(s)}`} title="Edit" onClick={() => setEditing(s)}>
+            <IconPencil size={18} aria-hidden />
+          </ActionIcon>
+        )}
+        {s.can.delete && (
+          <ActionIcon variant="light" color="red" size="lg" aria-label={`Delete ${what(s)}`} title="Delete" onClick={() => confirmDelete(s)}>
+            <IconTrash size={18} aria-hidden />
+          </ActionIcon>
+        )}
       </Group>
     ) : (
       <Group gap={4} wrap="nowrap">
-        <Button
-          id={`edit-sale-${s.id}`}
-          size="compact-sm"
-          variant="subtle"
-          leftSection={<IconPencil size={14} aria-hidden />}
-          aria-label={`Edit ${what(s)}`}
-          onClick={() => setEditing(s)}
-        >
-          Edit
-        </Button>
-        <Button
-          size="compact-sm"
-          variant="light"
-          color="red"
-          leftSection={<IconTrash size={14} aria-hidden />}
-          aria-label={`Delete ${what(s)}`}
-          onClick={() => confirmDelete(s)}
-        >
-          Delete
-        </Button>
+        {s.can.edit && (
+          <Button
+            id={`edit-sale-${s.id}`}
+            size="compact-sm"
+            variant="subtle"
+            leftSection={<IconPencil size={14} aria-hidden />}
+            aria-label={`Edit ${what(s)}`}
+            onClick={() => setEditing(s)}
+          >
+            Edit
+          </Button>
+        )}
+        {s.can.delete && (
+          <Button
+            size="compact-sm"
+            variant="light"
+            color="red"
+            leftSection={<IconTrash size={14} aria-hidden />}
+            aria-label={`Delete ${what(s)}`}
+            onClick={() => confirmDelete(s)}
+          >
+            Delete
+          </Button>
+        )}
       </Group>
     ));
 
@@ -166,7 +176,7 @@ export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly:
                 <SortHeader label="Front gross" k="frontGrossCents" sort={sort} onSort={onSort} />
                 <Table.Th>Plan</Table.Th>
                 <SortHeader label="Commission" k="commissionCents" sort={sort} onSort={onSort} />
-                {!readOnly && <Table.Th>Actions</Table.Th>}
+                {changeable && <Table.Th>Actions</Table.Th>}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -185,7 +195,7 @@ export function SalesList({ sales, readOnly, today }: { sales: Sale[]; readOnly:
                   <Table.Td data-testid="sale-commission" fw={700} style={{ whiteSpace: 'nowrap' }}>
                     {formatCents(s.commissionCents)}
                   </Table.Td>
-                  {!readOnly && <Table.Td>{actions(s, true)}</Table.Td>}
+                  {changeable && <Table.Td>{actions(s, true)}</Table.Td>}
                 </Table.Tr>
               ))}
             </Table.Tbody>
