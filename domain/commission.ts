@@ -17,7 +17,9 @@ export function roundDiv(num: number, den: number): number {
   return q + 0;
 }
 
-function tier(frontGrossCents: number): Pick<Plan, 'type' | 'percent' | 'flat'> {
+type Tier = { type: 'flat'; percent: null; flat: number } | { type: 'percent'; percent: number; flat: null };
+
+function tier(frontGrossCents: number): Tier {
   if (frontGrossCents <= 0) return { type: 'flat', percent: null, flat: 0 };
   if (frontGrossCents < 1000_00) return { type: 'flat', percent: null, flat: 75 };
   if (frontGrossCents < 1701_00) return { type: 'flat', percent: null, flat: 100 };
@@ -28,10 +30,10 @@ function tier(frontGrossCents: number): Pick<Plan, 'type' | 'percent' | 'flat'> 
 
 export function commissionFor(frontGrossCents: number, split: Split): { commissionCents: number; plan: Plan } {
   if (!Number.isSafeInteger(frontGrossCents)) throw new RangeError(`Not whole cents: ${frontGrossCents}`);
-  const plan: Plan = { ...tier(frontGrossCents), split: split === 'half' ? 0.5 : 1 };
+  const t = tier(frontGrossCents);
   const halves = split === 'half' ? 1 : 2;
-  const commissionCents = plan.type === 'flat' ? roundDiv(plan.flat! * 100 * halves, 2) : roundDiv(frontGrossCents * plan.percent! * halves, 200);
-  return { commissionCents, plan };
+  const commissionCents = t.type === 'flat' ? roundDiv(t.flat * 100 * halves, 2) : roundDiv(frontGrossCents * t.percent * halves, 200);
+  return { commissionCents, plan: { ...t, split: split === 'half' ? 0.5 : 1 } };
 }
 
 export function planLabel(plan: Plan): string {

@@ -33,7 +33,7 @@ export function checkIn(team: Member[], id: string, pointer: number, top: number
 }
 
 /** Whom a manager may name when he hands a lead out himself (an override), or why not. */
-export function overrideRefusal(m: Member | undefined): string | null {
+function overrideRefusal(m: Member | undefined): string | null {
   if (!m) return 'The salesman you named is not on the team.';
   if (m.role !== 'staff') return `${m.name} is a manager: only salesmen take leads.`;
   if (m.deletedAt) return `${m.name} was deleted. Restore him first, or name someone else.`;
@@ -49,7 +49,6 @@ export function overrideRefusal(m: Member | undefined): string | null {
  */
 export function override(named: Member | undefined, eligible: Member[], pointer: number): { to: Member; pointer: number } | { refusal: string } {
   const refusal = overrideRefusal(named);
-  if (refusal !== null) return { refusal };
-  const to = named!;
-  return { to, pointer: pickNext(eligible, pointer)?.id === to.id ? to.position : pointer };
+  if (refusal !== null || !named) return { refusal: refusal ?? 'The salesman you named is not on the team.' };
+  return { to: named, pointer: pickNext(eligible, pointer)?.id === named.id ? named.position : pointer };
 }

@@ -111,6 +111,6 @@ export function hoursText(hours: BusinessHours, now: Date, tz: string): string |
 /** The hours of one weekday as a person reads them: "9:00 AM – 8:00 PM" or "Closed". */
 export function dayHoursText(h: DayHours): string {
   if (!h) return 'Closed';
-  const read = (hhmm: string) => clockText(...(hhmm.split(':').map(Number) as [number, number]));
+  const read = (hhmm: string) => clockText(Number(hhmm.slice(0, 2)), Number(hhmm.slice(3, 5)));
   return `${read(h.open)} – ${read(h.close)}`;
 }

@@ -38,7 +38,7 @@ export interface FloorReport {
   team: FloorRow;
 }
 
-const within = (t: number | null, d: FloorDay) => t !== null && t >= d.from && t < d.to;
+const within = (t: number | null, d: FloorDay): t is number => t !== null && t >= d.from && t < d.to;
 const median = (ms: number[]) =>
   percentile(
     ms.map((v) => Math.round(v / 1000)),
@@ -57,8 +57,8 @@ export function floorReport(d: FloorDay): FloorReport {
       skips: skips.length,
       skipReasons: skipReasons(skips),
       handoffs: d.handoffs.filter((h) => keep(h.missedId)).length,
-      acceptMedian: median(speed.filter((l) => within(l.acceptedAt, d)).map((l) => l.acceptedAt! - l.offeredAt)),
-      contactMedian: median(speed.filter((l) => within(l.firstContactAt, d)).map((l) => l.firstContactAt! - l.offeredAt)),
+      acceptMedian: median(speed.flatMap((l) => (within(l.acceptedAt, d) ? [l.acceptedAt - l.offeredAt] : []))),
+      contactMedian: median(speed.flatMap((l) => (within(l.firstContactAt, d) ? [l.firstContactAt - l.offeredAt] : []))),
       closed: d.closed.filter((c) => keep(c.holderId)).length,
     };
   };

@@ -184,8 +184,8 @@ export function reorderLine(line: readonly Member[], shown: readonly string[], o
   }
   const from = now.indexOf(movedId);
   if (from < 0) return { refusal: { status: 400, error: REORDER_WHOM } };
-  const byId = new Map(line.map((m) => [m.id, m]));
-  const places = order.map((id, i) => ({ id, position: line[i].position })).filter((p) => byId.get(p.id)!.position !== p.position);
+  const placeOf = new Map(line.map((m) => [m.id, m.position]));
+  const places = order.map((id, i) => ({ id, position: line[i].position })).filter((p) => placeOf.get(p.id) !== p.position);
   if (!places.length) return { refusal: { status: 400, error: REORDER_NOTHING } };
-  return { places, moved: byId.get(movedId)!, from: from + 1, to: order.indexOf(movedId) + 1 };
+  return { places, moved: line[from], from: from + 1, to: order.indexOf(movedId) + 1 };
 }

@@ -259,7 +259,7 @@ export const contactSchema = body({
   note: optionalText(MAX_NOTE).optional(),
 });
 
-export const HAND_OUT_WHY = 'Say why you hand it to this salesman';
+const HAND_OUT_WHY = 'Say why you hand it to this salesman';
 export const HAND_OUT_WHOM = 'Choose the salesman to hand it to';
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 

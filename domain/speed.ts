@@ -102,12 +102,11 @@ export function speedFigures(
   team: { id: string; name: string }[],
   from: number,
 ): { team: SpeedRow; associates: ({ id: string; name: string } & SpeedRow)[] } {
-  const accepted = leads.filter((l) => l.acceptedAt !== null && l.acceptedAt >= from);
-  const contacted = leads.filter((l) => l.firstContactAt !== null && l.firstContactAt >= from);
+  const after = (t: number | null): t is number => t !== null && t >= from;
   const passed = handoffs.filter((h) => h.at >= from);
   const row = (keep: (id: string) => boolean): SpeedRow => ({
-    accept: spread(accepted.filter((l) => keep(l.holderId)).map((l) => l.acceptedAt! - l.offeredAt)),
-    contact: spread(contacted.filter((l) => keep(l.holderId)).map((l) => l.firstContactAt! - l.offeredAt)),
+    accept: spread(leads.flatMap((l) => (keep(l.holderId) && after(l.acceptedAt) ? [l.acceptedAt - l.offeredAt] : []))),
+    contact: spread(leads.flatMap((l) => (keep(l.holderId) && after(l.firstContactAt) ? [l.firstContactAt - l.offeredAt] : []))),
     handoffs: passed.filter((h) => keep(h.missedId)).length,
   });
   return { team: row(() => true), associates: team.map((u) => ({ id: u.id, name: u.name, ...row((id) => id === u.id) })) };

@@ -7,7 +7,7 @@ import { isBlocked, toUser, type UserRow } from './repo';
  * MANAGER_EMAILS stays one with his address; nobody locks himself out). The last-manager guard
  * is asked when the change is made: it depends on everyone else.
  */
-export function personCan(me: Pick<UserRow, 'id'>, u: UserRow, managerEmails: readonly string[]) {
+function personCan(me: Pick<UserRow, 'id'>, u: UserRow, managerEmails: readonly string[]) {
   const free = (change: 'disable' | 'delete' | 'demote' | 'email') => lockoutRefusal(u, change, me.id, managerEmails) === null;
   return {
     edit: u.deleted_at === null,
