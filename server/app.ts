@@ -216,8 +216,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       await api.register(authRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
       await api.register(weatherRoutes, { ctx });
-      await api.register(eventRoutes, { prefix: '/events', ctx, streams });
-      await api.register(rotationRoutes, { prefix: '/rotation', ctx, sweepMs: opts.sweepMs });
+      await api.register(eventRoutes, { ctx, streams });
+      await api.register(rotationRoutes, { ctx, sweepMs: opts.sweepMs });
       await api.register(leadRoutes, { ctx });
       await api.register(rulesRoutes, { ctx });
       await api.register(floorRoutes, { ctx });

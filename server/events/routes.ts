@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
+import { unauthorized } from '../http/errors';
 
 const HEARTBEAT_MS = 25_000;
 /** How often open streams are checked against their sessions (a session may end on another server). */
@@ -69,9 +70,10 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
     unwatch();
   });
 
-  app.get('/', access('user'), (req, reply) => {
-    const me = req.user!;
-    const session = req.sessionHash!;
+  app.get('/events', access('user'), (req, reply) => {
+    const me = req.user;
+    const session = req.sessionHash;
+    if (!me || !session) throw unauthorized();
     if ([...open].filter((s) => s.session === session).length >= STREAMS_PER_SESSION) {
       return reply
         .status(429)

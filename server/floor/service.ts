@@ -2,6 +2,7 @@ import type { Ctx } from '../context';
 import type { Db } from '../db';
 import { withRotationLock } from '../db';
 import { writeAudit } from '../users/audit';
+import { logRotation } from '../rotation/log';
 import { mailedManagers } from '../users/repo';
 import { addDays, closingDue } from '../../domain/hours';
 import { floorReport, reportSubject, reportText, type FloorReport } from '../../domain/report';
@@ -123,21 +124,7 @@ export async function closeIfDue(ctx: Ctx, rules: Rules, now = new Date()): Prom
       .execute();
     for (const u of onFloor) await writeAudit(trx, u.id, CLOSING, [{ action: 'off duty', changes: { onDuty: { from: true, to: false } } }]);
     const { pointer_pos } = await trx.selectFrom('rotation_state').select('pointer_pos').where('id', '=', 1).executeTakeFirstOrThrow();
-    await trx
-      .insertInto('rotation_log')
-      .values({
-        type: 'closed',
-        customer: null,
-        target_id: '',
-        target_name: '',
-        reason: null,
-        manager_id: null,
-        manager_name: CLOSING.name,
-        pointer_pos_after: pointer_pos,
-        lead_id: null,
-        created_at: at,
-      })
-      .execute();
+    await logRotation(trx, { type: 'closed', target: { id: '', name: '' }, by: CLOSING, pointer: pointer_pos, at });
     await queueReport(ctx, trx, await reportFor(trx, due.day, ctx.config.APP_TIMEZONE));
     return true;
   });

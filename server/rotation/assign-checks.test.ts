@@ -4,7 +4,7 @@ import { insertUser } from '../users/repo';
 import { openDb } from '../db';
 import { buildApp } from '../app';
 import { MAX_HANDOFFS } from '../../domain/speed';
-import { UNASSIGNED } from './service';
+import { UNASSIGNED } from './queries';
 
 const MINUTE = 60_000;
 

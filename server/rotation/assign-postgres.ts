@@ -8,7 +8,8 @@ import { eligibleSql, nextUpOrderSql, waitingSql } from './sql';
 import type { Rules } from '../../domain/rules';
 import { newLeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
-import type { Actor, Assigned, Handed, NewLead } from './service';
+import type { Actor } from '../../domain/users';
+import type { Assigned, Handed, NewLead } from './assign';
 
 /** What the one-call assign answers; `to` is the salesman's address. */
 type Answer =

@@ -5,7 +5,9 @@ import { all, due, eq, holds, ne } from '../../domain/conditions';
 import { eligibleQueue, OVERDUE, PAST_DUE, pickNext, pointerAfterSkip, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
 import { DEFAULT_RULES } from '../../domain/rules';
 import type { DbHandle } from '../db';
-import { AskAgain, assignNext, firstOverdue, skip, sqlEnv, UNASSIGNED } from './service';
+import { AskAgain, assignNext } from './assign';
+import { firstOverdue, sqlEnv, UNASSIGNED } from './queries';
+import { skip } from './team';
 
 /**
  * The rule book's differential test: random floors (who is staff, active, on duty, disabled,

@@ -5,7 +5,10 @@ import { DIALECTS, freshDb, MANAGER, STAFF_DOMAIN, testApp, type TestApp } from 
 import { migrate } from '../db/migrations';
 import { linkIn } from '../test/smtp';
 import { createUser, editUser, setStatus as setUserStatus } from '../users/service';
-import { assignNext, candidates, reorder, rotationView, setStatus, skip, sqlEnv, toMember } from './service';
+import { assignNext } from './assign';
+import { candidates, sqlEnv, toMember } from './queries';
+import { rotationView } from './present';
+import { reorder, setStatus, skip } from './team';
 import { eligibleQueue, moveInLine } from '../../domain/rotation';
 
 const positions = async (t: Pick<TestApp, 'db'>) => (await t.db.selectFrom('users').select('position').execute()).map((u) => u.position);

@@ -1,11 +1,12 @@
 import type { Ctx } from '../context';
-import { notifyAssigned } from '../leads/notify';
-import { notifyParked } from '../leads/notify';
+import { notifyAssigned, notifyParked } from '../leads/notify';
 import { loadRules, rememberedRules, type KnownRules } from '../rules/service';
 import { closeIfDue } from '../floor/service';
 import { floorState } from '../../domain/hours';
 import type { Rules } from '../../domain/rules';
-import { AskAgain, assignBeBack, assignNext, handOnOverdue, handOutWaiting, type Actor, type Handed, type NewLead } from './service';
+import type { Actor } from '../../domain/users';
+import { AskAgain, assignBeBack, assignNext, type Handed, type NewLead } from './assign';
+import { handOnOverdue, handOutWaiting, ROTATION } from './sweep';
 
 /**
  * The one way leads are handed out, for every caller (a manager's Assign, the intake API, a
@@ -84,7 +85,7 @@ export async function handOut(
 }
 
 /** Leads waiting for someone eligible go out when someone becomes eligible. */
-export const handOutWaitingLeads = (ctx: Ctx, now = new Date(), rules?: Rules) => handOut(ctx, [], { id: null, name: 'Rotation' }, { now, rules });
+export const handOutWaitingLeads = (ctx: Ctx, now = new Date(), rules?: Rules) => handOut(ctx, [], ROTATION, { now, rules });
 
 /**
  * The sweep: the floor closes when its hour has come; leads not accepted in time are handed on

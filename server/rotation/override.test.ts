@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { withRotationLock } from '../db';
-import { UNASSIGNED } from './service';
+import { UNASSIGNED } from './queries';
 
 const MIN = 60_000;
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
-import { UNASSIGNED, handOutWaiting } from './service';
+import { UNASSIGNED } from './queries';
+import { handOutWaiting } from './sweep';
 import { LINE_CHANGED, moveInLine, REORDER_SAME_PEOPLE, REORDER_WHOM } from '../../domain/rotation';
 
 describe.each(DIALECTS)('round robin on %s', (dialect) => {

@@ -1,17 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Ctx } from '../context';
-import { access } from '../http/access';
-import { parse } from '../http/errors';
+import { implement } from '../http/implement';
 import { checkOwnDuty } from './policy';
-import { assignSchema, dutySchema, reorderSchema, skipSchema, toggleSchema } from '../../domain/schemas';
-import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
-import { reorder, rotationView, setStatus, skip } from './service';
-import { presentRotation } from './present';
+import { reorder, setStatus, skip } from './team';
+import { presentRotation, rotationView } from './present';
 import { handOut, handOutWaitingLeads, sweep } from './handout';
 import { loadRules } from '../rules/service';
-
-const viewQuery = z.object({ log: z.coerce.number().int().min(1).max(ROUTING_LOG_SIZE).default(OVERVIEW_LOG_SIZE) });
 
 /** How often overdue leads are handed on and waiting leads offered again (someone may have become eligible by himself: a snooze ended). */
 const SWEEP_MS = 15_000;
@@ -21,7 +15,7 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
   const changed = () => bus.publish({ topic: 'rotation' });
   const actor = (u: { id: string; name: string }) => ({ id: u.id, name: u.name });
 
-  app.get('/', access('user'), async (req) => presentRotation(await rotationView(dbh.db, parse(viewQuery, req.query).log), req.user!));
+  implement(app, 'GET /rotation', async ({ me, query }) => presentRotation(await rotationView(dbh.db, query.log), me));
 
   // The sweep runs while the app is up: started when it is ready, stopped when it closes.
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -38,30 +32,27 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
   });
   app.addHook('onClose', async () => clearInterval(timer));
 
-  app.post('/assign', access('manager'), async (req) => {
-    const { customer, actionId, askedFor } = parse(assignSchema, req.body);
-    const [{ replayed, ...answer }] = await handOut(ctx, [{ customer }], actor(req.user!), { actionId, askedFor });
+  implement(app, 'POST /rotation/assign', async ({ me, body: { customer, actionId, askedFor } }) => {
+    const [{ replayed, ...answer }] = await handOut(ctx, [{ customer }], actor(me), { actionId, askedFor });
     return answer;
   });
 
-  app.post('/skip', access('manager'), async (req) => {
-    const { targetUid, reason, minutes, actionId } = parse(skipSchema, req.body);
+  implement(app, 'POST /rotation/skip', async ({ me, body: { targetUid, reason, minutes, actionId } }) => {
     const rules = await loadRules(dbh.db);
-    const { replayed, ...answer } = await skip(dbh, targetUid, reason, minutes ?? rules.skipSnoozeMinutes, actor(req.user!), { actionId, rules });
+    const { replayed, ...answer } = await skip(dbh, targetUid, reason, minutes ?? rules.skipSnoozeMinutes, actor(me), { actionId, rules });
     if (!replayed) changed();
     return answer;
   });
 
   /** A manager's move in the line: the line his screen showed and the order he wants; a stale screen is refused (409). */
-  app.post('/reorder', access('manager'), async (req) => {
-    const moved = await reorder(dbh, parse(reorderSchema, req.body), actor(req.user!));
+  implement(app, 'POST /rotation/reorder', async ({ me, body }) => {
+    const moved = await reorder(dbh, body, actor(me));
     changed();
     return moved;
   });
 
-  app.post('/status', access('manager'), async (req) => {
-    const { uid, active, onDuty } = parse(toggleSchema, req.body);
-    await setStatus(dbh, uid, { active, onDuty }, actor(req.user!));
+  implement(app, 'POST /rotation/status', async ({ me, body: { uid, active, onDuty } }) => {
+    await setStatus(dbh, uid, { active, onDuty }, actor(me));
     changed();
     bus.publish({ topic: 'users' });
     if (active || onDuty) await handOutWaitingLeads(ctx);
@@ -69,9 +60,7 @@ export async function rotationRoutes(app: FastifyInstance, { ctx, sweepMs }: { c
   });
 
   /** A salesman clocks themselves in ("I'm on the floor") or out; nobody else's flag. */
-  app.post('/duty', access('user'), async (req) => {
-    const { onDuty } = parse(dutySchema, req.body);
-    const me = req.user!;
+  implement(app, 'POST /rotation/duty', async ({ me, body: { onDuty } }) => {
     checkOwnDuty(me);
     await setStatus(dbh, me.id, { onDuty }, actor(me));
     changed();

@@ -2,6 +2,7 @@ import type { DbHandle } from '../db';
 import { withRotationLock } from '../db';
 import { insertUser, type UserRow } from '../users/repo';
 import { saleColumns } from '../sales/service';
+import { logRotation } from '../rotation/log';
 import { dayKey } from '../../domain/time';
 import { FOLLOW_UP_HOURS, LEAD_SOURCE } from '../../domain/leads';
 
@@ -98,42 +99,16 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
   // The latest assignments and a couple of skips, as Recent actions shows them.
   const recent = await db.selectFrom('leads').selectAll().orderBy('assigned_at', 'desc').limit(12).execute();
   for (const l of recent.reverse()) {
-    const rep = staff.find((s) => s.id === l.assigned_to)!;
-    await db
-      .insertInto('rotation_log')
-      .values({
-        type: 'assign',
-        customer: l.customer,
-        target_id: rep.id,
-        target_name: rep.name,
-        reason: null,
-        manager_id: l.assigned_by,
-        manager_name: l.assigned_by_name,
-        pointer_pos_after: rep.position,
-        lead_id: Number(l.id),
-        created_at: l.assigned_at,
-      })
-      .execute();
+    const rep = staff.find((s) => s.id === l.assigned_to);
+    if (!rep) continue;
+    const by = { id: l.assigned_by, name: l.assigned_by_name };
+    await logRotation(db, { type: 'assign', customer: l.customer, target: rep, by, pointer: rep.position, leadId: Number(l.id), at: l.assigned_at });
   }
   for (const [rep, reason] of [
     [staff[3], 'With a customer'],
     [staff[7], 'Lunch'],
   ] as const) {
-    await db
-      .insertInto('rotation_log')
-      .values({
-        type: 'skip',
-        customer: null,
-        target_id: rep.id,
-        target_name: rep.name,
-        reason,
-        manager_id: managers[0].id,
-        manager_name: managers[0].name,
-        pointer_pos_after: rep.position,
-        lead_id: null,
-        created_at: now - 90 * 60 * 1000,
-      })
-      .execute();
+    await logRotation(db, { type: 'skip', target: rep, reason, by: managers[0], pointer: rep.position, at: now - 90 * 60 * 1000 });
   }
   await db
     .updateTable('rotation_state')

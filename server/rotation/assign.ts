@@ -1,0 +1,283 @@
+import type { Selectable } from 'kysely';
+import type { DbHandle, Db } from '../db';
+import { withRotationLock } from '../db';
+import type { LeadsTable } from '../db/schema';
+import { HttpError, notFound } from '../http/errors';
+import { eligibleQueue, PENDING_ACCEPT, type Member } from '../../domain/rotation';
+import { holds } from '../../domain/conditions';
+import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
+import { DEFAULT_RULES, type Rules } from '../../domain/rules';
+import { beBack, override } from '../../domain/floor';
+import { acceptDue } from '../../domain/speed';
+import type { Actor } from '../../domain/users';
+import { newLeadMail, type LeadMail } from '../leads/notify';
+import type { Announcement } from '../events/bus';
+import { assignOnPostgres } from './assign-postgres';
+import { leadFacts, type SqlEnv } from './sql';
+import { candidates, memberById, nextUp, readState, sqlEnv, teamStaff, toMember, UNASSIGNED, waiting } from './queries';
+import { logRotation } from './log';
+import { once } from './replay';
+
+/** A lead to hand out: a manager's walk-in is just a customer; an integration's has details. */
+export interface NewLead {
+  customer: string;
+  phone?: string | null;
+  email?: string | null;
+  vehicle?: string | null;
+  vin?: string | null;
+  comments?: string | null;
+  source?: string;
+  /** A prospect id and who issued it: the same pair twice is one lead. */
+  externalSource?: string | null;
+  externalId?: string | null;
+  /** Finds the lead this one repeats (inside the rotation transaction); without it the same prospect id is enough. */
+  findRepeat?: (trx: Db) => Promise<{ id: number; customer: string; assigned_to: string; assigned_to_name: string } | undefined>;
+  /** Intake details kept as they are: the folded customer name, a trade-in (JSON), a missing name, the document. */
+  customerKey?: string | null;
+  tradeIn?: string | null;
+  nameMissing?: boolean;
+  documentId?: number | null;
+}
+
+export interface Assigned {
+  leadId: number;
+  customer: string;
+  /** null: kept unassigned because no one was eligible. */
+  assignedTo: { id: string; name: string } | null;
+  pointerPos: number;
+  /** The lead already existed (same prospect id from the same source). */
+  duplicate: boolean;
+}
+
+/**
+ * An assign's answer and, never part of an answer, what the salesman's mail says and whether the
+ * assign already told open screens (`announce`, sent with its commit).
+ */
+export type Handed = Assigned & { replayed?: true; mail?: LeadMail; told?: true };
+
+/**
+ * Why an assign did nothing and asks to be called again: the rules it was given are no longer
+ * the stored ones (read them again), or leads wait in Unassigned (hand them out first).
+ */
+export class AskAgain extends Error {
+  constructor(readonly why: 'rules' | 'waiting') {
+    super(`assign: ask again (${why})`);
+  }
+}
+
+/**
+ * Logs the assign and moves the pointer to the salesman who got the lead; a manager's override
+ * logs his reason and leaves the pointer where override() puts it.
+ */
+async function logAssign(trx: Db, leadId: number, customer: string, next: Member, by: Actor, at: number, named?: { reason: string; pointer: number }) {
+  const pointer = named ? named.pointer : next.position;
+  await logRotation(trx, { type: 'assign', customer, target: next, reason: named?.reason, by, pointer, leadId, at });
+  await trx
+    .updateTable('rotation_state')
+    .set({ pointer_pos: pointer, last_assigned_to: next.id, last_assigned_at: at, updated_by: by.id })
+    .where('id', '=', 1)
+    .execute();
+}
+
+/** What an assign checks under the lock before acting (bdc_assign_next does the same on PostgreSQL). */
+async function askFirst(trx: Db, env: SqlEnv, rulesText: string | undefined, waitingFirst: boolean) {
+  if (rulesText === undefined && !waitingFirst) return;
+  const seen = await trx
+    .selectNoFrom((eb) => [
+      eb.selectFrom('settings').select('value').where('key', '=', 'rules').as('rules'),
+      eb.exists(waiting(trx, env).select('id')).as('waiting'),
+    ])
+    .executeTakeFirstOrThrow();
+  if (rulesText !== undefined && (seen.rules ?? '') !== rulesText) throw new AskAgain('rules');
+  if (waitingFirst && seen.waiting) throw new AskAgain('waiting');
+}
+
+/** Stores a new lead with its holder (null: it waits in Unassigned); a be-back has no Accept window. */
+async function insertLead(trx: Db, l: NewLead, holder: Member | null, by: Actor, now: Date, rules: Rules, beBack = false) {
+  const at = now.getTime();
+  const ext = !!(l.externalSource && l.externalId);
+  const due = {
+    follow_up_due: followUpDue(now, rules.followUpHours).getTime(),
+    accept_due: holder && !beBack ? (acceptDue(now, rules.responseWindowMinutes)?.getTime() ?? null) : null,
+  };
+  const row = await trx
+    .insertInto('leads')
+    .values({
+      customer: l.customer,
+      assigned_to: holder?.id ?? UNASSIGNED,
+      assigned_to_name: holder?.name ?? UNASSIGNED,
+      assigned_by: by.id,
+      assigned_by_name: by.name,
+      assigned_at: at,
+      status: holder ? 'handed' : 'new',
+      follow_up_due: due.follow_up_due,
+      closed: 0,
+      source: l.source ?? LEAD_SOURCE,
+      closed_at: null,
+      closed_by_id: null,
+      closed_by_name: null,
+      phone: l.phone || null,
+      email: l.email || null,
+      vehicle: l.vehicle || null,
+      vin: l.vin || null,
+      comments: l.comments || null,
+      external_source: ext ? l.externalSource : null,
+      external_id: ext ? l.externalId : null,
+      customer_key: l.customerKey ?? null,
+      trade_in: l.tradeIn ?? null,
+      name_missing: l.nameMissing ? 1 : 0,
+      document_id: l.documentId ?? null,
+      offered_at: holder ? at : null,
+      accept_due: due.accept_due,
+      be_back: beBack ? 1 : 0,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: Number(row.id), ...due };
+}
+
+/**
+ * A be-back: the lead goes to the salesman the customer asks for (domain/floor.ts), logged as a
+ * be-back; the pointer does not move, so no one loses a turn.
+ */
+export function assignBeBack(h: DbHandle, l: NewLead, askedFor: string, by: Actor, opts: { now?: Date; actionId?: string; rules?: Rules } = {}) {
+  const now = opts.now ?? new Date();
+  return withRotationLock(h, (trx) =>
+    once(trx, opts.actionId, { beBack: l, askedFor }, async (): Promise<Assigned> => {
+      const state = await readState(trx);
+      const r = beBack(await teamStaff(trx), askedFor, state.pointer_pos);
+      if ('refusal' in r) throw new HttpError(409, r.refusal);
+      const { id: leadId } = await insertLead(trx, l, r.to, by, now, opts.rules ?? DEFAULT_RULES, true);
+      await logRotation(trx, { type: 'beback', customer: l.customer, target: r.to, by, pointer: r.pointer, leadId, at: now.getTime() });
+      return { leadId, customer: l.customer, assignedTo: { id: r.to.id, name: r.to.name }, pointerPos: r.pointer, duplicate: false };
+    }),
+  );
+}
+
+/**
+ * One transaction: read the pointer and the eligible, create the lead, log it, move the pointer.
+ * With `keep`, a lead no one can take is stored unassigned instead of refused; with `wait` too,
+ * it is stored unassigned whoever could take it. Given `rulesText` (the rules' stored text) or
+ * `waitingFirst`, it first checks under the lock and throws AskAgain when the rules changed or
+ * leads wait.
+ */
+export async function assignNext(
+  h: DbHandle,
+  lead: string | NewLead,
+  by: Actor,
+  opts: {
+    now?: Date;
+    keep?: boolean;
+    actionId?: string;
+    stepwise?: boolean;
+    rules?: Rules;
+    rulesText?: string;
+    waitingFirst?: boolean;
+    wait?: boolean;
+    announce?: Announcement | null;
+  } = {},
+): Promise<Handed> {
+  const l: NewLead = typeof lead === 'string' ? { customer: lead } : lead;
+  const now = opts.now ?? new Date();
+  const rules = opts.rules ?? DEFAULT_RULES;
+  // PostgreSQL: the same steps in one round trip (assign-postgres.ts); `stepwise` keeps the
+  // statement-by-statement transaction below (the benchmark's baseline).
+  // Leads with a prospect id or intake details (the ADF repeat rule, trade-ins, documents) take the
+  // stepwise path; the one-call function covers the plain lead a manager assigns.
+  const plain = !l.externalId && !l.findRepeat && !l.tradeIn && !l.nameMissing && !l.documentId && !l.customerKey;
+  if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait) {
+    const r = await assignOnPostgres(h, l, by, { ...opts, now, rules });
+    if ('askAgain' in r) throw new AskAgain(r.askAgain);
+    return r;
+  }
+  const prospect = l.externalSource && l.externalId ? { source: l.externalSource, id: l.externalId } : null;
+  let mail: LeadMail | undefined;
+  const env = sqlEnv(now, rules);
+  const answer = await withRotationLock(h, async (trx) => {
+    await askFirst(trx, env, opts.rulesText, !!opts.waitingFirst);
+    return once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
+      if (prospect) {
+        const seen = l.findRepeat
+          ? await l.findRepeat(trx)
+          : await trx.selectFrom('leads').selectAll().where('external_source', '=', prospect.source).where('external_id', '=', prospect.id).executeTakeFirst();
+        if (seen) {
+          const to = seen.assigned_to ? { id: seen.assigned_to, name: seen.assigned_to_name } : null;
+          return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx)).pointer_pos, duplicate: true };
+        }
+      }
+      // `wait`: the floor is closed, so the lead waits in Unassigned for the morning.
+      const { state, next, email } = opts.wait ? { state: await readState(trx), next: null, email: '' } : await nextUp(trx, env, h.dialect);
+      if (!next && !opts.keep) throw new HttpError(409, 'No eligible associates right now.');
+      const at = now.getTime();
+      const stored = await insertLead(trx, l, next, by, now, rules);
+      const leadId = stored.id;
+      if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: state.pointer_pos, duplicate: false };
+      await logAssign(trx, leadId, l.customer, next, by, at);
+      mail = newLeadMail(leadId, l, { name: next.name, email }, stored.follow_up_due, stored.accept_due);
+      return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
+    });
+  });
+  return mail ? { ...answer, mail } : answer;
+}
+
+/** Gives a lead that waits in Unassigned to Next Up (or, `named`, to whom a manager named) and starts its Accept window. */
+export async function give(
+  trx: Db,
+  lead: Selectable<LeadsTable>,
+  next: Member,
+  by: Actor,
+  now: Date,
+  rules: Rules,
+  named?: { reason: string; pointer: number },
+): Promise<Assigned> {
+  const at = now.getTime();
+  await trx
+    .updateTable('leads')
+    .set({
+      assigned_to: next.id,
+      assigned_to_name: next.name,
+      assigned_at: at,
+      follow_up_due: followUpDue(now, rules.followUpHours).getTime(),
+      status: 'handed',
+      offered_at: at,
+      accept_due: acceptDue(now, rules.responseWindowMinutes)?.getTime() ?? null,
+      accepted_at: null,
+    })
+    .where('id', '=', lead.id)
+    .execute();
+  const leadId = Number(lead.id);
+  await logAssign(trx, leadId, lead.customer, next, by, at, named);
+  return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: named ? named.pointer : next.position, duplicate: false };
+}
+
+/**
+ * A manager hands one lead that waits in Unassigned (parked ones too) out to Next Up, or to a
+ * salesman he names with his reason (an override, domain/floor.ts override); a lead waiting for
+ * its salesman's Accept may be handed to someone he names too.
+ */
+export function handOutLead(h: DbHandle, leadId: number, by: Actor, opts: { now?: Date; rules?: Rules; to?: string; reason?: string } = {}): Promise<Assigned> {
+  const { now = new Date(), rules = DEFAULT_RULES, to } = opts;
+  const env = sqlEnv(now, rules);
+  return withRotationLock(h, async (trx) => {
+    const lead = await trx
+      .selectFrom('leads')
+      .selectAll()
+      .where('id', '=', leadId)
+      .$if(h.dialect === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirst();
+    if (!lead) throw notFound('Lead not found');
+    if (lead.closed) throw new HttpError(409, 'This lead is closed. Reopen it first.');
+    const movable = lead.assigned_to === UNASSIGNED || (!!to && holds(PENDING_ACCEPT, leadFacts(lead), now) && to !== lead.assigned_to);
+    if (!movable) throw new HttpError(409, `This lead is already with ${lead.assigned_to_name}.`);
+    if (!to) {
+      const { next } = await nextUp(trx, env, h.dialect);
+      if (!next) throw new HttpError(409, 'No eligible associates right now.');
+      return give(trx, lead, next, by, now, rules);
+    }
+    const named = await memberById(trx, env, to);
+    const state = await readState(trx);
+    const r = override(named, eligibleQueue((await candidates(trx, env)).map(toMember), now), state.pointer_pos);
+    if ('refusal' in r) throw new HttpError(409, r.refusal, undefined, 'to');
+    return give(trx, lead, r.to, by, now, rules, { reason: opts.reason ?? '', pointer: r.pointer });
+  });
+}
