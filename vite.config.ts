@@ -8,8 +8,7 @@ const CHARTS =
   /node_modules[\\/](recharts|@mantine[\\/]charts|d3-|victory-vendor|decimal\.js-light|es-toolkit|@reduxjs|redux|immer|reselect|react-redux|eventemitter3)/;
 
 /** What only the screens with forms need: zod and the schemas built with it, number inputs. */
-const FORMS =
-  /node_modules[\\/](zod|react-number-format)[\\/]|[\\/]domain[\\/](schemas|rules|contract[\\/]\w+)\.ts|[\\/]web[\\/](forms[\\/]|components[\\/]LeadsTable)/;
+const FORMS = /node_modules[\\/](zod|react-number-format)[\\/]|[\\/]domain[\\/](schemas|rules|contract[\\/]\w+)\.ts|[\\/]web[\\/](forms|leads[\\/]list)[\\/]/;
 
 /** Writes .br and .gz beside every text file of the build; the server sends them as they are. */
 function precompress(): Plugin {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { assignUntil, personPage, unique } from './support/people';
+import { assignUntil, personPage, unique, uniqueEmail } from './support/people';
 
 const MANAGER = 'manager@e2e.test';
 
@@ -33,6 +33,38 @@ test('a manager finds a lead by searching, closes it, and reopens it', async ({ 
   await search.fill('no such customer anywhere');
   await expect(boss.getByText('No leads found.')).toBeVisible();
   for (const p of [rep, boss]) await p.context().close();
+});
+
+test("a lead's timeline stays open while the list under it is drawn again: a search, a live update", async ({ browser }) => {
+  const repName = unique('Tim');
+  const rep = await personPage(browser, uniqueEmail('tim'), repName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  const [customer, other] = await assignUntil(boss, repName, 2, 'Redraw');
+
+  await boss.goto('/dashboard/leads');
+  await boss.getByTestId('lead-row').filter({ hasText: customer }).getByRole('button', { name: 'Timeline' }).click();
+  const timeline = boss.getByRole('dialog', { name: `Timeline: ${customer}` });
+  await expect(timeline.getByTestId('timeline-entry')).toHaveText([new RegExp(`^Assigned to ${repName} by Manny Manager`)]);
+
+  // A search that still finds the lead: the list is fetched and drawn again under the dialog.
+  const search = boss.getByPlaceholder('Search customers or assignee…');
+  await search.fill(customer);
+  await expect(boss.getByTestId('lead-row')).toHaveCount(1);
+  await search.fill(repName);
+  await expect(boss.getByTestId('lead-row').filter({ hasText: other })).toHaveCount(1);
+  await expect(boss.getByRole('dialog')).toHaveCount(1);
+  await expect(timeline.getByTestId('timeline-entry')).toHaveText([new RegExp(`^Assigned to ${repName} by Manny Manager`)]);
+
+  // A lead assigned on another manager's page arrives live.
+  const desk = await personPage(browser, MANAGER, 'Manny Manager');
+  const [arrived] = await assignUntil(desk, repName, 1, 'Live');
+  await expect(boss.getByTestId('lead-row').filter({ hasText: arrived })).toHaveCount(1);
+  await expect(boss.getByRole('dialog')).toHaveCount(1);
+  await expect(timeline.getByTestId('timeline-entry')).toHaveText([new RegExp(`^Assigned to ${repName} by Manny Manager`)]);
+
+  await timeline.getByRole('button', { name: 'Close' }).click();
+  await expect(boss.getByRole('dialog')).toHaveCount(0);
+  for (const p of [rep, boss, desk]) await p.context().close();
 });
 
 test('a salesman sees Assigned Today go up live, closes their own lead, and keeps their notes', async ({ browser }) => {

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, Textarea, Title } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
 import { StatCard } from '../components/StatCard';
-import { PagedLeads } from '../components/LeadsTable';
+import { PagedLeads } from '../leads/list/PagedLeads';
 import { LoadError } from '../components/LoadError';
 import { notifyFail, notifyOk } from '../components/notify';
 import { call } from '../api/client';

@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Checkbox, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
-import { PagedLeads } from '../components/LeadsTable';
+import { PagedLeads } from './list/PagedLeads';
 import { LoadError } from '../components/LoadError';
 import { useLeads } from '../api/leads';
 

@@ -1,0 +1,95 @@
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import type { Lead } from '../../api/leads';
+import { useMay } from './useMay';
+import type { OpenDialog } from './LeadDialogs';
+
+/** "2015 Honda Civic · 82000 mi" */
+const tradeInText = (t: NonNullable<Lead['tradeIn']>) => [[t.year, t.make, t.model].filter(Boolean).join(' '), t.odometer].filter(Boolean).join(' · ');
+
+/** Where a lead stands in its first minutes: waiting for an Accept, handed on, or left for a manager. */
+function SpeedBadges({ lead: l }: { lead: Lead }) {
+  return (
+    <>
+      {l.beBack && (
+        <Badge size="xs" color="grape" variant="light" data-testid="lead-be-back">
+          Be-back
+        </Badge>
+      )}
+      {l.waiting && (
+        <Badge size="xs" color="orange" variant="light" data-testid="lead-waiting">
+          Waiting for Accept
+        </Badge>
+      )}
+      {l.parked ? (
+        <Badge size="xs" color="red" variant="light" data-testid="lead-parked">
+          No one accepted
+        </Badge>
+      ) : (
+        l.handoffs > 0 && (
+          <Badge size="xs" color="gray" variant="light">
+            Handed on ×{l.handoffs}
+          </Badge>
+        )
+      )}
+    </>
+  );
+}
+
+/** The customer's name and what an integration sent with it: contact, vehicle, trade-in, comments. */
+export function LeadDetails({ lead: l, onOpen }: { lead: Lead; onOpen: OpenDialog }) {
+  const may = useMay(l);
+  const vehicle = [l.vehicle, l.vin && `VIN ${l.vin}`].filter(Boolean).join(' · ');
+  const contact = [l.phone, l.email].filter(Boolean).join(' · ');
+  return (
+    <Stack gap={0}>
+      <Group gap={6}>
+        <Text size="sm" fw={500}>
+          {l.customer}
+        </Text>
+        {l.nameMissing && (
+          <Badge size="xs" color="orange" variant="light" data-testid="lead-name-missing">
+            Name needed
+          </Badge>
+        )}
+        {may.name && (
+          <Button size="compact-xs" variant="light" onClick={() => onOpen('name', l)}>
+            Set name
+          </Button>
+        )}
+        <SpeedBadges lead={l} />
+      </Group>
+      {contact && (
+        <Text size="xs" c="dimmed" data-testid="lead-contact">
+          {contact}
+        </Text>
+      )}
+      {vehicle && (
+        <Text size="xs" c="dimmed" data-testid="lead-vehicle">
+          {vehicle}
+        </Text>
+      )}
+      {l.tradeIn && (
+        <Text size="xs" c="dimmed" data-testid="lead-trade-in">
+          Trade-in: {tradeInText(l.tradeIn)}
+        </Text>
+      )}
+      {l.comments && (
+        <Text size="xs" c="dimmed" lineClamp={4} title={l.comments} style={{ whiteSpace: 'pre-line' }} data-testid="lead-comments">
+          {l.comments}
+        </Text>
+      )}
+      {l.source !== 'BDC Portal' && (
+        <Text size="xs" c="dimmed" data-testid="lead-provider">
+          via {l.source}
+        </Text>
+      )}
+      {may.document && (
+        <Group>
+          <Button size="compact-xs" variant="subtle" onClick={() => onOpen('document', l)}>
+            ADF document
+          </Button>
+        </Group>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,88 @@
+import { useCallback } from 'react';
+import { Stack, Table, Text } from '@mantine/core';
+import type { Lead } from '../../api/leads';
+import { useSession } from '../../session/SessionProvider';
+import { useCompact } from '../../components/useCompact';
+import { APP_TIMEZONE } from '../../api/meta';
+import { dayKey } from '../../../domain/time';
+import { useCloseWithUndo } from './useCloseWithUndo';
+import type { OpenDialog } from './LeadDialogs';
+import { LeadRow } from './LeadRow';
+import { LeadCard } from './LeadCard';
+
+/** What a row needs besides its lead; the same objects from one render to the next, so unchanged rows skip rendering. */
+export interface RowProps {
+  lead: Lead;
+  showAssignee: boolean;
+  /** He may reopen it: a manager, or the salesman who closed it. */
+  canReopen: boolean;
+  busy: boolean;
+  onAct: (id: number, close: boolean) => void;
+  onOpen: OpenDialog;
+  /** Today in the dealership's zone: "Today 2:44 PM" reads "Yesterday" after midnight. */
+  day: string;
+}
+
+/** The leads table of the specification (cards on a phone); `canReopen` is false on a salesman's own list, where he may reopen only what he closed. */
+export function LeadsList({
+  leads,
+  canReopen,
+  showAssignee = true,
+  onOpen,
+}: {
+  leads: Lead[];
+  canReopen: boolean;
+  showAssignee?: boolean;
+  onOpen: OpenDialog;
+}) {
+  const { mutate, isPending, variables } = useCloseWithUndo();
+  const { user } = useSession();
+  const compact = useCompact();
+  const onAct = useCallback((id: number, close: boolean) => mutate({ id, close }), [mutate]);
+  const day = dayKey(new Date(), APP_TIMEZONE);
+  if (!leads.length) return <Text c="dimmed">No leads found.</Text>;
+  const props = (l: Lead): RowProps & { key: number } => ({
+    key: l.id,
+    lead: l,
+    showAssignee,
+    canReopen: canReopen || (!!l.closedById && l.closedById === user?.uid),
+    busy: isPending && variables?.id === l.id,
+    onAct,
+    onOpen,
+    day,
+  });
+
+  if (compact) {
+    return (
+      <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Leads">
+        {leads.map((l) => {
+          const { key, ...p } = props(l);
+          return <LeadCard key={key} {...p} />;
+        })}
+      </Stack>
+    );
+  }
+
+  return (
+    <Table.ScrollContainer minWidth={720}>
+      <Table striped highlightOnHover aria-label="Leads">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Customer</Table.Th>
+            {showAssignee && <Table.Th>Assigned To</Table.Th>}
+            <Table.Th>Assigned At</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Follow-up Due</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {leads.map((l) => {
+            const { key, ...p } = props(l);
+            return <LeadRow key={key} {...p} />;
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
