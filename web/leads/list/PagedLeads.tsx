@@ -4,7 +4,7 @@ import type { useLeads } from '../../api/leads';
 import { LeadsList } from './LeadsList';
 import { LeadDialogs, useLeadDialogs } from './LeadDialogs';
 
-/** A leads query shown a page at a time, with "Load more" while the server has more. */
+/** A leads query shown a page at a time, with "Load more" while the server has more; its leads' dialogs open above the rows. */
 export function PagedLeads({ query, ...list }: { query: ReturnType<typeof useLeads>; canReopen: boolean; showAssignee?: boolean }) {
   const leads = useMemo(() => query.data?.pages.flatMap((p) => p.leads), [query.data]);
   // A page of lead cards takes a slow phone a good part of a second to build: React builds it
