@@ -47,7 +47,7 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
 
   it('keeps the rules in one record: managers change them, every change is in the history, bad input changes nothing', async () => {
     const read = await call('GET', 'rules', rep.Ann.cookie);
-    expect(read.json()).toEqual({ rules: DEFAULT_RULES, history: [] });
+    expect(read.json()).toEqual({ rules: DEFAULT_RULES, can: { change: false }, history: [] });
     expect((await call('PATCH', 'rules', rep.Ann.cookie, { responseWindowMinutes: 5 })).statusCode).toBe(403);
     expect((await call('PATCH', 'rules', boss, {})).json().error).toBe('Say which rule to change');
     for (const bad of [{ responseWindowMinutes: 121 }, { responseWindowMinutes: -1 }, { responseWindowMinutes: 1.5 }, { responseWindowMinutes: '5' }]) {
