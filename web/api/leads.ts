@@ -92,15 +92,21 @@ export function useLogContact(onDone?: () => void) {
 }
 
 /** A manager hands a lead waiting in Unassigned to Next Up. */
-export function useHandOutLead() {
+/**
+ * A manager hands a lead out: to Next Up, or to a salesman he names and says why (an override).
+ * A caller that shows the refusal itself (a form under its field) passes its own onError to mutate.
+ */
+export function useHandOut(onDone?: () => void) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => call('POST /leads/:id/handout', { params: { id }, body: {} }),
+    mutationFn: ({ id, to, reason }: { id: number; to?: string; reason?: string }) =>
+      call('POST /leads/:id/handout', { params: { id }, body: { to: to || undefined, reason: reason?.trim() || undefined } }),
     onSuccess: ({ lead }) => {
       notifyOk(`${lead.customer} handed to ${lead.assignedToName}.`);
+      onDone?.();
       refresh(qc);
+      void qc.invalidateQueries({ queryKey: ['rotation'] });
     },
-    onError: (err) => notifyFail('Could not hand the lead out', err),
   });
 }
 

@@ -47,16 +47,3 @@ export function useReorder() {
 }
 
 /** A manager hands a lead out: to Next Up, or to the salesman he names, with why. */
-export function useHandOut(onDone?: () => void) {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, to, reason }: { id: number; to?: string; reason?: string }) =>
-      call('POST /leads/:id/handout', { params: { id }, body: { to: to || undefined, reason: reason?.trim() || undefined } }),
-    onSuccess: ({ lead }) => {
-      notifyOk(`${lead.customer} handed to ${lead.assignedToName}.`);
-      onDone?.();
-      void qc.invalidateQueries({ queryKey: ['rotation'] });
-      void qc.invalidateQueries({ queryKey: ['leads'] });
-    },
-  });
-}

@@ -84,7 +84,7 @@ export default function AssociatesPage() {
         {leads.isError && !leads.data ? (
           <LoadError what="your leads" error={leads.error} onRetry={() => leads.refetch()} />
         ) : (
-          <PagedLeads query={leads} canReopen={false} showAssignee={false} />
+          <PagedLeads query={leads} showAssignee={false} />
         )}
       </Paper>
     </Stack>

@@ -51,7 +51,7 @@ export default function LeadsPage() {
         <LoadError what="the leads" error={leads.error} onRetry={() => leads.refetch()} />
       ) : (
         <Paper withBorder p="md" radius="md">
-          <PagedLeads query={leads} canReopen />
+          <PagedLeads query={leads} />
         </Paper>
       )}
     </Stack>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useNow } from '../components/useNow';
-import { useHandOut, type RotationView } from '../api/rotation';
+import type { RotationView } from '../api/rotation';
+import { useHandOut } from '../api/leads';
 import { useLeads } from '../api/leads';
 import { notifyFail } from '../components/notify';
 import { timeLeft } from '../../domain/speed';

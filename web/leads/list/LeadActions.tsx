@@ -1,12 +1,13 @@
 import { Button } from '@mantine/core';
 import { IconCheck, IconRotateClockwise } from '@tabler/icons-react';
-import { useAcceptLead, useHandOutLead } from '../../api/leads';
-import { useMay } from './useMay';
+import { notifyFail } from '../../components/notify';
+import { useAcceptLead, useHandOut } from '../../api/leads';
+import { may as offers } from './may';
 import type { RowProps } from './LeadsList';
 
 /** Mark Closed, or Reopen for whoever may reopen it. */
-export function CloseOrReopen({ lead: l, canReopen, busy, onAct, full = false }: Pick<RowProps, 'lead' | 'canReopen' | 'busy' | 'onAct'> & { full?: boolean }) {
-  if (l.closed && !canReopen) return null;
+export function CloseOrReopen({ lead: l, busy, onAct, full = false }: Pick<RowProps, 'lead' | 'busy' | 'onAct'> & { full?: boolean }) {
+  if (!(l.closed ? l.can.reopen : l.can.close)) return null;
   return (
     <Button
       size={full ? 'sm' : 'xs'}
@@ -23,9 +24,9 @@ export function CloseOrReopen({ lead: l, canReopen, busy, onAct, full = false }:
 
 /** Accept (the holder's), Hand out (a manager's, for a lead in Unassigned) and Timeline (managers and the holder). */
 export function SpeedActions({ lead: l, onOpen }: Pick<RowProps, 'lead' | 'onOpen'>) {
-  const may = useMay(l);
+  const may = offers(l);
   const accept = useAcceptLead();
-  const handOut = useHandOutLead();
+  const handOut = useHandOut();
   return (
     <>
       {may.accept && (
@@ -34,7 +35,12 @@ export function SpeedActions({ lead: l, onOpen }: Pick<RowProps, 'lead' | 'onOpe
         </Button>
       )}
       {may.handOut && (
-        <Button size="xs" variant="light" onClick={() => handOut.mutate(l.id)} loading={handOut.isPending}>
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => handOut.mutate({ id: l.id }, { onError: (err) => notifyFail('Could not hand the lead out', err) })}
+          loading={handOut.isPending}
+        >
           Hand out
         </Button>
       )}

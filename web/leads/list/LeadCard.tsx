@@ -41,7 +41,7 @@ export const LeadCard = memo(function LeadCard({ showAssignee, day: _day, ...row
           <FollowUp lead={l} />
         </div>
       </SimpleGrid>
-      {(!l.closed || row.canReopen) && (
+      {(l.closed ? l.can.reopen : l.can.close) && (
         <div style={{ marginTop: 10 }}>
           <CloseOrReopen {...row} full />
         </div>

@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import type { Lead } from '../../api/leads';
-import { useMay } from './useMay';
+import { may as offers } from './may';
 import type { OpenDialog } from './LeadDialogs';
 
 /** "2015 Honda Civic · 82000 mi" */
@@ -37,7 +37,7 @@ function SpeedBadges({ lead: l }: { lead: Lead }) {
 
 /** The customer's name and what an integration sent with it: contact, vehicle, trade-in, comments. */
 export function LeadDetails({ lead: l, onOpen }: { lead: Lead; onOpen: OpenDialog }) {
-  const may = useMay(l);
+  const may = offers(l);
   const vehicle = [l.vehicle, l.vin && `VIN ${l.vin}`].filter(Boolean).join(' · ');
   const contact = [l.phone, l.email].filter(Boolean).join(' · ');
   return (

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Lead } from '../../api/leads';
-import { useMay } from './useMay';
+import { may as offers } from './may';
 import { TimelineDialog } from './TimelineDialog';
 import { NameDialog } from './NameDialog';
 import { DocumentDialog } from './DocumentDialog';
@@ -44,7 +44,7 @@ export function LeadDialogs({ shown, close }: Pick<ReturnType<typeof useLeadDial
 }
 
 function LeadDialog({ dialog, ...props }: { dialog: Dialog; lead: Lead; opened: boolean; onClose: () => void }) {
-  const may = useMay(props.lead);
+  const may = offers(props.lead);
   if (!may[dialog]) return null;
   if (dialog === 'timeline') return <TimelineDialog {...props} />;
   if (dialog === 'name') return <NameDialog {...props} />;

@@ -1,7 +1,6 @@
 import { useCallback } from 'react';
 import { Stack, Table, Text } from '@mantine/core';
 import type { Lead } from '../../api/leads';
-import { useSession } from '../../session/SessionProvider';
 import { useCompact } from '../../components/useCompact';
 import { APP_TIMEZONE } from '../../api/meta';
 import { dayKey } from '../../../domain/time';
@@ -14,8 +13,6 @@ import { LeadCard } from './LeadCard';
 export interface RowProps {
   lead: Lead;
   showAssignee: boolean;
-  /** He may reopen it: a manager, or the salesman who closed it. */
-  canReopen: boolean;
   busy: boolean;
   onAct: (id: number, close: boolean) => void;
   onOpen: OpenDialog;
@@ -23,20 +20,9 @@ export interface RowProps {
   day: string;
 }
 
-/** The leads table of the specification (cards on a phone); `canReopen` is false on a salesman's own list, where he may reopen only what he closed. */
-export function LeadsList({
-  leads,
-  canReopen,
-  showAssignee = true,
-  onOpen,
-}: {
-  leads: Lead[];
-  canReopen: boolean;
-  showAssignee?: boolean;
-  onOpen: OpenDialog;
-}) {
+/** The leads table of the specification (cards on a phone). */
+export function LeadsList({ leads, showAssignee = true, onOpen }: { leads: Lead[]; showAssignee?: boolean; onOpen: OpenDialog }) {
   const { mutate, isPending, variables } = useCloseWithUndo();
-  const { user } = useSession();
   const compact = useCompact();
   const onAct = useCallback((id: number, close: boolean) => mutate({ id, close }), [mutate]);
   const day = dayKey(new Date(), APP_TIMEZONE);
@@ -45,7 +31,6 @@ export function LeadsList({
     key: l.id,
     lead: l,
     showAssignee,
-    canReopen: canReopen || (!!l.closedById && l.closedById === user?.uid),
     busy: isPending && variables?.id === l.id,
     onAct,
     onOpen,

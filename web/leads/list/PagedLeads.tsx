@@ -5,7 +5,7 @@ import { LeadsList } from './LeadsList';
 import { LeadDialogs, useLeadDialogs } from './LeadDialogs';
 
 /** A leads query shown a page at a time, with "Load more" while the server has more; its leads' dialogs open above the rows. */
-export function PagedLeads({ query, ...list }: { query: ReturnType<typeof useLeads>; canReopen: boolean; showAssignee?: boolean }) {
+export function PagedLeads({ query, ...list }: { query: ReturnType<typeof useLeads>; showAssignee?: boolean }) {
   const leads = useMemo(() => query.data?.pages.flatMap((p) => p.leads), [query.data]);
   // A page of lead cards takes a slow phone a good part of a second to build: React builds it
   // in slices between which the page still answers taps (a deferred value), not in one go.

@@ -2,7 +2,7 @@ import { Modal, Skeleton, Stack, Text, Timeline } from '@mantine/core';
 import { useTimeline, type Lead } from '../../api/leads';
 import type { TimelineEntry } from '../../../domain/contract/answers';
 import { when } from '../../components/when';
-import { useMay } from './useMay';
+import { may as offers } from './may';
 import { ContactForm } from './ContactForm';
 
 function describe(e: TimelineEntry): string {
@@ -27,7 +27,7 @@ function describe(e: TimelineEntry): string {
 /** A lead's life so far, and (for its holder, while it is open) the form that logs a contact. */
 export function TimelineDialog({ lead, opened, onClose }: { lead: Lead; opened: boolean; onClose: () => void }) {
   const q = useTimeline(lead.id, opened);
-  const may = useMay(lead);
+  const may = offers(lead);
   return (
     <Modal opened={opened} onClose={onClose} title={`Timeline: ${lead.customer}`} closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
