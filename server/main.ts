@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { loadConfig, loadDotEnv, ConfigError } from './config';
 import { openDb } from './db';
 import { buildApp } from './app';
+import { messageOf } from '../domain/errors';
 
 /** pino-pretty is a development tool: where it is not installed, the log stays JSON. */
 function prettyTarget(): string | null {
@@ -37,7 +38,7 @@ async function main() {
       onConnectionError: (err) => console.warn(`database connection dropped (${err.message}); a new one is opened on next use`),
     });
   } catch (err) {
-    console.error(`Could not open the database: ${(err as Error).message}\nCheck DATABASE_URL or DATA_DIR and start again.`);
+    console.error(`Could not open the database: ${messageOf(err)}\nCheck DATABASE_URL or DATA_DIR and start again.`);
     process.exit(1);
   }
   const app = await buildApp({ config, dbh, logger });

@@ -102,7 +102,9 @@ const queryClient = new QueryClient({
 // first render then has it, instead of drawing placeholders and then the queue.
 if (screen === 'overview') void queryClient.prefetchQuery(rotationQuery(OVERVIEW_LOG_SIZE));
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element to draw the portal in.');
+createRoot(root).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbHandle } from '../db';
 import type { Mail, Mailer } from './mailer';
 import { batched } from '../db/batch';
+import { messageOf } from '../../domain/errors';
 
 interface QueuedMail {
   kind: 'signin' | 'lead' | 'report' | 'email';
@@ -122,7 +123,7 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
           await mailer.send(mail, logLine);
           sent.push(r.id);
         } catch (err) {
-          const msg = (err as Error).message ?? String(err);
+          const msg = messageOf(err);
           if (permanent(err)) {
             log.error({ err, outbox: Number(r.id), to: r.recipient }, `gave up on ${r.kind} mail: the mail server refused it`);
             return done([r.id], 'failed', msg);

@@ -3,6 +3,7 @@ import type { Ctx } from '../context';
 import { implement } from '../http/implement';
 import { HttpError } from '../http/errors';
 import { celsiusToFahrenheit, weatherLabel } from '../../domain/weather';
+import { messageOf } from '../../domain/errors';
 
 export const WEATHER_TTL_MS = 10 * 60 * 1000;
 /** A failure is remembered briefly so a down service is not asked on every page view. */
@@ -31,7 +32,7 @@ export function createWeather(ctx: Ctx) {
       if (typeof t !== 'number' || typeof code !== 'number') throw new Error('weather answer has no current_weather');
       return { temperatureF: celsiusToFahrenheit(t), code, label: weatherLabel(code) };
     } catch (err) {
-      ctx.log.warn({ err: (err as Error).message }, 'weather unavailable');
+      ctx.log.warn({ err: messageOf(err) }, 'weather unavailable');
       return null;
     }
   }

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
 import { call } from '../api/client';
 import type { Role } from '../../domain/roles';
+import { messageOf } from '../../domain/errors';
 
 export type { ManagedUser } from '../../domain/contract/answers';
 
@@ -20,13 +21,13 @@ export const useUsers = (deleted: boolean) =>
 export const useAudit = (id: string | undefined) =>
   useQuery({
     queryKey: ['users', id, 'audit'],
-    queryFn: async () => (await call('GET /users/:id/audit', { params: { id: id! } })).entries,
+    queryFn: async () => (await call('GET /users/:id/audit', { params: { id: id ?? '' } })).entries,
     enabled: !!id,
   });
 
 /** The specification's failure alert: "Failed to save: {message}". */
 const notifyFailed = (what: string, err: unknown) =>
-  notifications.show({ color: 'red', message: `${what}: ${(err as Error)?.message || 'Unknown error'}`, autoClose: 8000 });
+  notifications.show({ color: 'red', message: `${what}: ${messageOf(err) || 'Unknown error'}`, autoClose: 8000 });
 
 export function useSaveUser(onDone: () => void) {
   const qc = useQueryClient();

@@ -123,7 +123,7 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
   const [actionId, renew] = useActionId();
   const form = useSchemaForm(skipSchema, { targetUid: '', reason: '' }, { onValuesChange: renew });
   // Only someone in the queue can be skipped: the server refuses anyone else.
-  const queue = team.filter((t) => t.eligible).sort((a, b) => a.place! - b.place!);
+  const queue = team.filter((t) => t.eligible).sort((a, b) => (a.place ?? 0) - (b.place ?? 0));
   const minutes = useRulesNow().skipSnoozeMinutes;
   const m = useMutation({
     mutationFn: (v: { targetUid: string; reason: string }) =>

@@ -6,6 +6,7 @@ import { useSession } from '../session/SessionProvider';
 import { AlertsSetting } from '../leads/AlertsSetting';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { profileSchema } from '../../domain/schemas';
+import { messageOf } from '../../domain/errors';
 
 export default function SettingsPage() {
   const { setColorScheme } = useMantineColorScheme();
@@ -28,7 +29,7 @@ export default function SettingsPage() {
       await updateProfileName(name, greeting.trim() || null);
       notifications.show({ color: 'green', message: 'Profile saved.' });
     } catch (err) {
-      if (!showFieldError(form, err)) form.setFieldError('name', (err as Error).message);
+      if (!showFieldError(form, err)) form.setFieldError('name', messageOf(err));
     } finally {
       setSaving(false);
     }

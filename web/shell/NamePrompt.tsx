@@ -4,6 +4,7 @@ import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/co
 import { useSession } from '../session/SessionProvider';
 import { hasDefaultName } from '../../domain/format';
 import { notifyOk } from '../components/notify';
+import { messageOf } from '../../domain/errors';
 
 const skipKey = (uid: string) => `namePromptSkipped:${uid}`;
 
@@ -33,7 +34,7 @@ export function NamePrompt() {
       await updateProfileName(name);
       notifyOk('Nice to meet you.');
     } catch (err) {
-      setError((err as Error).message);
+      setError(messageOf(err));
     } finally {
       setSaving(false);
     }
