@@ -136,6 +136,18 @@ export function Line({ team }: { team: Member[] | undefined }) {
     </Group>
   );
 
+  /** A table row's first four cells: who, his place, Active and On Duty. */
+  const cells = (t: Member) => (
+    <>
+      <Table.Td>{name(t)}</Table.Td>
+      <Table.Td data-testid="place">
+        <Place member={t} />
+      </Table.Td>
+      <Table.Td>{activeSwitch(t)}</Table.Td>
+      <Table.Td>{dutySwitch(t)}</Table.Td>
+    </>
+  );
+
   const card = (t: Member, i: number | null) => (
     <Paper key={t.id} component="li" withBorder p="sm" radius="md" data-testid="team-row" aria-current={t.place === 1 ? 'true' : undefined}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
@@ -216,12 +228,7 @@ export function Line({ team }: { team: Member[] | undefined }) {
             )}
             {line.map((t, i) => (
               <Table.Tr key={t.id} data-testid="team-row" aria-current={t.place === 1 ? 'true' : undefined} {...dragProps(t, i)}>
-                <Table.Td>{name(t)}</Table.Td>
-                <Table.Td data-testid="place">
-                  <Place member={t} />
-                </Table.Td>
-                <Table.Td>{activeSwitch(t)}</Table.Td>
-                <Table.Td>{dutySwitch(t)}</Table.Td>
+                {cells(t)}
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
                     <IconGripVertical size={18} aria-hidden style={{ cursor: 'grab', color: 'var(--mantine-color-dimmed)' }} />
@@ -240,12 +247,7 @@ export function Line({ team }: { team: Member[] | undefined }) {
               </Table.Tr>
               {out.map((t) => (
                 <Table.Tr key={t.id} data-testid="team-row">
-                  <Table.Td>{name(t)}</Table.Td>
-                  <Table.Td data-testid="place">
-                    <Place member={t} />
-                  </Table.Td>
-                  <Table.Td>{activeSwitch(t)}</Table.Td>
-                  <Table.Td>{dutySwitch(t)}</Table.Td>
+                  {cells(t)}
                   <Table.Td />
                 </Table.Tr>
               ))}
