@@ -15,7 +15,7 @@ import { freshDb, PG_ADMIN_URL, PG_AVAILABLE } from '../server/test/harness';
 import { managerSession, startServerProcess } from '../server/test/process';
 import { assignNext, firstOverdue, sqlEnv } from '../server/rotation/service';
 import { sql } from 'kysely';
-import { createKey, INTAKE_PER_MINUTE } from '../server/intake/service';
+import { createKey } from '../server/intake/service';
 import { LEAD_SOURCE } from '../domain/leads';
 import { clickToScreens, CPU_SLOWDOWN, demoServer, lighthouseRuns, pageLoads, SLOW_4G, type PageLoad } from './pages';
 
@@ -301,22 +301,28 @@ async function sweepBench(dir: string) {
 
 // ---------- hostile ADF ----------
 
-/** The worst documents one key can send: one refused by the pre-scan, one just inside every limit. */
+/**
+ * The worst documents one key can send, each about 1 MB: ~900 kB of bare "& " in elements under
+ * the text limit (read as "&amp;" it would be 2.8 MB), nesting 140,000 deep, the largest document
+ * just inside every limit, and 90,000 attributes on one element.
+ */
 function worstDocuments() {
   const head = '<adf><prospect><customer><contact><name part="full">Worst Case</name></contact></customer>';
   const attrs = (n: number) => Array.from({ length: n }, (_, i) => `a${i}="x"`).join(' ');
+  const ampersands = `${head}${`<c>${'& '.repeat(15_000)}</c>`.repeat(30)}</prospect></adf>`;
+  const deep = `<adf><prospect>${'<x>'.repeat(140_000)}${'</x>'.repeat(140_000)}</prospect></adf>`;
+  const inside = `${head}${`<x ${attrs(10)}>${'q'.repeat(150)}</x>`.repeat(199)}${`<y>${'q'.repeat(340)}</y>`.repeat(2790)}</prospect></adf>`;
   const refused = `<adf><prospect><id ${attrs(90_000)}>1</id></prospect></adf>`;
-  const inside = `${head}${`<x ${attrs(10)}>${'q'.repeat(150)}</x>`.repeat(199)}${`<y>${'q'.repeat(180)}</y>`.repeat(2790)}</prospect></adf>`;
-  return [refused, inside];
+  return [ampersands, deep, inside, refused];
 }
 
-function post(port: number, url: string, headers: Record<string, string>, body: string): Promise<number> {
+function post(port: number, url: string, headers: Record<string, string>, body: string): Promise<{ status: number; retryAfter: number }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: '127.0.0.1', port, method: 'POST', path: url, agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
       (res) => {
         res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after'] ?? 0) }));
       },
     );
     req.on('error', reject);
@@ -324,9 +330,13 @@ function post(port: number, url: string, headers: Record<string, string>, body: 
   });
 }
 
+/** How many requests the hostile key keeps in flight. */
+const ATTACKERS = 4;
+
 /**
  * Other users' latency (reading the rotation, 100 a second) alone, then while one API key sends
- * its worst ADF documents at its rate limit (60 a minute: one a second).
+ * its worst ADF documents as fast as its allowance lets: ATTACKERS requests in flight, each
+ * waiting as a 429's Retry-After says (at most a second) before trying again.
  */
 async function adfBench() {
   const dbh = await freshDb('sqlite');
@@ -336,7 +346,7 @@ async function adfBench() {
   await dbh.release();
   const server = await startServer({ DATA_DIR: dbh.dir });
   // A server that has been running a while: the parser and the routes are warm.
-  for (const doc of [...worstDocuments(), ...worstDocuments(), ...worstDocuments()]) {
+  for (const doc of [...worstDocuments(), ...worstDocuments()]) {
     await post(server.port, '/api/v1/leads', { 'x-api-key': warm.key, 'content-type': 'application/x-adf+xml' }, doc);
   }
   // Open loop: other users ask on a fixed schedule (100 a second) whatever the server is doing,
@@ -356,22 +366,27 @@ async function adfBench() {
   };
   say(`[adf] other users alone, ${SECONDS} s…`);
   const alone = await readers();
-  say(`[adf] other users while one key sends its worst ADF documents at its rate limit (${INTAKE_PER_MINUTE}/min), ${SECONDS} s…`);
+  say(`[adf] other users while one key sends its worst ADF documents as fast as its allowance lets, ${SECONDS} s…`);
   const docs = worstDocuments();
   const statuses: Record<number, number> = {};
   const docTimes: number[] = [];
   let sending = true;
-  const every = 60_000 / INTAKE_PER_MINUTE;
-  const start = performance.now();
-  const sender = (async () => {
-    for (let i = 0; sending; i++) {
+  let n = 0;
+  const attacker = async () => {
+    while (sending) {
       const t0 = performance.now();
-      const status = await post(server.port, '/api/v1/leads', { 'x-api-key': key, 'content-type': 'application/x-adf+xml' }, docs[i % 2]);
-      docTimes.push(performance.now() - t0);
+      const { status, retryAfter } = await post(
+        server.port,
+        '/api/v1/leads',
+        { 'x-api-key': key, 'content-type': 'application/x-adf+xml' },
+        docs[n++ % docs.length],
+      );
       statuses[status] = (statuses[status] ?? 0) + 1;
-      await new Promise((r) => setTimeout(r, Math.max(0, start + (i + 1) * every - performance.now())));
+      if (status !== 429) docTimes.push(performance.now() - t0);
+      else await new Promise((r) => setTimeout(r, Math.min(Math.max(retryAfter, 0.05) * 1000, 1000)));
     }
-  })();
+  };
+  const sender = Promise.all(Array.from({ length: ATTACKERS }, attacker));
   const attacked = await readers();
   sending = false;
   await sender;
@@ -683,7 +698,7 @@ function tableOf(r: Record<string, number>) {
       ],
     );
   }
-  if (has('adf_others_attacked_p99_ms')) rows.push(adfRow(r) as [string, string, string, string]);
+  if (has('adf_others_attacked_p99_ms')) rows.push(...adfRows(r));
   if (has('rss_idle_mb')) rows.push(['server memory (RSS)', `idle ${r.rss_idle_mb} MB, under assign load ${r.rss_load_mb} MB`, 'measured', '']);
   const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((x) => x[i].length), ['what', 'measured', 'target', 'met'][i].length));
   const line = (x: string[]) => `| ${x.map((c, i) => c.padEnd(w[i])).join(' | ')} |`;
@@ -700,12 +715,15 @@ function adfResults(adf: Awaited<ReturnType<typeof adfBench>>) {
   };
 }
 
-function adfRow(r: Record<string, number>) {
+function adfRows(r: Record<string, number>): [string, string, string, string][] {
   return [
-    "others' p99 while one key sends worst ADF",
-    `p99 ${r.adf_others_attacked_p99_ms} ms, max ${r.adf_others_attacked_max_ms} ms (alone p99 ${r.adf_others_alone_p99_ms} ms); a document ${r.adf_worst_doc_p50_ms}–${r.adf_worst_doc_max_ms} ms`,
-    'p99 < 50 ms',
-    r.adf_others_attacked_p99_ms < 50 ? 'yes' : 'MISSED',
+    ["others' p99 while quiet (reading the rotation)", `p99 ${r.adf_others_alone_p99_ms} ms`, 'baseline', ''],
+    [
+      "others' p99 while one key sends worst ADF",
+      `p99 ${r.adf_others_attacked_p99_ms} ms, max ${r.adf_others_attacked_max_ms} ms; a document ${r.adf_worst_doc_p50_ms}–${r.adf_worst_doc_max_ms} ms`,
+      'p99 < 50 ms',
+      r.adf_others_attacked_p99_ms < 50 ? 'yes' : 'MISSED',
+    ],
   ];
 }
 

@@ -17,8 +17,11 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
 const SOURCE_DIRS = ['web', 'domain', 'server'];
 /** Single files that change what a build makes. */
 const SOURCE_FILES = ['package-lock.json', 'vite.config.ts', 'tsconfig.json', 'scripts/build.mjs'];
-/** The server's entry points, each compiled to build/<name>.js. */
-const ENTRIES = ['main', 'cli'];
+/**
+ * The server's entry points, each compiled to build/<name>.js: the server, the command line, and
+ * the intake parser's worker thread (server/intake/parser.ts looks for it beside the bundle).
+ */
+export const ENTRIES = { main: 'server/main.ts', cli: 'server/cli.ts', 'intake-worker': 'server/intake/worker.ts' };
 
 /** @typedef {{ hash: string, web: string }} Stamp */
 /** @typedef {Record<string, string | undefined>} Env */
@@ -79,7 +82,7 @@ export function staleReason(root = ROOT, /** @type {Env} */ env = process.env) {
   if (!stamp) return 'there is no build yet';
   const web = webDir(root, env);
   if (path.resolve(root, stamp.web) !== web || !fs.existsSync(path.join(web, 'index.html'))) return `the web app is not built in ${web}`;
-  for (const e of ENTRIES) if (!fs.existsSync(path.join(root, 'build', `${e}.js`))) return `build/${e}.js is missing`;
+  for (const e of Object.keys(ENTRIES)) if (!fs.existsSync(path.join(root, 'build', `${e}.js`))) return `build/${e}.js is missing`;
   if (stamp.hash !== sourceHash(root)) return 'the sources changed since the last build';
   return null;
 }
@@ -98,7 +101,7 @@ export async function compileServer(root = ROOT, outdir = path.join(root, 'build
   const esbuild = await import('esbuild');
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ENTRIES.map((e) => ({ in: `server/${e}.ts`, out: e })),
+    entryPoints: Object.entries(ENTRIES).map(([out, entry]) => ({ in: entry, out })),
     outdir,
     bundle: true,
     platform: 'node',

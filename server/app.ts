@@ -75,6 +75,8 @@ export interface AppOptions {
   pruneMs?: number;
   /** The built web app (default: WEB_DIST or ./dist). */
   webDist?: string;
+  /** What time it is for the intake API's per-key limit (tests move it; default Date.now). */
+  intakeClock?: () => number;
 }
 
 export interface RouteInfo {
@@ -223,7 +225,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
       await api.register(floorRoutes, { ctx });
       await api.register(userRoutes, { ctx });
       await api.register(salesRoutes, { ctx });
-      await api.register(intakeRoutes, { prefix: '/v1', ctx });
+      await api.register(intakeRoutes, { prefix: '/v1', ctx, clock: opts.intakeClock });
       await api.register(integrationRoutes, { ctx });
       api.all('/*', { config: { access: 'public' } }, async () => {
         throw new HttpError(404, 'No such API route.');

@@ -75,6 +75,9 @@ const schema = z.object({
     .max(60, 'must be 1 to 60 seconds')
     .default(60),
   HEALTH_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  INTAKE_BURST: z.coerce.number().int().min(1).max(10_000).default(10),
+  INTAKE_PER_MINUTE: z.coerce.number().int().min(1).max(60_000).default(60),
+  INTAKE_WORKERS: z.coerce.number({ error: 'must be 1 to 8 threads' }).int().min(1, 'must be 1 to 8 threads').max(8, 'must be 1 to 8 threads').default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 });

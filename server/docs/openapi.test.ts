@@ -58,7 +58,7 @@ describe('the OpenAPI document at /api/docs', () => {
     );
     const intake = doc.paths!['/v1/leads']!.post!;
     expect(intake.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
-    expect(Object.keys(intake.responses).sort()).toEqual(['200', '201', '400', '401', '409', '413', '415', '422', '429']);
+    expect(Object.keys(intake.responses).sort()).toEqual(['200', '201', '400', '401', '409', '413', '415', '422', '429', '503']);
     expect(doc.paths!['/integrations/keys']!.post!.security).toEqual([{ session: [] }]);
     expect(doc.paths!['/auth/link']!.post!.security).toEqual([]);
   });

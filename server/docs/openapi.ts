@@ -3,7 +3,6 @@ import * as a from '../../domain/contract/answers';
 import { routes, type Route } from '../../domain/contract/routes';
 import { completeLinkSchema, keyNameSchema, leadSchema, sendLinkSchema } from '../../domain/schemas';
 import { SESSION_COOKIE } from '../auth/tokens';
-import { INTAKE_PER_MINUTE } from '../intake/service';
 
 /**
  * The public API as OpenAPI 3.1, served at GET /api/docs. Bodies and answers come from the same
@@ -79,7 +78,8 @@ const DOCUMENTED: { [R in Route | 'POST /v1/leads' | 'GET /docs']?: Operation } 
       'the charset, or <?xml encoding>: UTF-8, UTF-16, ISO-8859-1 or Windows-1252. <id source="..."> (or <customer><id>) ' +
       'is the prospect id: the same id from the same key is a duplicate only for the same customer (name and a phone or ' +
       'e-mail) or when the prospect says status="resend". DOCTYPE and ENTITY declarations are refused. At most 1 MB, ' +
-      `100 prospects, and ${INTAKE_PER_MINUTE} requests a minute per key.`,
+      '100 prospects. Per key (by default) 10 requests at once, then one a second; beyond that 429, with a Retry-After ' +
+      'saying when the next one is let through. When too many documents wait to be read, 503 with a Retry-After.',
     security: ['apiKey', 'bearer'],
     status: 201,
     example: {
@@ -93,7 +93,8 @@ const DOCUMENTED: { [R in Route | 'POST /v1/leads' | 'GET /docs']?: Operation } 
       413: 'The body is over 1 MB.',
       415: 'Neither JSON nor ADF/XML, or an encoding that is not read.',
       422: 'This Idempotency-Key was already used with a different request.',
-      429: 'Too many requests with this key; wait a minute.',
+      429: 'Too many requests with this key: past its burst, wait as Retry-After says.',
+      503: 'The portal is busy reading other documents (or the database is not answering); try again as Retry-After says.',
     },
   },
 

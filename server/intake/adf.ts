@@ -224,14 +224,85 @@ function prospect(p: El, adf: El): Prospect {
   };
 }
 
+/** The most a document may hold, in bytes as sent and in characters once its bare "&" are escaped: 1 MB. */
+export const MAX_DOCUMENT = 1024 * 1024;
+
+const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isHex = (c: number) => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
+const isNameChar = (c: number) => isLetter(c) || isDigit(c) || c === 0x2e || c === 0x5f || c === 0x2d;
+
+/** Where the reference starting at doc[at] ("&") ends after its ";", or -1 when the "&" is bare. */
+function referenceEnd(doc: string, at: number): number {
+  let i = at + 1;
+  const c = doc.charCodeAt(i);
+  if (isLetter(c)) {
+    while (isNameChar(doc.charCodeAt(++i)));
+  } else if (c === 0x23 /* # */) {
+    const hex = doc.charCodeAt(i + 1) === 0x78; /* x */
+    const digit = hex ? isHex : isDigit;
+    i += hex ? 2 : 1;
+    const first = i;
+    while (digit(doc.charCodeAt(i))) i++;
+    if (i === first) return -1;
+  } else return -1;
+  return doc.charCodeAt(i) === 0x3b /* ; */ ? i + 1 : -1;
+}
+
 /**
  * A bare "&" (senders paste "Tom & Ann" straight into the text) becomes "&amp;"; references and
- * CDATA sections and comments are left as they are.
+ * CDATA sections and comments are left as they are. One pass, each character looked at a bounded
+ * number of times (a name after "&" ends at the next "&"; a section without its end is looked for
+ * once), and the result may not grow past `max` characters: a document of bare "&" would
+ * otherwise grow five-fold. Past it, a 413 that says why.
  */
-export function repairAmpersands(doc: string): string {
-  return doc.replace(/(<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->)|&(?!(?:[A-Za-z][A-Za-z0-9._-]*|#[0-9]+|#x[0-9A-Fa-f]+);)/g, (m, kept: string | undefined) =>
-    kept ? m : '&amp;',
-  );
+export function repairAmpersands(doc: string, max = MAX_DOCUMENT): string {
+  // A section whose end is nowhere after one place is nowhere after any later place either.
+  const unclosed = { '<![CDATA[': false, '<!--': false };
+  const ends = { '<![CDATA[': ']]>', '<!--': '-->' } as const;
+  const next = (what: string, from: number) => {
+    const at = doc.indexOf(what, from);
+    return at < 0 ? Infinity : at;
+  };
+  const out: string[] = [];
+  let length = doc.length;
+  let copied = 0;
+  let i = 0;
+  // The next "&" and "<!" at or after i, each found again only once passed: no stretch is searched twice.
+  let amp = -1;
+  let lt = -1;
+  while (i < doc.length) {
+    if (amp < i) amp = next('&', i);
+    if (lt < i) lt = next('<!', i);
+    if (amp === Infinity && lt === Infinity) break;
+    if (lt < amp) {
+      const open = doc.startsWith('<![CDATA[', lt) ? '<![CDATA[' : doc.startsWith('<!--', lt) ? '<!--' : null;
+      const end = open && !unclosed[open] ? doc.indexOf(ends[open], lt + open.length) : -1;
+      if (open && end < 0) unclosed[open] = true;
+      // A section is kept whole; anything else after "<!" is read on from the next character.
+      i = end >= 0 ? end + ends[open!].length : lt + 2;
+      continue;
+    }
+    const end = referenceEnd(doc, amp);
+    if (end >= 0) {
+      i = end;
+      continue;
+    }
+    length += 4;
+    if (length > max) {
+      throw new HttpError(
+        413,
+        `The document is too large once its bare "&" characters are read as "&amp;" (max ${n(max)} characters): ` +
+          'send "&" as "&amp;", or a smaller document.',
+        'too_large',
+      );
+    }
+    out.push(doc.slice(copied, amp), '&amp;');
+    copied = i = amp + 1;
+  }
+  if (!out.length) return doc;
+  out.push(doc.slice(copied));
+  return out.join('');
 }
 
 /** Reads an ADF/XML document into its prospects; anything wrong or hostile is a 400 that says what. */

@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { pathId } from '../http/params';
 import { HttpError, badRequest, notFound, parse } from '../http/errors';
-import { parseAdf } from './adf';
-import { decodeXml } from './encoding';
+import { take, type Bucket } from '../http/limits';
+import { MAX_DOCUMENT } from './adf';
+import { createIntakeParser, IntakeBusy, type IntakeParser } from './parser';
+import { TYPES_WE_TAKE, type ReadDocument } from './read';
 import { openapi } from '../docs/openapi';
 import { keyNameSchema, leadSchema } from '../../domain/schemas';
 import {
@@ -20,8 +22,6 @@ import {
   underIdempotencyKey,
   saveIdempotency,
   toNewLead,
-  INTAKE_BODY_LIMIT,
-  INTAKE_PER_MINUTE,
   leadDocument,
   type ApiKey,
   type Planned,
@@ -34,8 +34,6 @@ declare module 'fastify' {
 }
 
 const XML_TYPES = ['application/x-adf+xml', 'text/xml', 'application/xml'];
-const TYPES_WE_TAKE =
-  'Send the lead as JSON (application/json) or ADF/XML (application/xml, text/xml or application/x-adf+xml; XML sent as text/plain is read too).';
 
 /** An XML body as bytes: it is decoded by the encoding it declares, once the key is known. */
 class XmlBody {
@@ -45,12 +43,17 @@ class XmlBody {
   ) {}
 }
 
-/** The document's text; a text/plain body must be XML (e-mail relays post ADF that way). */
-function readXml(body: XmlBody): string {
-  const text = decodeXml(body.bytes, body.contentType);
-  if (/^text\/plain/i.test(body.contentType) && !text.replace(/^[\uFEFF\s]+/, '').startsWith('<')) throw new HttpError(415, TYPES_WE_TAKE);
-  return text;
+/** The document read off the event loop (./parser.ts); a full queue is a 503 that says when to try again. */
+async function readXml(parser: IntakeParser, body: XmlBody, reply: FastifyReply): Promise<ReadDocument> {
+  try {
+    return await parser.read(body.bytes, body.contentType);
+  } catch (err) {
+    if (err instanceof IntakeBusy) reply.header('retry-after', String(err.retryAfter));
+    throw err;
+  }
 }
+
+const perMinute = (n: number) => (n === 1 ? 'one a minute' : `${n} a minute`);
 
 const keyOf = (req: FastifyRequest) => {
   const header = req.headers['x-api-key'];
@@ -59,9 +62,16 @@ const keyOf = (req: FastifyRequest) => {
   return auth?.[1];
 };
 
-/** POST /api/v1/leads: leads from integrations, authenticated by an API key, not a session. */
-export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
+/**
+ * POST /api/v1/leads: leads from integrations, authenticated by an API key, not a session.
+ * `clock` is what time it is for the per-key limit (tests move it).
+ */
+export async function intakeRoutes(app: FastifyInstance, { ctx, clock = Date.now }: { ctx: Ctx; clock?: () => number }) {
   const { db } = ctx.dbh;
+  const parser = createIntakeParser({ threads: ctx.config.INTAKE_WORKERS, log: ctx.log });
+  app.addHook('onClose', () => parser.close());
+  // Per key: a burst, then the rate (a token bucket counted in the database, so it holds across app servers).
+  const bucket: Bucket = { burst: ctx.config.INTAKE_BURST, perMinute: ctx.config.INTAKE_PER_MINUTE };
   app.decorateRequest('apiKey', null);
   // Here the body is decoded by the encoding the document declares, not taken as UTF-8 only.
   app.removeContentTypeParser('text/plain');
@@ -73,20 +83,30 @@ export async function intakeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) 
   app.post(
     '/leads',
     {
-      config: {
-        access: 'apikey',
-        rateLimit: { max: INTAKE_PER_MINUTE, timeWindow: 60_000, keyGenerator: (req: FastifyRequest) => `apikey:${req.apiKey?.id ?? req.ip}` },
-      },
-      bodyLimit: INTAKE_BODY_LIMIT,
-      // Before the body is read: a caller without a valid key gets 401 and nothing else.
-      onRequest: async (req) => {
-        req.apiKey = await authenticate(db, keyOf(req));
+      config: { access: 'apikey' },
+      bodyLimit: MAX_DOCUMENT,
+      // Before the body is read: a caller without a valid key gets 401, one past its allowance 429, and nothing else.
+      onRequest: async (req, reply) => {
+        const key = (req.apiKey = await authenticate(db, keyOf(req)));
+        const t = await take(db, `intake:${key.id}`, clock(), bucket);
+        reply.header('x-ratelimit-limit', String(bucket.burst)).header('x-ratelimit-remaining', String(t.remaining));
+        if (!t.allowed) {
+          const seconds = Math.max(1, Math.ceil(t.retryAfterMs / 1000));
+          reply.header('retry-after', String(seconds));
+          throw new HttpError(
+            429,
+            `Too many requests with this API key: it may send ${bucket.burst} at once, then ${perMinute(bucket.perMinute)}. ` +
+              `The next one is let through in ${seconds} s.`,
+            'rate_limited',
+          );
+        }
       },
     },
     async (req, reply) => {
       const key = req.apiKey!;
-      const xml = req.body instanceof XmlBody ? readXml(req.body) : null;
-      let leads: Planned[] = xml !== null ? prospectsToLeads(parseAdf(xml), key) : [{ lead: toNewLead(parse(leadSchema, req.body), key) }];
+      const doc = req.body instanceof XmlBody ? await readXml(parser, req.body, reply) : null;
+      const xml = doc?.xml ?? null;
+      let leads: Planned[] = doc ? prospectsToLeads(doc.prospects, key) : [{ lead: toNewLead(parse(leadSchema, req.body), key) }];
       const idem = req.headers['idempotency-key'];
       if (idem !== undefined && (typeof idem !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(idem))) {
         throw badRequest('Idempotency-Key must be 1 to 200 visible ASCII characters.');

@@ -8,9 +8,6 @@ import type { Prospect } from './adf';
 import { customerKey, isRepeat, prospectFields } from './lead';
 import { leadSchema, type LeadInput } from '../../domain/schemas';
 
-export const INTAKE_BODY_LIMIT = 1024 * 1024;
-export const INTAKE_PER_MINUTE = 60;
-
 export interface ApiKey {
   id: number;
   name: string;

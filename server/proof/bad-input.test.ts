@@ -175,7 +175,7 @@ describe.each(DIALECTS)('bad input on every JSON route on %s', (dialect) => {
     for (const targetUid of [bossId, off]) {
       const r = await send('POST', '/api/rotation/skip', JSON.stringify({ targetUid, reason: 'Lunch' }));
       expect(r.statusCode).toBe(400);
-      expect(r.json().error).toBe('Select a user to skip');
+      expect(r.json().error).toBe(targetUid === bossId ? 'Select a user to skip' : `Edge Off is not in line (off duty). Only someone in line can be skipped.`);
     }
     expect(await snapshot(t)).toEqual(before);
 
@@ -212,7 +212,8 @@ describe.each(DIALECTS)('hostile text and documents on every route on %s', (dial
   let cookie: string;
   let key: string;
   beforeAll(async () => {
-    t = await testApp(dialect, { SIGNIN_LINKS_PER_MINUTE: '100000' });
+    // One key sends every hostile document: more than the per-key burst (which has tests of its own, intake/limit.test.ts).
+    t = await testApp(dialect, { SIGNIN_LINKS_PER_MINUTE: '100000', INTAKE_BURST: '10000' });
     cookie = await t.signIn(MANAGER);
     await insertUser(t.db, { email: 'hostile.rep@dealer.test', name: 'Hostile Rep' });
     key = (await t.app.inject({ method: 'POST', url: '/api/integrations/keys', headers: { cookie }, payload: { name: 'Hostile feed' } })).json().key;
@@ -318,6 +319,12 @@ describe.each(DIALECTS)('hostile text and documents on every route on %s', (dial
       ],
       ['too deep', `<adf><prospect>${'<x>'.repeat(5000)}${'</x>'.repeat(5000)}</prospect></adf>`, 400, /nested too deeply/],
       ['a 100 KB element text', ADF('x'.repeat(100_000)), 400, /too long/],
+      [
+        '900 kB of bare ampersands (2.8 MB once escaped)',
+        `<adf><prospect>${`<c>${'& '.repeat(15_000)}</c>`.repeat(30)}</prospect></adf>`,
+        413,
+        /bare "&" characters/,
+      ],
       ['a lone surrogate in JSON', '{"customer":"Bob \\ud800"}', 400, /valid Unicode/, 'application/json'],
       ['NUL in JSON', '{"customer":"Bob \\u0000"}', 400, /valid Unicode/, 'application/json'],
       ['a charset named like a built-in of JavaScript', ADF('Bob'), 415, /charset "__proto__" is not supported/, 'application/xml; charset=__proto__'],

@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { build, compileServer, ensureBuilt, staleReason } from '../../scripts/build.mjs';
+import { build, compileServer, ENTRIES, ensureBuilt, staleReason } from '../../scripts/build.mjs';
+import { openDb } from '../db';
+import { createKey } from '../intake/service';
 import { startServerProcess } from '../test/process';
 
 const run = promisify(execFile);
@@ -33,7 +35,7 @@ function fakeTree() {
     fs.mkdirSync(web, { recursive: true });
     fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html>');
     fs.mkdirSync(path.join(r, 'build'), { recursive: true });
-    for (const e of ['main', 'cli']) fs.writeFileSync(path.join(r, 'build', `${e}.js`), '');
+    for (const e of Object.keys(ENTRIES)) fs.writeFileSync(path.join(r, 'build', `${e}.js`), '');
     return Promise.resolve();
   };
   const start = (env: Record<string, string> = {}) => ensureBuilt(root, env, compile, () => {});
@@ -121,7 +123,7 @@ describe('npm start builds only when the build does not match the sources', () =
 });
 
 describe('the compiled server', () => {
-  it('runs under plain node, without tsx, and serves the web app and the command line', async () => {
+  it('runs under plain node, without tsx, and serves the web app, the intake API (its worker thread too) and the command line', async () => {
     // Inside the repository, so that node finds node_modules from the compiled files.
     const out = path.join(ROOT, 'build', `.test-${crypto.randomBytes(6).toString('hex')}`);
     const web = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-web-'));
@@ -135,6 +137,18 @@ describe('the compiled server', () => {
         const page = await fetch(`${server.base}/`);
         expect(page.status).toBe(200);
         expect(await page.text()).toBe('<title>Compiled Motors</title>');
+        // ADF documents are read by build/intake-worker.js on a thread of its own: found, started, answering.
+        const dbh = await openDb({ dataDir: data });
+        const { key } = await createKey(dbh.db, 'Compiled feed', 'test');
+        await dbh.close();
+        const adf = (body: string) =>
+          fetch(`${server.base}/api/v1/leads`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/x-adf+xml' }, body });
+        const lead = await adf('<adf><prospect><customer><contact><name part="full">Compiled Customer</name></contact></customer></prospect></adf>');
+        expect(lead.status).toBe(201);
+        expect(await lead.json()).toMatchObject({ leads: [{ customer: 'Compiled Customer', status: 'unassigned' }] });
+        const broken = await adf('<adf>\n<prospect></adf>');
+        expect(broken.status).toBe(400);
+        expect(((await broken.json()) as { error: string }).error).toMatch(/^The XML is not well-formed: .*\(line 2, column/);
       } finally {
         expect(await server.stop()).toBe(0);
       }

@@ -90,7 +90,7 @@ export const healthAuth = { authorization: `Bearer ${HEALTH_TOKEN}` };
 export async function testApp(
   dialect: Dialect,
   env: Record<string, string> = {},
-  opts: Pick<AppOptions, 'logger' | 'sweepMs' | 'outboxTiming' | 'pruneMs' | 'webDist'> = {},
+  opts: Pick<AppOptions, 'logger' | 'sweepMs' | 'outboxTiming' | 'pruneMs' | 'webDist' | 'intakeClock'> = {},
 ) {
   const smtp = await startSmtp();
   const dbh = await freshDb(dialect);
