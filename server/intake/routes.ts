@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
-import { pathId } from '../http/params';
+import { implement } from '../http/implement';
 import { HttpError, badRequest, notFound, parse } from '../http/errors';
 import { take, type Bucket } from '../http/limits';
 import { MAX_DOCUMENT } from './adf';
 import { createIntakeParser, IntakeBusy, type IntakeParser } from './parser';
 import { TYPES_WE_TAKE, type ReadDocument } from './read';
 import { openapi } from '../docs/openapi';
-import { keyNameSchema, leadSchema } from '../../domain/schemas';
+import { leadSchema } from '../../domain/schemas';
 import {
   authenticate,
   claimIdempotency,
@@ -134,25 +134,16 @@ export async function integrationRoutes(app: FastifyInstance, { ctx }: { ctx: Ct
   const { db } = ctx.dbh;
   app.get('/docs', access('public'), async () => openapi(ctx.config.PUBLIC_URL));
 
-  app.get('/integrations/keys', access('manager'), async () => ({ keys: await listKeys(db) }));
+  implement(app, 'GET /integrations/keys', async () => ({ keys: await listKeys(db) }));
 
-  app.post('/integrations/keys', access('manager'), async (req, reply) => {
-    const { name } = parse(keyNameSchema, req.body);
-    const created = await createKey(db, name, req.user!.id);
-    return reply.status(201).send(created);
-  });
+  implement(app, 'POST /integrations/keys', async ({ me, body }) => createKey(db, body.name, me.id));
 
   /** The ADF document a lead came in, as text, for managers only. */
-  app.get('/leads/:id/document', access('manager'), async (req) => {
-    const id = pathId(req.params, 'Lead not found');
-    const document = await leadDocument(db, id);
+  implement(app, 'GET /leads/:id/document', async ({ params }) => {
+    const document = await leadDocument(db, params.id);
     if (document === null) throw notFound('This lead did not come in as an ADF document.');
     return { document };
   });
 
-  app.post('/integrations/keys/:id/revoke', access('manager'), async (req) => {
-    const id = pathId(req.params, 'API key not found');
-    const apiKey = await revokeKey(db, id);
-    return { apiKey };
-  });
+  implement(app, 'POST /integrations/keys/:id/revoke', async ({ params }) => ({ apiKey: await revokeKey(db, params.id) }));
 }
