@@ -52,10 +52,21 @@ describe('the OpenAPI document at /api/docs', () => {
     expect(described.filter((r) => LEFT_OUT.includes(r))).toEqual([]);
   });
 
-  it('covers the intake API, its keys and the session routes', () => {
-    expect(Object.keys(doc.paths!).sort()).toEqual(
-      ['/auth/complete', '/auth/link', '/auth/logout', '/auth/me', '/docs', '/integrations/keys', '/integrations/keys/{id}/revoke', '/v1/leads'].sort(),
+  it('covers the intake API, its keys and the session routes, and marks the web app’s own routes internal', () => {
+    const ops = Object.entries(doc.paths!).flatMap(([p, item]) =>
+      Object.entries(item!).map(([m, op]) => ({ route: `${m.toUpperCase()} ${p}`, op: op as OpenAPIV3_1.OperationObject & { 'x-internal'?: boolean } })),
     );
+    const open = ops.filter((o) => !o.op['x-internal']);
+    expect(new Set(open.map((o) => o.route.split(' ')[1]))).toEqual(
+      new Set(['/auth/complete', '/auth/link', '/auth/logout', '/auth/me', '/docs', '/integrations/keys', '/integrations/keys/{id}/revoke', '/v1/leads']),
+    );
+    // Every route of the contract is described, from the same definition: its query too.
+    expect(ops.length).toBe(Object.keys(routes).length + 2);
+    expect(ops.filter((o) => o.op['x-internal']).every((o) => o.op.tags?.[0] === 'Web app (internal)')).toBe(true);
+    const leads = doc.paths!['/leads']!.get!;
+    expect((leads.parameters as OpenAPIV3_1.ParameterObject[]).map((q) => q.name).sort()).toEqual(['cursor', 'limit', 'open', 'q', 'unassigned', 'waiting']);
+    expect(doc.paths!['/rules']!.patch!.security).toEqual([{ session: [] }]);
+    expect(Object.keys(doc.paths!['/rules']!.patch!.responses).sort()).toEqual(['200', '400', '401', '403']);
     const intake = doc.paths!['/v1/leads']!.post!;
     expect(intake.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
     expect(Object.keys(intake.responses).sort()).toEqual(['200', '201', '400', '401', '409', '413', '415', '422', '429', '503']);

@@ -28,7 +28,7 @@ const ANSWERS = {
 
 type Security = 'apiKey' | 'bearer' | 'session';
 interface Operation {
-  tag: 'Leads' | 'Sign-in' | 'Integration keys' | 'Documentation';
+  tag: 'Leads' | 'Sign-in' | 'Integration keys' | 'Documentation' | 'Web app (internal)';
   summary: string;
   description?: string;
   /** Any one of these lets the call through; none: anyone may call it. */
@@ -155,54 +155,15 @@ const DOCUMENTED: { [R in Route | 'POST /v1/leads' | 'GET /docs']?: Operation } 
 };
 
 /**
- * Internal, left out: routes of the portal's own web app. They change with its screens, and
- * their contract is domain/contract/routes.ts, which the web's calls are typed by. A route
- * added to the server must be put here or in DOCUMENTED (the test says so).
+ * Left out: what answers no JSON document of ours (the event stream, spreadsheets), the API's
+ * own 404, and the routes outside the API. A route added to the server must be in the contract
+ * (domain/contract/routes.ts, which describes it here), DOCUMENTED, or here (the test says so).
  */
 export const LEFT_OUT = [
-  'PATCH /api/profile',
-  'GET /api/profile/notes',
-  'PUT /api/profile/notes',
-  'GET /api/weather',
   'GET /api/events',
-  'GET /api/rotation',
-  'POST /api/rotation/assign',
-  'POST /api/rotation/skip',
-  'POST /api/rotation/reorder',
-  'POST /api/rotation/status',
-  'POST /api/rotation/duty',
-  'GET /api/leads',
-  'GET /api/leads/mine',
-  'GET /api/leads/mine/counts',
-  'POST /api/leads/:id/close',
-  'POST /api/leads/:id/reopen',
-  'POST /api/leads/:id/name',
-  'GET /api/leads/:id/document',
-  'GET /api/leads/kpis',
   'GET /api/leads/export.csv',
-  'POST /api/leads/:id/accept',
-  'POST /api/leads/:id/contact',
-  'POST /api/leads/:id/handout',
-  'GET /api/leads/:id/timeline',
-  'GET /api/rules',
-  'PATCH /api/rules',
-  'GET /api/floor/report',
   'GET /api/floor/report.csv',
-  'POST /api/floor/report/send',
-  'GET /api/users',
-  'POST /api/users',
-  'PATCH /api/users/:id',
-  'POST /api/users/:id/disable',
-  'POST /api/users/:id/enable',
-  'POST /api/users/:id/delete',
-  'POST /api/users/:id/restore',
-  'GET /api/users/:id/audit',
-  'POST /api/users/confirm-email',
-  'GET /api/sales',
   'GET /api/sales/export.csv',
-  'POST /api/sales',
-  'PATCH /api/sales/:id',
-  'DELETE /api/sales/:id',
   // Unknown API paths: the 404 answer, for every method.
   '* /api/*',
   // Outside the API: the probes of a load balancer, and the web app's pages.
@@ -213,8 +174,32 @@ export const LEFT_OUT = [
   'GET /*',
 ];
 
+type Described = Route | 'POST /v1/leads' | 'GET /docs';
+/** Every route of the document: the contract's, the intake API and this document. */
+const described = (): Described[] => [...new Set<Described>([...(Object.keys(routes) as Route[]), 'POST /v1/leads', 'GET /docs'])];
+
 /** "METHOD /path" of every route the document describes, as the server registers it. */
-export const documentedRoutes = () => Object.keys(DOCUMENTED).map((r) => r.replace(' ', ' /api'));
+export const documentedRoutes = () => described().map((r) => r.replace(' ', ' /api'));
+
+/** The web app's own routes: in the document for completeness, marked internal (they change with the screens). */
+function internal(route: Route): Operation {
+  const def: { access: string; params?: unknown; query?: unknown; body?: unknown; status?: number } = routes[route];
+  const errors: Record<number, string> = {};
+  if (def.body || def.query) errors[400] = BAD_JSON;
+  if (def.access !== 'public') errors[401] = 'Not signed in.';
+  if (def.access === 'manager') errors[403] = 'Signed in, but not a manager.';
+  if (def.params) errors[404] = 'No such row.';
+  return { tag: 'Web app (internal)', summary: route, security: def.access === 'public' ? [] : ['session'], status: def.status, errors };
+}
+
+/** A query schema's fields as OpenAPI query parameters. */
+function queryParameters(query: z.ZodType) {
+  const json = z.toJSONSchema(query, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as {
+    properties?: Record<string, object>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: !!json.required?.includes(name), schema }));
+}
 
 function components() {
   const ids = new Map<z.ZodType, string>();
@@ -243,10 +228,13 @@ function components() {
     delete s.$schema;
     delete s.$id;
   }
-  const ref = (schema: z.ZodType) => {
+  /** A named schema by reference; any other (the web app's internal routes) written out in place. */
+  const ref = (schema: z.ZodType, io: 'input' | 'output' = 'output'): object => {
     const id = ids.get(schema);
-    if (!id) throw new Error('A schema of a documented route has no name in server/docs/openapi.ts');
-    return { $ref: `#/components/schemas/${id}` };
+    if (id) return { $ref: `#/components/schemas/${id}` };
+    const { $schema, ...inline } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' });
+    void $schema;
+    return inline;
   };
   return { schemas, ref };
 }
@@ -297,11 +285,18 @@ function intakeParts(ref: (s: z.ZodType) => object, op: Operation) {
 export function openapi(publicUrl: string) {
   const { schemas, ref } = components();
   const paths: Record<string, Record<string, object>> = {};
-  for (const [route, op] of Object.entries(DOCUMENTED) as [keyof typeof DOCUMENTED, Operation][]) {
-    const [method, path] = route.split(' ') as [string, string];
-    const contract: { body?: z.ZodType; answer?: z.ZodType } =
+  for (const route of described()) {
+    const op = DOCUMENTED[route] ?? internal(route as Route);
+    const [method, path] = route.split(' ');
+    const contract: { body?: z.ZodType; answer?: z.ZodType; query?: z.ZodType } =
       route === 'POST /v1/leads' ? { answer: a.intakeResult } : route === 'GET /docs' ? {} : routes[route];
-    const pathParams = [...path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'integer' } }));
+    const pathParams = [...path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: name === 'id' && path.includes('/users/') ? 'string' : 'integer' },
+    }));
+    const queryParams = contract.query ? queryParameters(contract.query) : [];
     const intake = route === 'POST /v1/leads' ? intakeParts(ref, op) : null;
     const errorAnswer = { content: { 'application/json': { schema: ref(a.refusal) } } };
     paths[path.replace(/:(\w+)/g, '{$1}')] ??= {};
@@ -311,11 +306,12 @@ export function openapi(publicUrl: string) {
       ...(op.description ? { description: op.description } : {}),
       operationId: route.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase()).replace(/^./, (c) => c.toLowerCase()),
       security: op.security.length ? op.security.map((s) => ({ [s]: [] })) : [],
-      ...(pathParams.length || intake ? { parameters: [...pathParams, ...(intake?.parameters ?? [])] } : {}),
+      ...(op.tag === 'Web app (internal)' ? { 'x-internal': true } : {}),
+      ...(pathParams.length || queryParams.length || intake ? { parameters: [...pathParams, ...queryParams, ...(intake?.parameters ?? [])] } : {}),
       ...(intake
         ? { requestBody: intake.requestBody }
         : contract.body
-          ? { requestBody: { required: true, content: { 'application/json': { schema: ref(contract.body), example: op.example?.body } } } }
+          ? { requestBody: { required: true, content: { 'application/json': { schema: ref(contract.body, 'input'), example: op.example?.body } } } }
           : {}),
       responses: {
         [op.status ?? 200]: {
@@ -346,6 +342,10 @@ export function openapi(publicUrl: string) {
       { name: 'Integration keys', description: "The intake API's keys, for managers." },
       { name: 'Sign-in', description: 'Sessions: a link sent by e-mail, then a cookie.' },
       { name: 'Documentation' },
+      {
+        name: 'Web app (internal)',
+        description: "The portal's own screens' routes, marked x-internal: they change with the screens, so integrations should not rely on them.",
+      },
     ],
     components: {
       securitySchemes: {
