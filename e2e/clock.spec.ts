@@ -64,7 +64,7 @@ test('every screen shows times and "today" on the dealership’s clock, with the
 
     // The leads list, and the lead's timeline beside it.
     await boss.goto('/dashboard/leads');
-    // Newest first: the lead is on the first page (a search would redraw the list and close the timeline).
+    // Newest first: the lead is on the first page.
     const row = boss.getByTestId('lead-row').filter({ hasText: customer });
     await showsDealershipTime(row.getByRole('cell').nth(2), lead.assignedAt);
     await showsDealershipTime(row.getByRole('cell').nth(4), lead.followUpDue);
