@@ -29,17 +29,19 @@ export const all = <R>(...of: Cond<R>[]): Cond<R> => ({ all: of });
 export const any = <R>(...of: Cond<R>[]): Cond<R> => ({ any: of });
 export const not = <R>(of: Cond<R>): Cond<R> => ({ not: of });
 
+type Scalar = string | number | boolean | Date | null | undefined;
+
 /** A row's value as the database stores it: a date is its epoch milliseconds, a flag 1 or 0. */
-const stored = (v: unknown): number | string | null => {
+const stored = (v: Scalar): number | string | null => {
   if (v === null || v === undefined) return null;
   if (v instanceof Date) return v.getTime();
   if (typeof v === 'boolean') return v ? 1 : 0;
-  return v as number | string;
+  return v;
 };
 
 /** Whether `row` satisfies `cond` at `now`. */
-export function holds<R extends object>(cond: Cond<R>, row: R, now: Date): boolean {
-  const get = (f: string) => stored((row as Record<string, unknown>)[f]);
+export function holds<R extends { [K in keyof R]: Scalar }>(cond: Cond<R>, row: R, now: Date): boolean {
+  const get = (f: Field<R>) => stored(row[f]);
   if ('eq' in cond) return get(cond.eq) !== null && get(cond.eq) === stored(cond.to);
   if ('ne' in cond) return get(cond.ne) !== null && get(cond.ne) !== stored(cond.to);
   if ('below' in cond) {

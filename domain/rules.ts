@@ -55,17 +55,19 @@ export const rulesChangeSchema = rulesSchema.partial().refine((v) => Object.keys
 
 export { DEFAULT_RULES };
 
+/** Whether a key (of a stored record, an audit entry) names a rule. */
+export const isRuleKey = (k: string): k is keyof Rules => Object.hasOwn(rulesSchema.shape, k);
+
 /** A stored record read with today's schema: what is missing or no longer valid takes its default. */
 export function readRules(stored: unknown): Rules {
   const out: Record<string, unknown> = { ...DEFAULT_RULES };
   if (stored && typeof stored === 'object') {
     for (const [k, v] of Object.entries(stored)) {
-      if (!(k in DEFAULT_RULES)) continue;
-      const field = rulesSchema.shape[k as keyof Rules];
-      if (field.safeParse(v).success) out[k] = v;
+      if (isRuleKey(k) && rulesSchema.shape[k].safeParse(v).success) out[k] = v;
     }
   }
-  return out as Rules;
+  // Every field is its default or a value its own schema took, so the whole parses.
+  return rulesSchema.parse(out);
 }
 
 export const RULE_LABELS: Record<keyof Rules, string> = {
@@ -80,7 +82,7 @@ export const RULE_LABELS: Record<keyof Rules, string> = {
 /** What a save changed, field by field, for the audit log. */
 export function ruleChanges(before: Rules, after: Rules): Record<string, { from: unknown; to: unknown }> {
   const out: Record<string, { from: unknown; to: unknown }> = {};
-  for (const k of Object.keys(after) as (keyof Rules)[]) {
+  for (const k of Object.keys(after).filter(isRuleKey)) {
     if (JSON.stringify(before[k]) !== JSON.stringify(after[k])) out[k] = { from: before[k], to: after[k] };
   }
   return out;

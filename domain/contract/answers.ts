@@ -66,6 +66,8 @@ export const managedUser = profile.extend({
 export const emailConfirmed = z.object({ email: z.string() });
 export const userList = z.object({ users: z.array(managedUser) });
 export const oneUser = z.object({ user: managedUser });
+/** What a change did, field by field, as an audit entry stores it. */
+export const fieldChanges = z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() }));
 export const auditList = z.object({
   entries: z.array(
     z.object({
@@ -73,7 +75,7 @@ export const auditList = z.object({
       action: z.string(),
       actorName: z.string(),
       actorEmail: z.string().nullable(),
-      changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })),
+      changes: fieldChanges,
       at: iso,
     }),
   ),
@@ -231,7 +233,7 @@ export const rulesAnswer = z.object({
   /** Whether the reader may change them (a manager). */
   can: z.object({ change: z.boolean() }),
   /** The latest changes, newest first; managers only (empty for salesmen). */
-  history: z.array(z.object({ actorName: z.string(), at: iso, changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })) })),
+  history: z.array(z.object({ actorName: z.string(), at: iso, changes: fieldChanges })),
 });
 
 export const myCounts = z.object({

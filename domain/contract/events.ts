@@ -3,6 +3,7 @@
  * "hello" opens each stream; "session-revoked" ends the stream of someone whose access was
  * turned off.
  */
-export type Topic = 'hello' | 'rotation' | 'users' | 'leads' | 'sales' | 'profile' | 'rules' | 'session-revoked';
+export const TOPICS = ['hello', 'rotation', 'users', 'leads', 'sales', 'profile', 'rules', 'session-revoked'] as const;
+export type Topic = (typeof TOPICS)[number];
 /** Topics that mean "refetch this data". */
 export type DataTopic = Exclude<Topic, 'hello' | 'session-revoked'>;

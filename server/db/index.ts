@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema';
 import { migrate } from './migrations';
+import { isRecord } from '../../domain/guards';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -54,10 +55,9 @@ export async function openDb(opts: { databaseUrl?: string; dataDir: string; onCo
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    cachePreparedStatements(sqlite);
     // SQLite's lower() and LIKE fold ASCII only; short searches with other letters fold with this.
     sqlite.function('fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     handle = { db, dialect: 'sqlite', describe: `SQLite at ${file}`, file, pool: null, close: () => db.destroy() };
   }
   await migrate(handle.db, handle.dialect);
@@ -68,18 +68,23 @@ export async function openDb(opts: { databaseUrl?: string; dataDir: string; onCo
  * Kysely prepares every statement anew; preparing costs more than running our small queries,
  * so statements are kept by their SQL text (a bounded cache: search SQL varies a little).
  */
-function cachePreparedStatements(sqlite: SQLite.Database, max = 500) {
-  const prepare = sqlite.prepare.bind(sqlite);
+function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
-  sqlite.prepare = ((source: string) => {
-    let stmt = cache.get(source);
-    if (!stmt) {
-      stmt = prepare(source);
-      if (cache.size >= max) cache.delete(cache.keys().next().value!);
-      cache.set(source, stmt);
-    }
-    return stmt;
-  }) as typeof sqlite.prepare;
+  return {
+    close: () => sqlite.close(),
+    prepare(source) {
+      let stmt = cache.get(source);
+      if (!stmt) {
+        stmt = sqlite.prepare(source);
+        if (cache.size >= max) {
+          const oldest = cache.keys().next();
+          if (!oldest.done) cache.delete(oldest.value);
+        }
+        cache.set(source, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 /**
@@ -123,10 +128,10 @@ const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '
  * request was wrong: the request answers 503 with Retry-After, and its transaction was rolled back.
  */
 export function isUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown; errors?: unknown } | null;
-  if (!e || typeof e !== 'object') return false;
-  if (typeof e.code === 'string' && (GONE_CODES.test(e.code) || NET_CODES.has(e.code))) return true;
-  if (typeof e.message === 'string' && GONE_MESSAGES.test(e.message)) return true;
+  if (!isRecord(err)) return false;
+  const { code, message, errors } = err;
+  if (typeof code === 'string' && (GONE_CODES.test(code) || NET_CODES.has(code))) return true;
+  if (typeof message === 'string' && GONE_MESSAGES.test(message)) return true;
   // Node reports a refused connection to a host with several addresses as an AggregateError.
-  return Array.isArray(e.errors) && e.errors.some(isUnavailable);
+  return Array.isArray(errors) && errors.some(isUnavailable);
 }

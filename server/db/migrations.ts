@@ -46,7 +46,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 
 export async function migrate<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
   const migrator = new Migrator({
-    db: db as Kysely<unknown>,
+    db,
     provider: { getMigrations: async () => migrations(dialect) },
     // Migrations are independent of each other; a database may have met them in another order.
     allowUnorderedMigrations: true,

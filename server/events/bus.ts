@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
-import type { Topic } from '../../domain/contract/events';
+import { z } from 'zod';
+import { TOPICS, type Topic } from '../../domain/contract/events';
 import { batched } from '../db/batch';
 
 /** What changed; screens refetch the data behind a topic. userId narrows it to one person. */
@@ -29,6 +30,7 @@ export interface Bus {
 }
 
 const CHANNEL = 'bdc_events';
+const eventSchema = z.object({ topic: z.enum(TOPICS), userId: z.string().optional(), at: z.number() }) satisfies z.ZodType<PortalEvent>;
 
 /** In-process on SQLite; on PostgreSQL every app server LISTENs, so events cross servers. */
 export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m: string) => void }): Promise<Bus> {
@@ -50,7 +52,8 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
       listener = client;
       client.on('notification', (msg) => {
         try {
-          emit(JSON.parse(msg.payload ?? '{}') as PortalEvent);
+          const e = eventSchema.safeParse(JSON.parse(msg.payload ?? '{}'));
+          if (e.success) emit(e.data);
         } catch {
           /* a foreign payload on our channel is ignored */
         }
@@ -86,16 +89,18 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
 
   // On PostgreSQL events go out in one statement per write (batch.ts), each (topic, person) once:
   // a screen refetches a topic once however many changes it had.
-  const notify = batched<PortalEvent>((events) => {
-    const once = new Map<string, string>();
-    for (const e of events) once.set(`${e.topic} ${e.userId ?? ''}`, JSON.stringify(e));
-    return pool!.query('select pg_notify($1, e) from unnest($2::text[]) as e', [CHANNEL, [...once.values()]]);
-  });
+  const notify = pool
+    ? batched<PortalEvent>((events) => {
+        const once = new Map<string, string>();
+        for (const e of events) once.set(`${e.topic} ${e.userId ?? ''}`, JSON.stringify(e));
+        return pool.query('select pg_notify($1, e) from unnest($2::text[]) as e', [CHANNEL, [...once.values()]]);
+      })
+    : null;
 
   return {
     publish(partial) {
       const e: PortalEvent = { ...partial, at: Date.now() };
-      if (pool) notify([e]).catch((err: unknown) => log.warn({ err }, 'could not publish events'));
+      if (notify) notify([e]).catch((err: unknown) => log.warn({ err }, 'could not publish events'));
       else emit(e);
     },
     announcement(events) {

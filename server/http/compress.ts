@@ -25,7 +25,7 @@ export function pickEncoding(header: string | string[] | undefined): Encoding | 
     const weight = qp ? Number(qp.slice(2)) : 1;
     q.set(name, Number.isFinite(weight) ? weight : 0);
   }
-  const accepts = (name: Encoding) => (q.get(name) ?? (q.has('*') ? q.get('*')! : 0)) > 0;
+  const accepts = (name: Encoding) => (q.get(name) ?? q.get('*') ?? 0) > 0;
   if (accepts('br')) return 'br';
   if (accepts('gzip')) return 'gzip';
   return null;

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
 import { routes, type Access, type AccessOf, type Answer, type BodyOut, type Params, type Query, type Route } from '../../domain/contract/routes';
+import { methodAndPath } from '../../domain/contract/method';
 import { notFound, parse, unauthorized } from './errors';
 import type { UserRow } from '../users/repo';
 
@@ -39,7 +40,7 @@ function parseParams(schema: z.ZodType, input: unknown): unknown {
  */
 export function implement<R extends Route>(app: FastifyInstance, route: R, handler: (call: Call<R>) => Promise<Answer<R>>, extra: Extra = {}) {
   const def: { access: Access; params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; status?: number } = routes[route];
-  const [method, url] = route.split(' ') as [HTTPMethods, string];
+  const [method, url] = methodAndPath(route);
   app.route({
     method,
     url,
@@ -48,14 +49,18 @@ export function implement<R extends Route>(app: FastifyInstance, route: R, handl
     handler: async (req, reply) => {
       const me = req.user;
       if (!me && def.access !== 'public') throw unauthorized();
-      const answer = await handler({
-        me: me as Me<AccessOf<R>>,
-        params: (def.params ? parseParams(def.params, req.params) : {}) as Params<R>,
-        query: (def.query ? parse(def.query, req.query) : {}) as Query<R>,
-        body: (def.body ? parse(def.body, req.body) : undefined) as BodyOut<R>,
+      // Safe: each part was parsed by the schema the route's types come from (a route without one
+      // has none), and `me` is someone unless the route is public (checked above). TypeScript
+      // cannot follow a generic route's definition to its types, hence the one cast.
+      const call = {
+        me,
+        params: def.params ? parseParams(def.params, req.params) : {},
+        query: def.query ? parse(def.query, req.query) : {},
+        body: def.body ? parse(def.body, req.body) : undefined,
         req,
         reply,
-      });
+      } as Call<R>;
+      const answer = await handler(call);
       if (def.status) reply.status(def.status);
       return answer;
     },

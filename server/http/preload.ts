@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
 
 /** A dashboard address's screen, as the build's manifest names its source. */
@@ -28,12 +29,11 @@ const DATA: Record<string, string[]> = {
 /** The shell's own questions: who am I, and the weather in its header. */
 const SHELL_DATA = ['/api/auth/me', '/api/weather'];
 
-interface ManifestEntry {
-  file: string;
-  isEntry?: boolean;
-  imports?: string[];
-  css?: string[];
-}
+/** What is read here of the build's manifest (Vite's): each source's file, entry flag, imports and styles. */
+const manifestSchema = z.record(
+  z.string(),
+  z.object({ file: z.string(), isEntry: z.boolean().optional(), imports: z.array(z.string()).optional(), css: z.array(z.string()).optional() }),
+);
 
 /**
  * Link hints for a dashboard address: the screen's code and styles and its first data, fetched
@@ -45,7 +45,7 @@ interface ManifestEntry {
 export function dashboardHints(webDist: string): (url: string) => string {
   const file = path.join(webDist, '.vite', 'manifest.json');
   if (!fs.existsSync(file)) return () => '';
-  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, ManifestEntry>;
+  const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
   const hints = new Map<string, { code: string; all: string }>();
   for (const [screen, source] of Object.entries(SCREENS)) {
     const js: string[] = [];

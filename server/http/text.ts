@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from './errors';
+import { toError } from '../../domain/errors';
 
 /**
  * One guard for all text that comes in: the address (path and query, raw and percent-decoded)
@@ -42,15 +43,17 @@ export const JSON_TOO_MANY_KEYS = `JSON may hold at most ${JSON_LIMITS.keys.toLo
 function checkValue(root: unknown): void {
   const stack: [unknown, number][] = [[root, 0]];
   let seen = 0;
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [v, depth] = next;
     if (++seen > JSON_LIMITS.keys) throw new HttpError(400, JSON_TOO_MANY_KEYS, 'json_too_large');
     if (typeof v === 'string') {
       if (!isCleanText(v)) throw badText();
     } else if (v && typeof v === 'object') {
       if (depth >= JSON_LIMITS.depth) throw new HttpError(400, JSON_TOO_DEEP, 'json_too_deep');
-      if (Array.isArray(v)) for (const x of v as unknown[]) stack.push([x, depth + 1]);
-      else
+      if (Array.isArray(v)) {
+        const items: readonly unknown[] = v;
+        for (const x of items) stack.push([x, depth + 1]);
+      } else
         for (const [k, x] of Object.entries(v)) {
           if (!isCleanText(k)) throw badText();
           stack.push([x, depth + 1]);
@@ -80,28 +83,28 @@ export function textGuard(app: FastifyInstance) {
 
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
     let text: string;
     try {
-      text = decodeBody(body as Buffer);
+      text = decodeBody(body);
     } catch (err) {
-      return done(err as Error, undefined);
+      return done(toError(err), undefined);
     }
     void json(req, text, (err, value) => {
       if (err) return done(err, undefined);
       try {
         checkValue(value);
       } catch (e) {
-        return done(e as Error, undefined);
+        return done(toError(e), undefined);
       }
       done(null, value);
     });
   });
-  app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_req, body, done) => {
+  app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_req, body: Buffer, done) => {
     try {
-      done(null, decodeBody(body as Buffer));
+      done(null, decodeBody(body));
     } catch (err) {
-      done(err as Error, undefined);
+      done(toError(err), undefined);
     }
   });
 }

@@ -1,4 +1,4 @@
-import type { Lead } from '../../domain/contract/answers';
+import { lead as leadSchema, type Lead } from '../../domain/contract/answers';
 import { holds } from '../../domain/conditions';
 import { PARKED } from '../../domain/rotation';
 import { leadFacts } from '../rotation/sql';
@@ -6,16 +6,12 @@ import type { UserRow } from '../users/repo';
 import { leadCan } from './policy';
 import type { LeadRow } from './service';
 
-interface TradeIn {
-  year: string;
-  make: string;
-  model: string;
-  odometer: string;
-}
-const tradeIn = (json: string | null): TradeIn | null => {
+const tradeInSchema = leadSchema.shape.tradeIn;
+const tradeIn = (json: string | null): Lead['tradeIn'] => {
   if (!json) return null;
   try {
-    return JSON.parse(json) as TradeIn;
+    const parsed = tradeInSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }

@@ -115,17 +115,20 @@ const logEvent = (
     .values({ lead_id: leadId, type, actor_id: by.id, actor_name: by.name, channel: contact?.channel ?? null, note: contact?.note ?? null, created_at: at })
     .execute();
 
+/** Who may accept or log a contact: a person (the system holds no leads). */
+type Holder = Actor & { id: string };
+
 /**
  * The holder accepts his lead, once: it stops waiting and is never handed on. The update is
  * conditional, so an accept and the sweep taking the lead back cannot both win.
  */
-export async function acceptLead(db: Db, id: number, me: Actor, now = Date.now()) {
+export async function acceptLead(db: Db, id: number, me: Holder, now = Date.now()) {
   await db.transaction().execute(async (trx) => {
     const r = await trx
       .updateTable('leads')
       .set({ accepted_at: now, accept_due: null })
       .where('id', '=', id)
-      .where('assigned_to', '=', me.id!)
+      .where('assigned_to', '=', me.id)
       .where('closed', '=', 0)
       .where('accepted_at', 'is', null)
       .executeTakeFirst();
@@ -136,17 +139,18 @@ export async function acceptLead(db: Db, id: number, me: Actor, now = Date.now()
 }
 
 /** The holder logs a contact; the first one is his first contact, and it accepts the lead if he had not. */
-export async function logContact(db: Db, id: number, me: Actor, contact: { channel: ContactChannel; note?: string }, now = Date.now()) {
+export async function logContact(db: Db, id: number, me: Holder, contact: { channel: ContactChannel; note?: string }, now = Date.now()) {
   await db.transaction().execute(async (trx) => {
     const lead = await findLead(trx, id);
     const refusal = holderRefusal(lead, me, 'log a contact');
     if (refusal) throw refusal;
-    if (lead!.accepted_at === null) {
+    // A missing lead was refused above, so `lead?` only tells TypeScript.
+    if (lead?.accepted_at === null) {
       const r = await trx
         .updateTable('leads')
         .set({ accepted_at: now, accept_due: null })
         .where('id', '=', id)
-        .where('assigned_to', '=', me.id!)
+        .where('assigned_to', '=', me.id)
         .where('accepted_at', 'is', null)
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) throw new HttpError(409, 'This lead was just handed on. Refresh to see where it is.');

@@ -5,6 +5,7 @@ import type { Db, DbHandle } from '../db';
 import type { Mail, Mailer } from './mailer';
 import { batched } from '../db/batch';
 import { messageOf } from '../../domain/errors';
+import { isRecord } from '../../domain/guards';
 
 interface QueuedMail {
   kind: 'signin' | 'lead' | 'report' | 'email';
@@ -54,27 +55,33 @@ export interface Outbox {
  * The body holds sign-in links, so it is sealed with a key from the session secret (like the
  * tokens' hashes, a copy of the database alone cannot sign anyone in) and emptied once sent.
  */
+interface Sealed {
+  mail: Mail;
+  logLine?: string;
+}
+
 function sealer(secret: string) {
   const key = crypto.createHash('sha256').update(`outbox:${secret}`).digest();
   return {
-    seal(v: object) {
+    seal(v: Sealed) {
       const iv = crypto.randomBytes(12);
       const c = crypto.createCipheriv('aes-256-gcm', key, iv);
       const data = Buffer.concat([c.update(JSON.stringify(v), 'utf8'), c.final()]);
       return Buffer.concat([iv, c.getAuthTag(), data]).toString('base64url');
     },
-    open<T>(s: string): T {
+    open(s: string): Sealed {
       const buf = Buffer.from(s, 'base64url');
       const d = crypto.createDecipheriv('aes-256-gcm', key, buf.subarray(0, 12));
       d.setAuthTag(buf.subarray(12, 28));
-      return JSON.parse(Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString('utf8')) as T;
+      // Safe: the tag proves seal() wrote these bytes, and seal() takes only a Sealed.
+      return JSON.parse(Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString('utf8')) as Sealed;
     },
   };
 }
 
 /** SMTP refused the message itself (5xx): trying again would not help. */
 const permanent = (err: unknown) => {
-  const code = (err as { responseCode?: number }).responseCode;
+  const code = isRecord(err) ? err.responseCode : undefined;
   return typeof code === 'number' && code >= 500 && code < 600;
 };
 
@@ -119,7 +126,7 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
           return done([r.id], 'failed', 'expired before it could be sent');
         }
         try {
-          const { mail, logLine } = box.open<{ mail: Mail; logLine?: string }>(r.body);
+          const { mail, logLine } = box.open(r.body);
           await mailer.send(mail, logLine);
           sent.push(r.id);
         } catch (err) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { implement } from '../http/implement';
+import { unauthorized } from '../http/errors';
 import { findUser } from '../users/repo';
 import { writeAudit } from '../users/audit';
 import { diff } from '../../domain/users';
@@ -20,7 +21,9 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
     });
     ctx.bus.publish({ topic: 'users' });
     ctx.bus.publish({ topic: 'profile', userId: me.id });
-    return { user: sessionUser(ctx, (await findUser(ctx.dbh.db, me.id))!) };
+    const user = await findUser(ctx.dbh.db, me.id);
+    if (!user) throw unauthorized();
+    return { user: sessionUser(ctx, user) };
   });
 
   /** The salesman's own notes, kept per user. */

@@ -3,6 +3,7 @@ import { withRotationLock } from '../db';
 import { passClosingDue } from '../floor/service';
 import type { Actor } from '../../domain/users';
 import { readRules, ruleChanges, type Rules } from '../../domain/rules';
+import { fieldChanges } from '../../domain/contract/answers';
 
 const KEY = 'rules';
 const HISTORY = 10;
@@ -86,6 +87,6 @@ export async function rulesHistory(db: Db) {
   return rows.map((r) => ({
     actorName: r.actor_name,
     at: new Date(Number(r.at)).toISOString(),
-    changes: JSON.parse(r.changes) as Record<string, { from: unknown; to: unknown }>,
+    changes: fieldChanges.parse(JSON.parse(r.changes)),
   }));
 }

@@ -6,6 +6,8 @@ import { findUser, findUserByEmail, insertUser, isBlocked, nextPosition, type Us
 import { diff, USER_MSG, type AuditAction } from '../../domain/users';
 import { checkKeepsAManager, checkLockout } from './policy';
 import type { Role } from '../../domain/roles';
+import { fieldChanges } from '../../domain/contract/answers';
+import { isRecord } from '../../domain/guards';
 
 import type { Actor } from '../../domain/users';
 export type { Actor };
@@ -19,10 +21,7 @@ const audited = (u: Pick<UserRow, 'email' | 'name' | 'role' | 'disabled' | 'dele
   deletedAt: u.deleted_at ? new Date(u.deleted_at).toISOString() : null,
 });
 
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string };
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-};
+const isUniqueViolation = (err: unknown) => isRecord(err) && (err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE');
 
 async function audit(db: Db, userId: string, by: Actor, action: AuditAction, before: UserRow | null, after: UserRow) {
   // A new record's status is the default; its entry records what the manager chose.
@@ -161,7 +160,7 @@ export async function auditOf(db: Db, id: string, limit = 20) {
     action: r.action,
     actorName: r.actor_name,
     actorEmail: r.actor_email,
-    changes: JSON.parse(r.changes) as Record<string, { from: unknown; to: unknown }>,
+    changes: fieldChanges.parse(JSON.parse(r.changes)),
     at: new Date(Number(r.at)).toISOString(),
   }));
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Ctx } from '../context';
 import { implement } from '../http/implement';
 import { HttpError } from '../http/errors';
@@ -9,6 +10,9 @@ export const WEATHER_TTL_MS = 10 * 60 * 1000;
 /** A failure is remembered briefly so a down service is not asked on every page view. */
 export const WEATHER_FAILURE_TTL_MS = 60 * 1000;
 const TIMEOUT_MS = 3000;
+
+/** The part of Open-Meteo's forecast we read. */
+const forecast = z.object({ current_weather: z.object({ temperature: z.number(), weathercode: z.number() }) });
 
 export interface Weather {
   temperatureF: number;
@@ -26,11 +30,10 @@ export function createWeather(ctx: Ctx) {
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
       if (!res.ok) throw new Error(`weather service answered ${res.status}`);
-      const body = (await res.json()) as { current_weather?: { temperature?: unknown; weathercode?: unknown } };
-      const t = body.current_weather?.temperature;
-      const code = body.current_weather?.weathercode;
-      if (typeof t !== 'number' || typeof code !== 'number') throw new Error('weather answer has no current_weather');
-      return { temperatureF: celsiusToFahrenheit(t), code, label: weatherLabel(code) };
+      const body = forecast.safeParse(await res.json());
+      if (!body.success) throw new Error('weather answer has no current_weather');
+      const { temperature, weathercode: code } = body.data.current_weather;
+      return { temperatureF: celsiusToFahrenheit(temperature), code, label: weatherLabel(code) };
     } catch (err) {
       ctx.log.warn({ err: messageOf(err) }, 'weather unavailable');
       return null;
