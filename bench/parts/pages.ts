@@ -3,21 +3,16 @@
  * four times and a slow 4G network (150 ms round trip, 1.6 Mbps down), and the time from a
  * manager's click on Assign to the notification on his screen and to the lead on a salesman's.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { freshDb } from '../server/test/harness';
-import { managerSession, startServerProcess } from '../server/test/process';
-import { startWeatherServer } from '../server/test/weather-server';
-import { seedDemo } from '../server/seed/demo';
+import { pct, round, say } from '../load';
+import { withDemo, type Demo } from '../server';
+import type { Results } from '../table';
 
 /** Slow 4G as the issue names it; upload is not named, 750 kbps is what such networks give. */
-export const SLOW_4G = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
+const SLOW_4G = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
 export const CPU_SLOWDOWN = 4;
 
-export interface PageLoad {
+interface PageLoad {
   page: string;
   fcpMs: number;
   lcpMs: number;
@@ -25,11 +20,6 @@ export interface PageLoad {
   wireKb: number;
   requests: number;
 }
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 
 async function launch(): Promise<Browser> {
   const { chromium } = await import('@playwright/test');
@@ -97,35 +87,8 @@ async function loadPage(
   return { fcpMs: Math.round(paints.fcp), lcpMs: Math.round(paints.lcp), wireKb: Math.round((bytes / 1024) * 10) / 10, requests };
 }
 
-/** The demo dealership in a server of its own: who signs in, and how to stop it. */
-export async function demoServer(env: Record<string, string>) {
-  const secret = env.SESSION_SECRET;
-  const dbh = await freshDb('sqlite');
-  await seedDemo(dbh, 'America/New_York', () => undefined);
-  const id = async (email: string) => (await dbh.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
-  const managerId = await id('diane.foster@demo-dealer.com');
-  const salesmanId = await id('marcus.reed@demo-dealer.com');
-  const manager = await managerSession(dbh, secret, managerId);
-  const salesman = await managerSession(dbh, secret, salesmanId);
-  await dbh.release();
-  const weather = await startWeatherServer({ temperature: 22, weathercode: 2 });
-  const server = await startServerProcess({ ...env, DATA_DIR: dbh.dir, WEATHER_URL: weather.url });
-  return {
-    base: server.base,
-    dir: dbh.dir,
-    manager,
-    salesman,
-    salesmanId,
-    stop: async () => {
-      await server.stop();
-      await weather.close();
-      await dbh.drop();
-    },
-  };
-}
-
 /** Each page loaded cold RUNS times under the throttling; the median run of each is kept. */
-export async function pageLoads(demo: Awaited<ReturnType<typeof demoServer>>, appName: string, runs = 3): Promise<PageLoad[]> {
+async function pageLoads(demo: Demo, appName: string, runs = 3): Promise<PageLoad[]> {
   const browser = await launch();
   const heading = (name: string) => (p: Page) => p.getByRole('heading', { name, exact: true }).waitFor({ timeout: 60_000 });
   const pages: [string, string, string | null, (p: Page) => Promise<void>][] = [
@@ -176,8 +139,8 @@ export async function pageLoads(demo: Awaited<ReturnType<typeof demoServer>>, ap
  * the floor, so every lead is his. Measured in the browsers (no throttling: this is the server's
  * and the live updates' part): click → the manager's notification, click → the row on the salesman's screen.
  */
-export async function clickToScreens(demo: Awaited<ReturnType<typeof demoServer>>, rounds = 40) {
-  const { openDb } = await import('../server/db');
+async function clickToScreens(demo: Demo, rounds = 40) {
+  const { openDb } = await import('../../server/db');
   const dbh = await openDb({ dataDir: demo.dir });
   await dbh.db.updateTable('users').set({ on_duty: 0 }).where('role', '=', 'staff').where('id', '!=', demo.salesmanId).execute();
   await dbh.close();
@@ -227,126 +190,33 @@ export async function clickToScreens(demo: Awaited<ReturnType<typeof demoServer>
   return { notifyP50: pct(toNote, 50), notifyP95: pct(toNote, 95), repP50: pct(toRep, 50), repP95: pct(toRep, 95) };
 }
 
-export interface LighthouseRow {
-  page: string;
-  /** The category scores, 0 to 100. */
-  performance: number;
-  accessibility: number;
-  bestPractices: number;
-  fcpMs: number;
-  lcpMs: number;
-  tbtMs: number;
-}
-
-/** Chromium with a DevTools port for Lighthouse, on a fresh profile under `dir`; its port and a way to stop it. */
-async function devtoolsChromium(dir: string) {
-  const profile = fs.mkdtempSync(path.join(dir, 'profile-'));
-  const proc = spawn(
-    process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--remote-debugging-port=0',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-      `--user-data-dir=${profile}`,
-      'about:blank',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const port = await new Promise<number>((resolve, reject) => {
-    let seen = '';
-    proc.stderr.on('data', (d: Buffer) => {
-      seen += d.toString();
-      const m = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(seen);
-      if (m) resolve(Number(m[1]));
-    });
-    proc.on('exit', (code) => reject(new Error(`Chromium exited (${code}) before it listened: ${seen.slice(-500)}`)));
-  });
-  return {
-    port,
-    stop: async () => {
-      const gone = new Promise((r) => proc.once('exit', r));
-      proc.kill();
-      await gone;
-    },
-  };
-}
-
-/**
- * Lighthouse 12 in its default mobile mode (a phone screen, simulated slow 4G and a 4× slower
- * CPU), against the demo dealership: each page RUNS times, the run with the median performance
- * score kept. A signed-in page gets the session cookie with every request.
- */
-export async function lighthouseRuns(demo: Awaited<ReturnType<typeof demoServer>>, runs = 3): Promise<LighthouseRow[]> {
-  const { default: lighthouse } = await import('lighthouse');
-  const pages: [string, string, string | null][] = [
-    ['sign-in', '/', null],
-    ['overview', '/dashboard/overview', demo.manager],
-    ['routing', '/dashboard/routing', demo.manager],
-    ['leads', '/dashboard/leads', demo.manager],
-    ['sales', '/dashboard/stats/sales', demo.salesman],
-  ];
-  const out: LighthouseRow[] = [];
-  // Chromium's helpers write to a profile for a moment after it exits: the profiles go at the end.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-lighthouse-'));
-  // LIGHTHOUSE_PAGES=overview,leads runs only those pages (the others keep their last figures).
-  const only = process.env.LIGHTHOUSE_PAGES?.split(',');
-  for (const [name, url, cookie] of pages.filter(([n]) => !only || only.includes(n))) {
-    const tries: (LighthouseRow & { report: unknown })[] = [];
-    let failed = 0;
-    for (let i = 0; i < runs; i++) {
-      const chrome = await devtoolsChromium(dir);
-      try {
-        const result = await lighthouse(demo.base + url, {
-          port: chrome.port,
-          logLevel: 'error',
-          onlyCategories: ['performance', 'accessibility', 'best-practices'],
-          ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
-        });
-        if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-        const { categories, audits, runtimeError } = result.lhr;
-        if (runtimeError) {
-          // Now and then the trace of a load is not recorded (NO_NAVSTART): that load is run again.
-          const why = `Lighthouse on ${url}: ${runtimeError.code} ${runtimeError.message}`;
-          if (++failed > 2) throw new Error(why);
-          process.stdout.write(`(${why}; running it again)\n`);
-          i--;
-          continue;
-        }
-        const score = (k: string) => Math.round((categories[k]?.score ?? 0) * 100);
-        const ms = (k: string) => Math.round(audits[k]?.numericValue ?? NaN);
-        tries.push({
-          page: name,
-          performance: score('performance'),
-          accessibility: score('accessibility'),
-          bestPractices: score('best-practices'),
-          fcpMs: ms('first-contentful-paint'),
-          lcpMs: ms('largest-contentful-paint'),
-          tbtMs: ms('total-blocking-time'),
-          report: result.lhr,
-        });
-      } finally {
-        await chrome.stop();
-      }
-    }
-    tries.sort((a, b) => a.performance - b.performance);
-    const { report, ...median } = tries[Math.floor(tries.length / 2)];
-    // LIGHTHOUSE_REPORTS=<folder> keeps each page's median report, to open in Lighthouse's viewer and see why.
-    if (process.env.LIGHTHOUSE_REPORTS) {
-      fs.mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
-      fs.writeFileSync(path.join(process.env.LIGHTHOUSE_REPORTS, `${name}.json`), JSON.stringify(report));
-    }
-    out.push(median);
-  }
-  // A helper still writing after all the retries leaves the folder to the system's tmp cleaning.
-  try {
-    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-  } catch (err) {
-    process.stdout.write(`(could not remove ${dir}: ${(err as Error).message})\n`);
+/** One figure a page and field, named `<prefix>_<page>_<field>` (sign-in is signin). */
+export function perPage<T extends { page: string }>(prefix: string, rows: T[], fields: Record<string, (row: T) => number>): Results {
+  const out: Results = {};
+  for (const row of rows) {
+    const k = row.page.replace('-', '');
+    for (const [field, value] of Object.entries(fields)) out[`${prefix}_${k}_${field}`] = value(row);
   }
   return out;
+}
+
+export async function pagesBench(): Promise<Results> {
+  say(`[pages] the demo dealership; Chromium, CPU ${CPU_SLOWDOWN}× slower, slow 4G (${SLOW_4G.latency} ms, 1.6 Mbps down), cold cache…`);
+  return withDemo(async (demo) => {
+    const loads = perPage('page', await pageLoads(demo, process.env.APP_NAME ?? 'BDC Portal'), {
+      fcp_ms: (l) => l.fcpMs,
+      lcp_ms: (l) => l.lcpMs,
+      wire_kb: (l) => l.wireKb,
+      requests: (l) => l.requests,
+    });
+    say('[pages] click on Assign → manager notification and → salesman screen…');
+    const click = await clickToScreens(demo);
+    return {
+      ...loads,
+      click_notify_p50_ms: round(click.notifyP50),
+      click_notify_p95_ms: round(click.notifyP95),
+      click_salesman_p50_ms: round(click.repP50),
+      click_salesman_p95_ms: round(click.repP95),
+    };
+  });
 }

@@ -1,0 +1,74 @@
+/** The load generator every part shares: requests over one keep-alive agent, concurrent clients, percentiles, progress lines. */
+import http from 'node:http';
+
+export const CONCURRENCY = 16;
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
+export const say = (s: string) => process.stdout.write(`${s}\n`);
+export const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+export const pct = (xs: number[], p: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+/** One request to the server on 127.0.0.1:port; its status, and a 429's Retry-After in seconds. */
+export function send(port: number, method: string, url: string, headers: http.OutgoingHttpHeaders, body?: string) {
+  return new Promise<{ status: number; retryAfter: number }>((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path: url, agent, headers: { ...headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: Number(res.headers['retry-after'] ?? 0) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A signed-in request, its body JSON; its status. */
+export async function request(port: number, method: string, url: string, cookie: string, body?: string): Promise<number> {
+  return (await send(port, method, url, { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body)).status;
+}
+
+/** CONCURRENCY workers each run `once` back to back for SECONDS; the seconds it took. */
+export async function concurrently(once: () => Promise<void>) {
+  const end = Date.now() + SECONDS * 1000;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) await once();
+    }),
+  );
+  return (performance.now() - start) / 1000;
+}
+
+/** CONCURRENCY clients each send requests back to back for SECONDS; returns rate and latency. */
+export async function load(port: number, method: string, url: string, cookie: string, body?: () => string, onTick?: () => void) {
+  const lat: number[] = [];
+  let errors = 0;
+  const tick = onTick ? setInterval(onTick, 100) : null;
+  const secs = await concurrently(async () => {
+    const t0 = performance.now();
+    const status = await request(port, method, url, cookie, body?.());
+    lat.push(performance.now() - t0);
+    if (status >= 400) errors++;
+  });
+  if (tick) clearInterval(tick);
+  return { rps: lat.length / secs, p50: pct(lat, 50), p99: pct(lat, 99), errors };
+}
+
+/** `once` run `times` times one after another: the latency of each, in ms. */
+export async function oneByOne(times: number, once: (i: number) => Promise<unknown>) {
+  const lat: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t0 = performance.now();
+    await once(i);
+    lat.push(performance.now() - t0);
+  }
+  return lat;
+}

@@ -1,0 +1,154 @@
+/** The results: one map of figures by name, kept in bench/results.json, and the table printed from it. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { round, say, SECONDS } from './load';
+import { SSE_CLIENTS } from './parts/live';
+import { SEARCH_LEADS } from './parts/search';
+import { CPU_SLOWDOWN } from './parts/pages';
+
+export type Results = Record<string, number>;
+
+const FILE = path.resolve(import.meta.dirname, 'results.json');
+
+/** The figures of the last run; the parts run now write over theirs. */
+export const lastResults = (): Results => (fs.existsSync(FILE) ? JSON.parse(fs.readFileSync(FILE, 'utf8')) : {});
+
+/** Prints the machine, the table, and writes bench/results.json. `only`: the parts run, when not all. */
+export function writeResults(results: Results, only: string[]) {
+  say(
+    `\n${os.cpus().length} cores, ${round(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${SECONDS} s per load${only.length ? `; ran ${only.join(', ')}, other rows from the last run` : ''}\n`,
+  );
+  say(tableOf(results));
+  fs.writeFileSync(FILE, JSON.stringify(results, null, 2) + '\n');
+  say('\nWrote bench/results.json');
+}
+
+type Row = [string, string, string, string];
+
+const ok = (pass: boolean) => (pass ? 'yes' : 'MISSED');
+
+/** The README's table from the figures at hand; a row whose figures are missing is left out. */
+function tableOf(r: Results) {
+  const has = (...keys: string[]) => keys.every((k) => typeof r[k] === 'number');
+  const rows: Row[] = [];
+  if (has('assign_sqlite_rps')) {
+    const share = r.assign_sqlite_rps / r.http_ceiling_rps;
+    rows.push(
+      ['assign, SQLite, 16 managers over HTTP', `${r.assign_sqlite_rps}/s`, '≥ 1,000/s', ok(r.assign_sqlite_rps >= 1000)],
+      ['  latency', `p50 ${r.assign_sqlite_p50_ms} ms, p99 ${r.assign_sqlite_p99_ms} ms`, 'p99 < 50 ms', ok(r.assign_sqlite_p99_ms < 50)],
+      ["  share of the trivial route's rate", `${Math.round(share * 100)}%`, '≥ 25%', ok(share >= 0.25)],
+      ['  ceiling: same transaction on the database', `${r.assign_sqlite_ceiling_rps}/s`, 'baseline', ''],
+      ['  ceiling: trivial route over HTTP', `${r.http_ceiling_rps}/s`, 'baseline', ''],
+    );
+  }
+  if (has('assign_postgres_rps')) {
+    const times = r.assign_postgres_ceiling_rps / r.assign_postgres_stepwise_ceiling_rps;
+    rows.push(
+      ['assign, PostgreSQL, 16 managers over HTTP', `${r.assign_postgres_rps}/s`, '≥ 1,000/s', ok(r.assign_postgres_rps >= 1000)],
+      ['  latency', `p50 ${r.assign_postgres_p50_ms} ms, p99 ${r.assign_postgres_p99_ms} ms`, 'p99 < 50 ms', ok(r.assign_postgres_p99_ms < 50)],
+      ['  ceiling: one-call assign on the database', `${r.assign_postgres_ceiling_rps}/s (${round(times)}× the step-by-step)`, '≥ 3×', ok(times >= 3)],
+      ['  ceiling: step-by-step transaction (before)', `${r.assign_postgres_stepwise_ceiling_rps}/s`, 'baseline', ''],
+      ['  ceiling: trivial route over HTTP', `${r.http_ceiling_postgres_rps}/s`, 'baseline', ''],
+    );
+  }
+  if (has('live_p95_ms')) {
+    rows.push(
+      [
+        `live update to ${SSE_CLIENTS} SSE clients`,
+        `p50 ${r.live_p50_ms} ms, p95 ${r.live_p95_ms} ms, max ${r.live_max_ms} ms`,
+        'p95 < 100 ms',
+        ok(r.live_p95_ms < 100),
+      ],
+      [
+        `leads search over ${SEARCH_LEADS.toLocaleString()} leads (HTTP)`,
+        `p50 ${r.search_p50_ms} ms, p95 ${r.search_p95_ms} ms`,
+        'p95 < 50 ms',
+        ok(r.search_p95_ms < 50),
+      ],
+      ...(has('sweep_p95_ms')
+        ? [
+            <Row>[
+              `hand-on sweep: overdue leads among ${SEARCH_LEADS.toLocaleString()} open leads`,
+              `p50 ${r.sweep_p50_ms} ms, p95 ${r.sweep_p95_ms} ms`,
+              'p95 < 20 ms',
+              ok(r.sweep_p95_ms < 20),
+            ],
+          ]
+        : []),
+      ['sign-in page first load (gzip)', `JS ${r.signin_js_gzip_kb} kB, CSS ${r.signin_css_gzip_kb} kB`, 'JS < 150 kB', ok(r.signin_js_gzip_kb < 150)],
+      ['overview first load (gzip)', `JS ${r.overview_js_gzip_kb} kB, CSS ${r.overview_css_gzip_kb} kB`, 'JS < 250 kB', ok(r.overview_js_gzip_kb < 250)],
+      ['time to overview content in Chromium', `${r.overview_content_ms} ms`, 'measured', ''],
+    );
+  }
+  const pages: [string, string, number | null, number | null][] = [
+    ['signin', 'sign-in', 2500, 200],
+    ['overview', 'overview', 2500, 300],
+    ['routing', 'routing', null, null],
+    ['leads', 'leads', null, null],
+    ['sales', 'sales', null, null],
+  ];
+  for (const [k, label, lcpTarget] of pages) {
+    if (!has(`lh_${k}_performance`)) continue;
+    const perf = r[`lh_${k}_performance`];
+    const least = lcpTarget ? 90 : 80;
+    const lcp = r[`lh_${k}_lcp_ms`];
+    const met = perf >= least && r[`lh_${k}_best_practices`] === 100 && r[`lh_${k}_accessibility`] === 100 && (!lcpTarget || lcp < lcpTarget);
+    rows.push([
+      `${label}: Lighthouse mobile`,
+      `performance ${perf}, accessibility ${r[`lh_${k}_accessibility`]}, best practices ${r[`lh_${k}_best_practices`]}; LCP ${round(lcp / 1000)} s, TBT ${r[`lh_${k}_tbt_ms`]} ms`,
+      `≥ ${least}${lcpTarget ? `, LCP < ${lcpTarget / 1000} s` : ''}, 100, 100`,
+      ok(met),
+    ]);
+  }
+  for (const [k, label, lcpTarget, kbTarget] of pages) {
+    if (!has(`page_${k}_lcp_ms`)) continue;
+    const lcp = r[`page_${k}_lcp_ms`];
+    const kb = r[`page_${k}_wire_kb`];
+    rows.push(
+      [
+        `${label}: paint, phone on slow 4G, CPU ${CPU_SLOWDOWN}×`,
+        `first ${r[`page_${k}_fcp_ms`]} ms, largest ${lcp} ms`,
+        lcpTarget ? `largest < ${lcpTarget / 1000} s` : 'measured',
+        lcpTarget ? ok(lcp < lcpTarget) : '',
+      ],
+      [
+        `  bytes on the wire (compressed, as sent)`,
+        `${kb} kB in ${r[`page_${k}_requests`]} requests`,
+        kbTarget ? `< ${kbTarget} kB` : 'measured',
+        kbTarget ? ok(kb < kbTarget) : '',
+      ],
+    );
+  }
+  if (has('click_notify_p95_ms')) {
+    rows.push(
+      [
+        "click Assign → manager's notification",
+        `p50 ${r.click_notify_p50_ms} ms, p95 ${r.click_notify_p95_ms} ms`,
+        'p95 < 100 ms',
+        ok(r.click_notify_p95_ms < 100),
+      ],
+      [
+        "click Assign → lead on the salesman's screen",
+        `p50 ${r.click_salesman_p50_ms} ms, p95 ${r.click_salesman_p95_ms} ms`,
+        'p95 < 150 ms',
+        ok(r.click_salesman_p95_ms < 150),
+      ],
+    );
+  }
+  if (has('adf_others_attacked_p99_ms')) {
+    rows.push(
+      ["others' p99 while quiet (reading the rotation)", `p99 ${r.adf_others_alone_p99_ms} ms`, 'baseline', ''],
+      [
+        "others' p99 while one key sends worst ADF",
+        `p99 ${r.adf_others_attacked_p99_ms} ms, max ${r.adf_others_attacked_max_ms} ms; a document ${r.adf_worst_doc_p50_ms}–${r.adf_worst_doc_max_ms} ms`,
+        'p99 < 50 ms',
+        ok(r.adf_others_attacked_p99_ms < 50),
+      ],
+    );
+  }
+  if (has('rss_idle_mb')) rows.push(['server memory (RSS)', `idle ${r.rss_idle_mb} MB, under assign load ${r.rss_load_mb} MB`, 'measured', '']);
+  const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((x) => x[i].length), ['what', 'measured', 'target', 'met'][i].length));
+  const line = (x: string[]) => `| ${x.map((c, i) => c.padEnd(w[i])).join(' | ')} |`;
+  return [line(['what', 'measured', 'target', 'met']), `|${w.map((n) => '-'.repeat(n + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
