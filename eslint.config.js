@@ -18,6 +18,8 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       // Leaving a field out with a rest pattern is how an answer drops internal fields.
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
+      // Production code narrows instead (tests below may assert).
+      '@typescript-eslint/no-non-null-assertion': 'error',
     },
   },
   {
@@ -37,6 +39,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
+  },
+  {
+    // Until these three are rewritten to narrow (one assertion each); then remove this block.
+    files: ['server/intake/adf.ts', 'server/intake/routes.ts', 'server/intake/service.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
 );

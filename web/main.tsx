@@ -18,7 +18,7 @@ import { OVERVIEW_LOG_SIZE } from '../domain/rotation';
 // The page's CSP allows no eval: zod's probe for it (a new Function, when its first object schema
 // is built) would be refused and reported. zod reads its settings from this global, so it is set
 // here, before any schema exists, without loading zod with the sign-in page.
-(globalThis as { __zod_globalConfig?: object }).__zod_globalConfig = { jitless: true };
+Object.assign(globalThis, { __zod_globalConfig: { jitless: true } });
 
 // The shell and every screen load on demand, so the sign-in page stays small.
 const DashboardShell = lazy(screens.shell);

@@ -1,4 +1,5 @@
-import type { DataTopic, Topic } from '../../domain/contract/events';
+import type { DataTopic } from '../../domain/contract/events';
+import { isRecord } from '../../domain/guards';
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { whenIdle } from '../components/idle';
@@ -18,6 +19,8 @@ const STALE: Record<DataTopic, string[]> = {
  * Figures summed over many leads: refetched a moment after the rest, so the list a salesman is
  * looking at (the server answers one request at a time) is not queued behind them.
  */
+const isDataTopic = (t: unknown): t is DataTopic => typeof t === 'string' && Object.hasOwn(STALE, t);
+
 const SUMS = new Set(['kpis', 'my-stats', 'floor-report', 'integrations']);
 const SUMS_AFTER_MS = 150;
 
@@ -48,26 +51,27 @@ export function useLiveEvents(onRevoked: () => void) {
     };
     const open = () => {
       source = new EventSource('/api/events');
-      source.onmessage = (msg) => {
-        let e: { topic?: Topic };
+      source.onmessage = (msg: MessageEvent<string>) => {
+        let topic: unknown;
         try {
-          e = JSON.parse(msg.data as string) as { topic?: Topic };
+          const e: unknown = JSON.parse(msg.data);
+          topic = isRecord(e) ? e.topic : undefined;
         } catch {
           return;
         }
-        if (e.topic === 'hello') {
+        if (topic === 'hello') {
           // What was fetched before the stream was open (or while it was down) may have missed
           // an event: refresh what is on screen once it is. A first fetch still under way is
           // left alone (React Query would only join it), so a change made in that moment shows
           // with the next event.
           void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'weather' && q.state.dataUpdatedAt > 0 });
-        } else if (e.topic === 'session-revoked') {
+        } else if (topic === 'session-revoked') {
           source?.close();
           onRevoked();
         } else {
           // One change often comes as several topics at once (an assign: rotation and leads);
           // gathered, each query refetches once instead of being cancelled and asked again.
-          for (const key of (e.topic && STALE[e.topic]) || []) stale.add(key);
+          for (const key of isDataTopic(topic) ? STALE[topic] : []) stale.add(key);
           if (!flush) flush = setTimeout(invalidate, 0);
         }
       };

@@ -34,8 +34,8 @@ export function lazySchemaResolver(load: () => Promise<z.ZodType>) {
 }
 
 /** A server refusal about one field goes under that field; answers whether it did. */
-export function showFieldError<V>(form: UseFormReturnType<V>, err: unknown): boolean {
-  if (!(err instanceof ApiError) || !err.field || !(err.field in (form.getValues() as object))) return false;
+export function showFieldError<V extends object>(form: UseFormReturnType<V>, err: unknown): boolean {
+  if (!(err instanceof ApiError) || !err.field || !(err.field in form.getValues())) return false;
   form.setFieldError(err.field, err.message);
   return true;
 }

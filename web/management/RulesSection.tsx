@@ -4,27 +4,33 @@ import { Alert, Button, Group, NumberInput, Paper, Skeleton, Stack, Switch, Text
 import { call } from '../api/client';
 import { useRules } from '../api/rules';
 import { notifyFail, notifyOk } from '../components/notify';
-import { RULE_LABELS, rulesSchema, type Rules } from '../../domain/rules';
+import { businessHoursSchema, isRuleKey, RULE_LABELS, rulesSchema, type Rules } from '../../domain/rules';
 import type { RulesAnswer } from '../../domain/contract/answers';
 import { BusinessHours } from './BusinessHours';
 import { dayHoursText, WEEKDAYS, type DayHours } from '../../domain/hours';
 import { when } from '../components/when';
 
 /** Business hours in a change line: each day, or "around the clock". */
-const hoursShown = (v: unknown) =>
-  Array.isArray(v) ? (v as DayHours[]).map((d, i) => `${WEEKDAYS[i].slice(0, 3)} ${dayHoursText(d)}`).join(', ') : 'around the clock';
-const shown = (k: keyof Rules, v: unknown) =>
+const hoursShown = (v: unknown) => {
+  const hours = businessHoursSchema.safeParse(v);
+  return hours.success && hours.data ? hours.data.map((d, i) => `${WEEKDAYS[i].slice(0, 3)} ${dayHoursText(d)}`).join(', ') : 'around the clock';
+};
+const shown = (k: string, v: unknown) =>
   k === 'businessHours' ? hoursShown(v) : k === 'responseWindowMinutes' && v === 0 ? 'off' : typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v);
 
-const NUMBERS: { key: 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes'; help: string; max: number }[] = [
+type NumberKey = 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes';
+const NUMBERS: { key: NumberKey; help: string; max: number }[] = [
   { key: 'responseWindowMinutes', help: 'How long a salesman has to accept a new lead before it goes to the next one. 0 turns this off.', max: 120 },
   { key: 'followUpHours', help: 'When a new lead’s follow-up is due.', max: 168 },
   { key: 'skipSnoozeMinutes', help: 'How long a skipped salesman sits out.', max: 240 },
 ];
 
+/** The rules as the form holds them: a number field holds text while it is edited, business hours as drawn. */
+type Draft = Omit<Rules, NumberKey | 'businessHours'> & Record<NumberKey, number | string> & { businessHours: readonly DayHours[] | null };
+
 function RulesForm({ saved }: { saved: RulesAnswer }) {
   const qc = useQueryClient();
-  const [values, setValues] = useState<Record<string, unknown>>(saved.rules);
+  const [values, setValues] = useState<Draft>(saved.rules);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: (rules: Partial<Rules>) => call('PATCH /rules', { body: rules }),
@@ -52,7 +58,7 @@ function RulesForm({ saved }: { saved: RulesAnswer }) {
             key={n.key}
             label={RULE_LABELS[n.key]}
             description={n.help}
-            value={values[n.key] as number | string}
+            value={values[n.key]}
             onChange={(v) => setValues((old) => ({ ...old, [n.key]: v }))}
             min={0}
             max={n.max}
@@ -81,11 +87,7 @@ function RulesForm({ saved }: { saved: RulesAnswer }) {
             setValues((old) => ({ ...old, holdOut: on }));
           }}
         />
-        <BusinessHours
-          value={values.businessHours as Rules['businessHours']}
-          onChange={(businessHours) => setValues((old) => ({ ...old, businessHours }))}
-          errors={errors}
-        />
+        <BusinessHours value={values.businessHours} onChange={(businessHours) => setValues((old) => ({ ...old, businessHours }))} errors={errors} />
         <Group>
           <Button type="submit" loading={save.isPending} color="blue.8">
             Save rules
@@ -121,7 +123,7 @@ export function RulesSection() {
                 <Text key={i} size="xs" c="dimmed" data-testid="rule-change">
                   {when(h.at)}, {h.actorName}:{' '}
                   {Object.entries(h.changes)
-                    .map(([k, c]) => `${RULE_LABELS[k as keyof Rules] ?? k} ${shown(k as keyof Rules, c.from)} → ${shown(k as keyof Rules, c.to)}`)
+                    .map(([k, c]) => `${isRuleKey(k) ? RULE_LABELS[k] : k} ${shown(k, c.from)} → ${shown(k, c.to)}`)
                     .join('; ')}
                 </Text>
               ))}
