@@ -277,7 +277,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
   let stopPruning = async () => {};
   app.addHook('onReady', async () => {
     ctx.outbox.start();
-    stopPruning = schedulePrune(dbh.db, app.log, opts.pruneMs ?? PRUNE_EVERY_MS);
+    stopPruning = schedulePrune(dbh, app.log, opts.pruneMs ?? PRUNE_EVERY_MS);
   });
   app.addHook('onClose', async () => {
     ready = false;

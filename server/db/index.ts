@@ -61,7 +61,18 @@ export async function openDb(opts: { databaseUrl?: string; dataDir: string; onCo
     handle = { db, dialect: 'sqlite', describe: `SQLite at ${file}`, file, pool: null, close: () => db.destroy() };
   }
   await migrate(handle.db, handle.dialect);
+  await optimize(handle);
   return handle;
+}
+
+/**
+ * SQLite's planner picks indexes by its statistics; without them it took the open-leads index for
+ * the sweep's overdue question (a scan, 40 ms at 200,000 leads) over the Accept index (0.04 ms).
+ * PRAGMA optimize gathers them where a table changed enough, within a bounded effort. PostgreSQL
+ * keeps its own (autovacuum).
+ */
+export async function optimize(h: Pick<DbHandle, 'db' | 'dialect'>) {
+  if (h.dialect === 'sqlite') await sql`pragma optimize=0x10002`.execute(h.db);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Db } from './index';
+import { optimize, type Db, type DbHandle } from './index';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const PRUNE_EVERY_MS = 10 * 60 * 1000;
@@ -33,11 +33,13 @@ async function prune(db: Db, now = Date.now()) {
   return { tokens, emailChanges, sessions, idempotency, outbox, limits, actions };
 }
 
-/** Prunes now and then every `everyMs`; returns the stop function. */
-export function schedulePrune(db: Db, log: { error: (o: object, m: string) => void }, everyMs = PRUNE_EVERY_MS) {
+/** Prunes now and then every `everyMs`, and keeps SQLite's planner statistics fresh (optimize); returns the stop function. */
+export function schedulePrune(dbh: Pick<DbHandle, 'db' | 'dialect'>, log: { error: (o: object, m: string) => void }, everyMs = PRUNE_EVERY_MS) {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = prune(db).catch((err: unknown) => log.error({ err }, 'pruning expired rows failed; trying again later'));
+    running = prune(dbh.db)
+      .then(() => optimize(dbh))
+      .catch((err: unknown) => log.error({ err }, 'pruning expired rows failed; trying again later'));
   };
   tick();
   const timer = setInterval(tick, everyMs);
