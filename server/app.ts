@@ -79,13 +79,22 @@ export interface AppOptions {
   intakeClock?: () => number;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What every feature shares: configuration, database, bus, mail (decorated in buildApp). */
+    ctx: Ctx;
+    /** Every route with its declared access, for the authorisation test. */
+    routeList: RouteInfo[];
+  }
+}
+
 export interface RouteInfo {
   method: string | string[];
   url: string;
   access: string | undefined;
 }
 
-export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ctx: Ctx; routeList: RouteInfo[] }> {
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, dbh } = opts;
   const app = Fastify({
     logger: opts.logger ? { ...opts.logger, serializers: { req: safeRequest } } : false,
@@ -291,5 +300,5 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance & { ct
     for (const end of [...streams]) end();
   });
 
-  return app as unknown as FastifyInstance & { ctx: Ctx; routeList: RouteInfo[] };
+  return app;
 }

@@ -176,7 +176,8 @@ export const LEFT_OUT = [
 
 type Described = Route | 'POST /v1/leads' | 'GET /docs';
 /** Every route of the document: the contract's, the intake API and this document. */
-const described = (): Described[] => [...new Set<Described>([...(Object.keys(routes) as Route[]), 'POST /v1/leads', 'GET /docs'])];
+const isRoute = (r: string): r is Route => Object.hasOwn(routes, r);
+const described = (): Described[] => [...Object.keys(routes).filter(isRoute), 'POST /v1/leads', 'GET /docs'];
 
 /** "METHOD /path" of every route the document describes, as the server registers it. */
 export const documentedRoutes = () => described().map((r) => r.replace(' ', ' /api'));
@@ -194,10 +195,7 @@ function internal(route: Route): Operation {
 
 /** A query schema's fields as OpenAPI query parameters. */
 function queryParameters(query: z.ZodType) {
-  const json = z.toJSONSchema(query, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as {
-    properties?: Record<string, object>;
-    required?: string[];
-  };
+  const json = z.toJSONSchema(query, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' });
   return Object.entries(json.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: !!json.required?.includes(name), schema }));
 }
 
@@ -286,7 +284,8 @@ export function openapi(publicUrl: string) {
   const { schemas, ref } = components();
   const paths: Record<string, Record<string, object>> = {};
   for (const route of described()) {
-    const op = DOCUMENTED[route] ?? internal(route as Route);
+    const op = DOCUMENTED[route] ?? (isRoute(route) ? internal(route) : null);
+    if (!op) throw new Error(`${route} is described nowhere`);
     const [method, path] = route.split(' ');
     const contract: { body?: z.ZodType; answer?: z.ZodType; query?: z.ZodType } =
       route === 'POST /v1/leads' ? { answer: a.intakeResult } : route === 'GET /docs' ? {} : routes[route];

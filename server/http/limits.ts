@@ -38,6 +38,7 @@ export function dbStore(db: Db): FastifyRateLimitStoreCtor {
       return new DbStore(undefined, `rl:${String(opts.routeInfo?.method)}${opts.routeInfo?.url ?? ''}:`);
     }
   }
+  // The library's types say child() gets RouteOptions; it passes its merged settings with routeInfo (above).
   return DbStore as unknown as FastifyRateLimitStoreCtor;
 }
 

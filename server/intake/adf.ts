@@ -1,5 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { HttpError, badRequest } from '../http/errors';
+import { isRecord } from '../../domain/guards';
+import { messageOf } from '../../domain/errors';
 
 /** A vehicle the customer brings in (ADF `<vehicle interest="trade-in">`); empty parts are ''. */
 export interface TradeIn {
@@ -131,6 +133,8 @@ interface El {
 }
 
 type Ordered = Record<string, unknown>;
+/** The parser's preserveOrder output: a list of nodes, each an object (anything else is no node). */
+const nodesOf = (v: unknown): Ordered[] => (Array.isArray(v) ? v.filter(isRecord) : []);
 /** fast-xml-parser's ordered output ([{tag: [...children], ':@': {attrs}}, {'#text': '...'}]) as a tree of El. */
 function toEl(name: string, nodes: Ordered[], attrs: Record<string, unknown> = {}): El {
   const el: El = { name, attrs: {}, kids: [], text: '' };
@@ -139,8 +143,11 @@ function toEl(name: string, nodes: Ordered[], attrs: Record<string, unknown> = {
     for (const [key, value] of Object.entries(node)) {
       if (key === ':@') continue;
       if (key === '#text') el.text += decode(String(value));
-      else if (key === '#cdata') el.text += (value as Ordered[]).map((t) => (typeof t['#text'] === 'string' ? t['#text'] : '')).join('');
-      else el.kids.push(toEl(key, value as Ordered[], node[':@'] as Record<string, unknown> | undefined));
+      else if (key === '#cdata')
+        el.text += nodesOf(value)
+          .map((t) => (typeof t['#text'] === 'string' ? t['#text'] : ''))
+          .join('');
+      else el.kids.push(toEl(key, nodesOf(value), isRecord(node[':@']) ? node[':@'] : undefined));
     }
   }
   return el;
@@ -280,7 +287,7 @@ export function repairAmpersands(doc: string, max = MAX_DOCUMENT): string {
       const end = open && !unclosed[open] ? doc.indexOf(ends[open], lt + open.length) : -1;
       if (open && end < 0) unclosed[open] = true;
       // A section is kept whole; anything else after "<!" is read on from the next character.
-      i = end >= 0 ? end + ends[open!].length : lt + 2;
+      i = open && end >= 0 ? end + ends[open].length : lt + 2;
       continue;
     }
     const end = referenceEnd(doc, amp);
@@ -317,10 +324,10 @@ export function parseAdf(xml: string): Prospect[] {
   if (valid !== true) throw badRequest(`The XML is not well-formed: ${valid.err.msg} (line ${valid.err.line}, column ${valid.err.col}).`);
   let root: El | undefined;
   try {
-    root = toEl('#document', parser.parse(repaired) as Ordered[]).kids[0];
+    root = toEl('#document', nodesOf(parser.parse(repaired))).kids[0];
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    throw badRequest(`The XML could not be read: ${(err as Error).message}`);
+    throw badRequest(`The XML could not be read: ${messageOf(err)}`);
   }
   if (root?.name !== 'adf') throw badRequest('The document is not ADF: its root element must be <adf>.');
   const prospects = kids(root, 'prospect');

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { implement } from '../http/implement';
-import { HttpError, badRequest, notFound, parse } from '../http/errors';
+import { HttpError, badRequest, notFound, parse, unauthorized } from '../http/errors';
 import { take, type Bucket } from '../http/limits';
 import { MAX_DOCUMENT } from './adf';
 import { createIntakeParser, IntakeBusy, type IntakeParser } from './parser';
@@ -75,8 +75,8 @@ export async function intakeRoutes(app: FastifyInstance, { ctx, clock = Date.now
   app.decorateRequest('apiKey', null);
   // Here the body is decoded by the encoding the document declares, not taken as UTF-8 only.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser([...XML_TYPES, 'text/plain'], { parseAs: 'buffer' }, (req, body, done) =>
-    done(null, new XmlBody(body as Buffer, req.headers['content-type'] ?? '')),
+  app.addContentTypeParser([...XML_TYPES, 'text/plain'], { parseAs: 'buffer' }, (req, body: Buffer, done) =>
+    done(null, new XmlBody(body, req.headers['content-type'] ?? '')),
   );
   app.addContentTypeParser('*', (_req, _payload, done) => done(new HttpError(415, TYPES_WE_TAKE)));
 
@@ -103,7 +103,8 @@ export async function intakeRoutes(app: FastifyInstance, { ctx, clock = Date.now
       },
     },
     async (req, reply) => {
-      const key = req.apiKey!;
+      const key = req.apiKey;
+      if (!key) throw unauthorized();
       const doc = req.body instanceof XmlBody ? await readXml(parser, req.body, reply) : null;
       const xml = doc?.xml ?? null;
       let leads: Planned[] = doc ? prospectsToLeads(doc.prospects, key) : [{ lead: toNewLead(parse(leadSchema, req.body), key) }];

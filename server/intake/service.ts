@@ -123,7 +123,9 @@ export async function intake(ctx: Ctx, planned: Planned[], key: ApiKey, document
   const results = made.values();
   const answers: Answer[] = planned.map((p) => {
     if ('refused' in p) return { id: null, customer: p.customer, status: 'refused', assignedTo: null, error: p.refused };
-    const r = results.next().value!;
+    // One hand-out answer per accepted lead, in order: handOut answers each of them.
+    const { value: r, done } = results.next();
+    if (done) throw new Error('a lead that came in has no hand-out answer');
     // Found again under the same Idempotency-Key: the first try made it, and this answers for it.
     const again = r.duplicate && p.lead.externalSource === idemScope(key);
     return {
@@ -222,7 +224,10 @@ export async function claimIdempotency(db: Db, keyId: number, idem: string, hash
   if (Number(r.numInsertedOrUpdatedRows ?? 0) === 1) return null;
   const prior = await db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', keyId).where('key', '=', idem).executeTakeFirst();
   if (prior?.request_hash && prior.request_hash !== hash) throw new HttpError(422, 'This Idempotency-Key was already used with a different request.');
-  if (prior && prior.status !== null) return { status: prior.status, body: JSON.parse(prior.body ?? 'null') as unknown };
+  if (prior && prior.status !== null) {
+    const body: unknown = JSON.parse(prior.body ?? 'null');
+    return { status: prior.status, body };
+  }
   if (prior && prior.created_at <= now - leaseMs) {
     const taken = await db
       .updateTable('idempotency_keys')
