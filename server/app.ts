@@ -15,7 +15,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { createOutbox, OUTBOX_TIMING, type OutboxTiming } from './mail/outbox';
 import { dbStore } from './http/limits';
 import { PRUNE_EVERY_MS, schedulePrune } from './db/prune';
-import { HttpError } from './http/errors';
+import { ApiError } from './http/errors';
 import { BAD_TEXT, textGuard } from './http/text';
 import { checkAnswers } from './http/contract';
 import { COMPRESSIBLE, compressApi, precompressed, sendPrecompressed } from './http/compress';
@@ -167,7 +167,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler(async (_req, reply) => reply.status(404).send({ error: 'Not found.' }));
 
   app.setErrorHandler((err: Error & { statusCode?: unknown; code?: string }, req, reply) => {
-    if (err instanceof HttpError) return reply.status(err.status).send({ error: err.message, code: err.code, field: err.field });
+    if (err instanceof ApiError) return reply.status(err.status).send({ error: err.message, code: err.code, field: err.field });
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status === 413) return reply.status(413).send({ error: 'The request is too large.' });
     if (status === 429) return reply.status(429).send({ error: 'Too many requests. Please wait a minute and try again.' });
@@ -191,7 +191,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (!origin) return;
     const host = req.headers.host;
     if (origin !== allowedOrigin && origin !== `http://${host}` && origin !== `https://${host}`) {
-      throw new HttpError(403, 'Cross-site request refused.');
+      throw new ApiError(403, 'Cross-site request refused.');
     }
   });
 
@@ -237,7 +237,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(intakeRoutes, { prefix: '/v1', ctx, clock: opts.intakeClock });
       await api.register(integrationRoutes, { ctx });
       api.all('/*', { config: { access: 'public' } }, async () => {
-        throw new HttpError(404, 'No such API route.');
+        throw new ApiError(404, 'No such API route.');
       });
     },
     { prefix: '/api' },

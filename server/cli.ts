@@ -5,7 +5,7 @@ import { loadConfig, loadDotEnv, ConfigError } from './config';
 import { openDb, type DbHandle } from './db';
 import { findUserByEmail, isBlocked } from './users/repo';
 import { createUser, editUser, setStatus } from './users/service';
-import { HttpError } from './http/errors';
+import { ApiError } from './http/errors';
 import { firstMessage, saveUserSchema } from '../domain/schemas';
 import { seedDemo } from './seed/demo';
 
@@ -60,7 +60,7 @@ async function addUser(dbh: DbHandle, args: string[], managerEmails: string[]) {
     const u = await createUser(dbh, { email, name, role }, by);
     console.log(`Added ${email}: ${u.name}, ${u.role}. They can sign in with their e-mail address.`);
   } catch (err) {
-    if (err instanceof HttpError) return fail(err.message);
+    if (err instanceof ApiError) return fail(err.message);
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { Access } from '../http/access';
-import { forbidden, HttpError, unauthorized } from '../http/errors';
+import { forbidden, ApiError, unauthorized } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import { isBlocked } from '../users/repo';
 
@@ -22,7 +22,7 @@ export function signInVerdict(config: Config, email: string, existing: UserRow |
 /** The route's access rule against the caller: a route without a rule is refused, so a forgotten permission fails closed. */
 export function checkAccess(need: Access | undefined, user: Pick<UserRow, 'role'> | null): void {
   if (need === 'public' || need === 'apikey') return;
-  if (!need) throw new HttpError(500, 'Route has no access rule');
+  if (!need) throw new ApiError(500, 'Route has no access rule');
   if (!user) throw unauthorized();
   if (need === 'manager' && user.role !== 'manager') throw forbidden();
 }

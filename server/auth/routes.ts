@@ -1,7 +1,7 @@
 import type { SessionUser } from '../../domain/contract/answers';
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { implement } from '../http/implement';
 import { hit } from '../http/limits';
 import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_IDLE_MS } from './tokens';
@@ -69,13 +69,13 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .where('expires_at', '>', now)
       .executeTakeFirst();
     if (Number(spent.numUpdatedRows) !== 1) {
-      throw new HttpError(400, 'This link was already used or expired.', 'invalid-action-code');
+      throw new ApiError(400, 'This link was already used or expired.', 'invalid-action-code');
     }
     let user = await findUserByEmail(db, email);
     const verdict = signInVerdict(config, email, user);
     if (!verdict.allowed) {
       req.log.info({ email }, `sign-in refused: ${verdict.why}`);
-      throw new HttpError(400, 'This link was already used or expired.', 'invalid-action-code');
+      throw new ApiError(400, 'This link was already used or expired.', 'invalid-action-code');
     }
     if (!user) {
       // The place in line is taken under the rotation lock, so simultaneous first sign-ins get

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
-import { HttpError, parse } from '../http/errors';
+import { ApiError, parse } from '../http/errors';
 import { implement } from '../http/implement';
 import { dayQuery } from '../../domain/contract/inputs';
 import { hit } from '../http/limits';
@@ -42,7 +42,7 @@ export async function floorRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const day = dayOf(body.day);
     // A report is a mail to every manager: a few a minute is plenty, a stuck key or a script is not.
     if ((await hit(dbh.db, `floor-report:${me.id}`, 60_000)).hits > SENDS_PER_MINUTE) {
-      throw new HttpError(429, 'The floor report was just sent several times. Wait a minute before sending it again.');
+      throw new ApiError(429, 'The floor report was just sent several times. Wait a minute before sending it again.');
     }
     const sent = await queueReport(ctx, dbh.db, await reportFor(dbh.db, day, config.APP_TIMEZONE));
     ctx.outbox.wake();

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './errors';
+import { ApiError } from './errors';
 import { toError } from '../../domain/errors';
 
 /**
@@ -11,7 +11,7 @@ import { toError } from '../../domain/errors';
 export const BAD_TEXT = 'Text must be valid Unicode (UTF-8) without NUL characters.';
 const MAX_URL = 8 * 1024;
 
-const badText = () => new HttpError(400, BAD_TEXT, 'bad_text');
+const badText = () => new ApiError(400, BAD_TEXT, 'bad_text');
 
 /** True for a string a database stores exactly as it was sent. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -45,11 +45,11 @@ function checkValue(root: unknown): void {
   let seen = 0;
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [v, depth] = next;
-    if (++seen > JSON_LIMITS.keys) throw new HttpError(400, JSON_TOO_MANY_KEYS, 'json_too_large');
+    if (++seen > JSON_LIMITS.keys) throw new ApiError(400, JSON_TOO_MANY_KEYS, 'json_too_large');
     if (typeof v === 'string') {
       if (!isCleanText(v)) throw badText();
     } else if (v && typeof v === 'object') {
-      if (depth >= JSON_LIMITS.depth) throw new HttpError(400, JSON_TOO_DEEP, 'json_too_deep');
+      if (depth >= JSON_LIMITS.depth) throw new ApiError(400, JSON_TOO_DEEP, 'json_too_deep');
       if (Array.isArray(v)) {
         const items: readonly unknown[] = v;
         for (const x of items) stack.push([x, depth + 1]);
@@ -64,7 +64,7 @@ function checkValue(root: unknown): void {
 
 /** The address as sent, checked once: percent-escapes must decode to clean UTF-8. */
 function checkUrl(url: string) {
-  if (url.length > MAX_URL) throw new HttpError(414, 'The address is too long.');
+  if (url.length > MAX_URL) throw new ApiError(414, 'The address is too long.');
   if (!url.includes('%') && isCleanText(url)) return;
   for (const part of url.split(/[?&=]/)) {
     let decoded: string;

@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { HttpError, badRequest } from '../http/errors';
+import { ApiError, badRequest } from '../http/errors';
 import { isRecord } from '../../domain/guards';
 import { messageOf } from '../../domain/errors';
 
@@ -297,7 +297,7 @@ export function repairAmpersands(doc: string, max = MAX_DOCUMENT): string {
     }
     length += 4;
     if (length > max) {
-      throw new HttpError(
+      throw new ApiError(
         413,
         `The document is too large once its bare "&" characters are read as "&amp;" (max ${n(max)} characters): ` +
           'send "&" as "&amp;", or a smaller document.',
@@ -326,7 +326,7 @@ export function parseAdf(xml: string): Prospect[] {
   try {
     root = toEl('#document', nodesOf(parser.parse(repaired))).kids[0];
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (err instanceof ApiError) throw err;
     throw badRequest(`The XML could not be read: ${messageOf(err)}`);
   }
   if (root?.name !== 'adf') throw badRequest('The document is not ADF: its root element must be <adf>.');

@@ -1,4 +1,4 @@
-import { HttpError, badRequest } from '../http/errors';
+import { ApiError, badRequest } from '../http/errors';
 import { BAD_TEXT, isCleanText } from '../http/text';
 
 /** The encodings an ADF sender may declare, by the names senders use for them. */
@@ -31,7 +31,7 @@ const charsetOf = (contentType: string | undefined) => /;\s*charset\s*=\s*"?([^"
 function encodingFor(label: string, where: string): Encoding {
   // Own keys only: "__proto__" or "constructor" is a label we do not read, not a property of Object.
   const e = Object.hasOwn(LABELS, label.toLowerCase()) ? LABELS[label.toLowerCase()] : undefined;
-  if (!e) throw new HttpError(415, `The ${where} "${label}" is not supported: send ${ACCEPTED_ENCODINGS}.`);
+  if (!e) throw new ApiError(415, `The ${where} "${label}" is not supported: send ${ACCEPTED_ENCODINGS}.`);
   return e;
 }
 
@@ -98,6 +98,6 @@ export function decodeXml(buf: Uint8Array, contentType?: string): string {
       'bad_text',
     );
   }
-  if (!isCleanText(s)) throw new HttpError(400, BAD_TEXT, 'bad_text');
+  if (!isCleanText(s)) throw new ApiError(400, BAD_TEXT, 'bad_text');
   return s;
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { FIXTURES } from './fixtures/expected';
 import { createIntakeParser, IntakeBusy, readsByThread, type IntakeParser } from './parser';
 import { readDocument } from './read';
@@ -17,7 +17,7 @@ async function outcome(read: () => unknown) {
   try {
     return { ok: await read() };
   } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
+    if (!(err instanceof ApiError)) throw err;
     return { status: err.status, message: err.message, code: err.code };
   }
 }

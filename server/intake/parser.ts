@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import { Piscina } from 'piscina';
 import { messageOf } from '../../domain/errors';
-import { HttpError, badRequest } from '../http/errors';
+import { ApiError, badRequest } from '../http/errors';
 import type { ReadDocument } from './read';
 import type read from './worker';
 import type { Answer, Task } from './worker';
@@ -29,7 +29,7 @@ const WORKER_HEAP_MB = 256;
 const WORKER_NICE = 10;
 
 /** Every document still waiting for a worker: the sender should try again shortly (Retry-After). */
-export class IntakeBusy extends HttpError {
+export class IntakeBusy extends ApiError {
   readonly retryAfter = BUSY_RETRY_S;
   constructor() {
     super(503, 'The portal is busy reading other lead documents right now. Please try again in a moment.', 'intake_busy');
@@ -124,7 +124,7 @@ export function createIntakeParser(opts: ParserOptions = {}) {
       done();
     }
     readsByThread.set(answer.threadId, (readsByThread.get(answer.threadId) ?? 0) + 1);
-    if (!answer.ok) throw new HttpError(answer.status, answer.message, answer.code);
+    if (!answer.ok) throw new ApiError(answer.status, answer.message, answer.code);
     return { xml: answer.xml, prospects: answer.prospects };
   }
 

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { parseAdf, type Prospect } from './adf';
 import { decodeXml } from './encoding';
 
@@ -13,11 +13,11 @@ export interface ReadDocument {
 
 /**
  * An XML body from its bytes to its prospects: decoded by the encoding it declares, then read.
- * A text/plain body must be XML (e-mail relays post ADF that way). Anything wrong is an HttpError.
+ * A text/plain body must be XML (e-mail relays post ADF that way). Anything wrong is an ApiError.
  * This is the CPU-heavy part of intake: it runs in the worker (./worker.ts), never on the event loop.
  */
 export function readDocument(bytes: Uint8Array, contentType: string): ReadDocument {
   const xml = decodeXml(bytes, contentType);
-  if (/^text\/plain/i.test(contentType) && !xml.replace(/^[\uFEFF\s]+/, '').startsWith('<')) throw new HttpError(415, TYPES_WE_TAKE);
+  if (/^text\/plain/i.test(contentType) && !xml.replace(/^[\uFEFF\s]+/, '').startsWith('<')) throw new ApiError(415, TYPES_WE_TAKE);
   return { xml, prospects: parseAdf(xml) };
 }

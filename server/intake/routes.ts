@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
 import { implement } from '../http/implement';
-import { HttpError, badRequest, notFound, parse, unauthorized } from '../http/errors';
+import { ApiError, badRequest, notFound, parse, unauthorized } from '../http/errors';
 import { take, type Bucket } from '../http/limits';
 import { MAX_DOCUMENT } from './adf';
 import { createIntakeParser, IntakeBusy, type IntakeParser } from './parser';
@@ -78,7 +78,7 @@ export async function intakeRoutes(app: FastifyInstance, { ctx, clock = Date.now
   app.addContentTypeParser([...XML_TYPES, 'text/plain'], { parseAs: 'buffer' }, (req, body: Buffer, done) =>
     done(null, new XmlBody(body, req.headers['content-type'] ?? '')),
   );
-  app.addContentTypeParser('*', (_req, _payload, done) => done(new HttpError(415, TYPES_WE_TAKE)));
+  app.addContentTypeParser('*', (_req, _payload, done) => done(new ApiError(415, TYPES_WE_TAKE)));
 
   app.post(
     '/leads',
@@ -93,7 +93,7 @@ export async function intakeRoutes(app: FastifyInstance, { ctx, clock = Date.now
         if (!t.allowed) {
           const seconds = Math.max(1, Math.ceil(t.retryAfterMs / 1000));
           reply.header('retry-after', String(seconds));
-          throw new HttpError(
+          throw new ApiError(
             429,
             `Too many requests with this API key: it may send ${bucket.burst} at once, then ${perMinute(bucket.perMinute)}. ` +
               `The next one is let through in ${seconds} s.`,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Ctx } from '../context';
 import type { Db } from '../db';
-import { HttpError, badRequest, notFound, parse } from '../http/errors';
+import { ApiError, badRequest, notFound, parse } from '../http/errors';
 import { type Actor, type Assigned, type NewLead } from '../rotation/service';
 import { handOut } from '../rotation/handout';
 import type { Prospect } from './adf';
@@ -69,7 +69,7 @@ export function prospectsToLeads(list: Prospect[], key: ApiKey): Planned[] {
       const lead = toNewLead(parse(leadSchema, o.fields), key, o.idSource, o.resend);
       return { lead: { ...lead, nameMissing: o.nameMissing, tradeIn: o.tradeIn ? JSON.stringify(o.tradeIn) : null } };
     } catch (err) {
-      if (err instanceof HttpError) return { refused: label + err.message, customer: o.fields.customer };
+      if (err instanceof ApiError) return { refused: label + err.message, customer: o.fields.customer };
       throw err;
     }
   });
@@ -185,10 +185,10 @@ export async function revokeKey(db: Db, id: number) {
 
 /** The key behind a request, or a 401 that says what is wrong. */
 export async function authenticate(db: Db, key: string | undefined): Promise<ApiKey> {
-  if (!key) throw new HttpError(401, 'API key required: send it in the X-API-Key header or as Authorization: Bearer <key>.');
+  if (!key) throw new ApiError(401, 'API key required: send it in the X-API-Key header or as Authorization: Bearer <key>.');
   const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', hashKey(key)).executeTakeFirst();
-  if (!row) throw new HttpError(401, 'The API key is not valid.');
-  if (row.revoked_at) throw new HttpError(401, 'This API key was revoked.');
+  if (!row) throw new ApiError(401, 'The API key is not valid.');
+  if (row.revoked_at) throw new ApiError(401, 'This API key was revoked.');
   await db.updateTable('api_keys').set({ last_used_at: Date.now() }).where('id', '=', row.id).execute();
   return { id: Number(row.id), name: row.name };
 }
@@ -223,7 +223,7 @@ export async function claimIdempotency(db: Db, keyId: number, idem: string, hash
     .executeTakeFirst();
   if (Number(r.numInsertedOrUpdatedRows ?? 0) === 1) return null;
   const prior = await db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', keyId).where('key', '=', idem).executeTakeFirst();
-  if (prior?.request_hash && prior.request_hash !== hash) throw new HttpError(422, 'This Idempotency-Key was already used with a different request.');
+  if (prior?.request_hash && prior.request_hash !== hash) throw new ApiError(422, 'This Idempotency-Key was already used with a different request.');
   if (prior && prior.status !== null) {
     const body: unknown = JSON.parse(prior.body ?? 'null');
     return { status: prior.status, body };
@@ -239,7 +239,7 @@ export async function claimIdempotency(db: Db, keyId: number, idem: string, hash
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) === 1) return null;
   }
-  throw new HttpError(409, 'A request with this Idempotency-Key is still being processed. Try again in a moment.');
+  throw new ApiError(409, 'A request with this Idempotency-Key is still being processed. Try again in a moment.');
 }
 
 export const saveIdempotency = (db: Db, keyId: number, idem: string, status: number, body: unknown) =>

@@ -1,7 +1,7 @@
 // The intake parser's worker thread (run by piscina from ./parser.ts; built to build/intake-worker.js).
 import { threadId } from 'node:worker_threads';
 import { messageOf } from '../../domain/errors';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { readDocument } from './read';
 import type { Prospect } from './adf';
 
@@ -22,7 +22,7 @@ export default function read({ bytes, contentType }: Task): Answer {
   try {
     return { ok: true, ...readDocument(bytes, contentType), threadId };
   } catch (err) {
-    if (err instanceof HttpError) return { ok: false, status: err.status, message: err.message, code: err.code, threadId };
+    if (err instanceof ApiError) return { ok: false, status: err.status, message: err.message, code: err.code, threadId };
     // Not one of ours (the parser or the platform gave up on this document): still the sender's document.
     return { ok: false, status: 400, message: `The XML could not be read: ${messageOf(err)}`, threadId };
   }

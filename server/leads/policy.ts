@@ -1,4 +1,4 @@
-import { forbidden, HttpError, notFound } from '../http/errors';
+import { forbidden, ApiError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import type { Selectable } from 'kysely';
 import { holds as isTrue } from '../../domain/conditions';
@@ -33,10 +33,10 @@ export function checkTimeline(me: Me, lead: Pick<LeadRow, 'assigned_to'>): void 
  * Accept and contacts are the holder's alone: why someone else cannot (null: he may). The answer
  * never names the holder: anyone could otherwise map lead ids to salesmen by trying them.
  */
-export function holderRefusal(lead: Pick<LeadsTable, 'assigned_to' | 'closed'> | undefined, me: { id: string | null }, what: string): HttpError | null {
+export function holderRefusal(lead: Pick<LeadsTable, 'assigned_to' | 'closed'> | undefined, me: { id: string | null }, what: string): ApiError | null {
   if (!lead) return notFound('Lead not found');
   if (lead.assigned_to !== me.id) return forbidden(lead.assigned_to ? `Only the salesman who holds this lead can ${what}.` : 'No one holds this lead yet.');
-  if (lead.closed) return new HttpError(409, 'This lead is closed.');
+  if (lead.closed) return new ApiError(409, 'This lead is closed.');
   return null;
 }
 

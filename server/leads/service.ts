@@ -7,7 +7,7 @@ import { dayKey, periodsBefore, startOfMonth, zonedStartOfDay } from '../../doma
 import type { ContactChannel } from '../../domain/speed';
 import type { Actor } from '../../domain/users';
 import type { TimelineEntry } from '../../domain/contract/answers';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { holderRefusal } from './policy';
 
 export type LeadRow = Selectable<LeadsTable>;
@@ -134,7 +134,7 @@ export async function acceptLead(db: Db, id: number, me: Holder, now = Date.now(
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 1) return logEvent(trx, id, 'accepted', me, now);
     const lead = await findLead(trx, id);
-    throw holderRefusal(lead, me, 'accept it') ?? new HttpError(409, 'You already accepted this lead.');
+    throw holderRefusal(lead, me, 'accept it') ?? new ApiError(409, 'You already accepted this lead.');
   });
 }
 
@@ -153,7 +153,7 @@ export async function logContact(db: Db, id: number, me: Holder, contact: { chan
         .where('assigned_to', '=', me.id)
         .where('accepted_at', 'is', null)
         .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) throw new HttpError(409, 'This lead was just handed on. Refresh to see where it is.');
+      if (Number(r.numUpdatedRows) !== 1) throw new ApiError(409, 'This lead was just handed on. Refresh to see where it is.');
       await logEvent(trx, id, 'accepted', me, now);
     }
     await trx

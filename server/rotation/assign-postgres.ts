@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, DbHandle } from '../db';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { acceptDue } from '../../domain/speed';
 import { eligibleSql, nextUpOrderSql, waitingSql } from './sql';
@@ -197,8 +197,8 @@ export async function assignOnPostgres(
   if ('error' in r) {
     if (r.error === 'rules_changed') return { askAgain: 'rules' };
     if (r.error === 'waiting') return { askAgain: 'waiting' };
-    if (r.error === 'action_reused') throw new HttpError(422, 'This action id was already used for a different request.');
-    throw new HttpError(409, 'No eligible associates right now.');
+    if (r.error === 'action_reused') throw new ApiError(422, 'This action id was already used for a different request.');
+    throw new ApiError(409, 'No eligible associates right now.');
   }
   if ('replayed' in r) return { ...shape(r.result), replayed: true };
   const a: Handed = shape(r.assigned);

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { DbHandle, Db } from '../db';
 import { withRotationLock } from '../db';
 import type { LeadsTable } from '../db/schema';
-import { HttpError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../http/errors';
 import { eligibleQueue, PENDING_ACCEPT, type Member } from '../../domain/rotation';
 import { holds } from '../../domain/conditions';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
@@ -146,7 +146,7 @@ export function assignBeBack(h: DbHandle, l: NewLead, askedFor: string, by: Acto
     once(trx, opts.actionId, { beBack: l, askedFor }, async (): Promise<Assigned> => {
       const state = await readState(trx);
       const r = beBack(await teamStaff(trx), askedFor, state.pointer_pos);
-      if ('refusal' in r) throw new HttpError(409, r.refusal);
+      if ('refusal' in r) throw new ApiError(409, r.refusal);
       const { id: leadId } = await insertLead(trx, l, r.to, by, now, opts.rules ?? DEFAULT_RULES, true);
       await logRotation(trx, { type: 'beback', customer: l.customer, target: r.to, by, pointer: r.pointer, leadId, at: now.getTime() });
       return { leadId, customer: l.customer, assignedTo: { id: r.to.id, name: r.to.name }, pointerPos: r.pointer, duplicate: false };
@@ -207,7 +207,7 @@ export async function assignNext(
       }
       // `wait`: the floor is closed, so the lead waits in Unassigned for the morning.
       const { state, next, email } = opts.wait ? { state: await readState(trx), next: null, email: '' } : await nextUp(trx, env, h.dialect);
-      if (!next && !opts.keep) throw new HttpError(409, 'No eligible associates right now.');
+      if (!next && !opts.keep) throw new ApiError(409, 'No eligible associates right now.');
       const at = now.getTime();
       const stored = await insertLead(trx, l, next, by, now, rules);
       const leadId = stored.id;
@@ -266,18 +266,18 @@ export function handOutLead(h: DbHandle, leadId: number, by: Actor, opts: { now?
       .$if(h.dialect === 'postgres', (qb) => qb.forUpdate())
       .executeTakeFirst();
     if (!lead) throw notFound('Lead not found');
-    if (lead.closed) throw new HttpError(409, 'This lead is closed. Reopen it first.');
+    if (lead.closed) throw new ApiError(409, 'This lead is closed. Reopen it first.');
     const movable = lead.assigned_to === UNASSIGNED || (!!to && holds(PENDING_ACCEPT, leadFacts(lead), now) && to !== lead.assigned_to);
-    if (!movable) throw new HttpError(409, `This lead is already with ${lead.assigned_to_name}.`);
+    if (!movable) throw new ApiError(409, `This lead is already with ${lead.assigned_to_name}.`);
     if (!to) {
       const { next } = await nextUp(trx, env, h.dialect);
-      if (!next) throw new HttpError(409, 'No eligible associates right now.');
+      if (!next) throw new ApiError(409, 'No eligible associates right now.');
       return give(trx, lead, next, by, now, rules);
     }
     const named = await memberById(trx, env, to);
     const state = await readState(trx);
     const r = override(named, eligibleQueue((await candidates(trx, env)).map(toMember), now), state.pointer_pos);
-    if ('refusal' in r) throw new HttpError(409, r.refusal, undefined, 'to');
+    if ('refusal' in r) throw new ApiError(409, r.refusal, undefined, 'to');
     return give(trx, lead, r.to, by, now, rules, { reason: opts.reason ?? '', pointer: r.pointer });
   });
 }

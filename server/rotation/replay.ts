@@ -1,5 +1,5 @@
 import type { Db } from '../db';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../http/errors';
 
 /**
  * A manager's assign or skip runs once per action id (made when the form was filled): a repeat
@@ -11,7 +11,7 @@ export async function once<T extends object>(trx: Db, actionId: string | undefin
   const asked = JSON.stringify(request);
   const seen = await trx.selectFrom('rotation_actions').selectAll().where('id', '=', actionId).executeTakeFirst();
   if (seen) {
-    if (seen.request !== asked) throw new HttpError(422, 'This action id was already used for a different request.');
+    if (seen.request !== asked) throw new ApiError(422, 'This action id was already used for a different request.');
     // Safe: the stored result is what run() answered for this very request (the request names its
     // kind, { assign }, { beBack } or { skip }, and was compared above), so it is a T.
     return { ...(JSON.parse(seen.result) as T), replayed: true };

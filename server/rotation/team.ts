@@ -1,7 +1,7 @@
 import type { DbHandle, Db } from '../db';
 import { withRotationLock } from '../db';
 import { writeAudit, type AuditEntry } from '../users/audit';
-import { HttpError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../http/errors';
 import { eligibleQueue, lineOf, movedText, pointerAfterSkip, reorderLine, SKIP_WHOM, skipRefusal, snoozeEnd } from '../../domain/rotation';
 import { DEFAULT_RULES, type Rules } from '../../domain/rules';
 import { checkIn } from '../../domain/floor';
@@ -30,7 +30,7 @@ export async function skip(
       const target = before.find((m) => m.id === targetId);
       if (!target) {
         const someone = everyone.find((m) => m.id === targetId);
-        throw new HttpError(400, someone ? skipRefusal(someone, now) : SKIP_WHOM, undefined, 'targetUid');
+        throw new ApiError(400, someone ? skipRefusal(someone, now) : SKIP_WHOM, undefined, 'targetUid');
       }
       const pointer = pointerAfterSkip(before, target, state.pointer_pos);
       const until = snoozeEnd(now, minutes).getTime();
@@ -52,7 +52,7 @@ export async function reorder(h: DbHandle, move: { uid: string; shown: string[];
     const state = await readState(trx);
     const team = await teamStaff(trx, env);
     const plan = reorderLine(lineOf(team, state.pointer_pos, now), move.shown, move.order, move.uid);
-    if ('refusal' in plan) throw new HttpError(plan.refusal.status, plan.refusal.error, plan.refusal.status === 409 ? 'line-changed' : undefined);
+    if ('refusal' in plan) throw new ApiError(plan.refusal.status, plan.refusal.error, plan.refusal.status === 409 ? 'line-changed' : undefined);
     const at = now.getTime();
     // Places are unique: everyone who moves first steps onto a free place below all others, then onto his new one.
     const low = await trx

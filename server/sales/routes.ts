@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { access } from '../http/access';
-import { HttpError, notFound, parse, unauthorized } from '../http/errors';
+import { ApiError, notFound, parse, unauthorized } from '../http/errors';
 import { implement } from '../http/implement';
 import { checkChangeSale, checkSeeSales, saleCan, seesSalesmen } from './policy';
 import { findUser, type UserRow } from '../users/repo';
@@ -35,7 +35,7 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   /** A sale's date is checked against today on the dealership's clock, which the contract's schema cannot know. */
   function checkDate(sale: SaleInput) {
     const error = saleDateError(sale.date, today());
-    if (error) throw new HttpError(400, error, undefined, 'date');
+    if (error) throw new ApiError(400, error, undefined, 'date');
     return sale;
   }
 

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
 import type { Db } from '../db';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { hashToken, randomToken } from '../auth/tokens';
 import { writeAudit } from './audit';
 import { findUser, findUserByEmail, type UserRow } from './repo';
@@ -83,12 +83,12 @@ export async function confirmEmailChange(ctx: Ctx, trx: Db, token: string, manag
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  if (!row || Number(spent.numUpdatedRows) !== 1) throw new HttpError(400, EMAIL_LINK_SPENT, 'invalid-action-code');
+  if (!row || Number(spent.numUpdatedRows) !== 1) throw new ApiError(400, EMAIL_LINK_SPENT, 'invalid-action-code');
   const user = await findUser(trx, row.user_id);
-  if (!user || user.deleted_at !== null || user.disabled) throw new HttpError(400, EMAIL_LINK_SPENT, 'invalid-action-code');
-  if (managerEmails.includes(user.email)) throw new HttpError(409, USER_MSG.configured);
+  if (!user || user.deleted_at !== null || user.disabled) throw new ApiError(400, EMAIL_LINK_SPENT, 'invalid-action-code');
+  if (managerEmails.includes(user.email)) throw new ApiError(409, USER_MSG.configured);
   const other = await findUserByEmail(trx, row.email);
-  if (other && other.id !== user.id) throw new HttpError(409, USER_MSG.duplicateEmail, undefined, 'email');
+  if (other && other.id !== user.id) throw new ApiError(409, USER_MSG.duplicateEmail, undefined, 'email');
   await trx.updateTable('users').set({ email: row.email, updated_at: now }).where('id', '=', user.id).execute();
   await writeAudit(trx, user.id, { id: user.id, name: user.name }, [{ action: 'update', changes: { email: { from: user.email, to: row.email } } }]);
   return { ...user, email: row.email, updated_at: now };

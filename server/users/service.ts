@@ -1,6 +1,6 @@
 import type { Db, DbHandle } from '../db';
 import { withRotationLock } from '../db';
-import { HttpError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../http/errors';
 import { writeAudit } from './audit';
 import { findUser, findUserByEmail, insertUser, isBlocked, nextPosition, type UserRow } from './repo';
 import { diff, USER_MSG, type AuditAction } from '../../domain/users';
@@ -33,7 +33,7 @@ async function audit(db: Db, userId: string, by: Actor, action: AuditAction, bef
 async function emailFree(db: Db, email: string, selfId: string | null) {
   const other = await findUserByEmail(db, email);
   if (other && other.id !== selfId)
-    throw new HttpError(409, other.deleted_at !== null ? USER_MSG.duplicateDeleted : USER_MSG.duplicateEmail, undefined, 'email');
+    throw new ApiError(409, other.deleted_at !== null ? USER_MSG.duplicateDeleted : USER_MSG.duplicateEmail, undefined, 'email');
 }
 
 async function guardManagers(db: Db, before: UserRow, after: Pick<UserRow, 'role' | 'disabled' | 'deleted_at'>) {
@@ -49,7 +49,7 @@ async function locked<T>(h: DbHandle, fn: (db: Db) => Promise<T>): Promise<T> {
     return await withRotationLock(h, fn);
   } catch (err) {
     // A sign-in creating the same address at the same instant.
-    if (isUniqueViolation(err)) throw new HttpError(409, USER_MSG.duplicateEmail, undefined, 'email');
+    if (isUniqueViolation(err)) throw new ApiError(409, USER_MSG.duplicateEmail, undefined, 'email');
     throw err;
   }
 }
@@ -92,11 +92,11 @@ export function editUser(
 ) {
   return locked(h, async (db) => {
     const before = await load(db, id);
-    if (before.deleted_at !== null) throw new HttpError(409, USER_MSG.editDeleted);
+    if (before.deleted_at !== null) throw new ApiError(409, USER_MSG.editDeleted);
     const next = { name: v.name ?? before.name, role: v.role ?? before.role };
     const newEmail = v.email !== before.email ? v.email : null;
     if (newEmail) {
-      if (!askEmail) throw new HttpError(400, 'The e-mail address cannot be changed here.', undefined, 'email');
+      if (!askEmail) throw new ApiError(400, 'The e-mail address cannot be changed here.', undefined, 'email');
       checkLockout(before, 'email', by, managerEmails);
       await emailFree(db, newEmail, id);
     }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { implement } from '../http/implement';
-import { HttpError } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { celsiusToFahrenheit, weatherLabel } from '../../domain/weather';
 import { messageOf } from '../../domain/errors';
 
@@ -55,7 +55,7 @@ export async function weatherRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
   const current = createWeather(ctx);
   implement(app, 'GET /weather', async () => {
     const w = await current();
-    if (!w) throw new HttpError(503, 'Weather unavailable');
+    if (!w) throw new ApiError(503, 'Weather unavailable');
     return w;
   });
 }

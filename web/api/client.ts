@@ -1,18 +1,7 @@
 import type { Answer, Body, ParamsIn, QueryIn, Route } from '../../domain/contract/routes';
+import { ApiError } from '../../domain/errors';
 import { methodAndPath, type Method } from '../../domain/contract/method';
 import { isRecord } from '../../domain/guards';
-
-/** An API answer that was not 2xx; message is the server's words for the user, field the input it is about. */
-export class ApiError extends Error {
-  constructor(
-    public status: number,
-    message: string,
-    public code?: string,
-    public field?: string,
-  ) {
-    super(message);
-  }
-}
 
 type CallOptions<R extends Route> = ([ParamsIn<R>] extends [never] ? { params?: undefined } : { params: ParamsIn<R> }) &
   ([Body<R>] extends [never] ? { body?: undefined } : { body: Body<R> }) &

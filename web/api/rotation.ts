@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, call } from './client';
+import { call } from './client';
+import { ApiError } from '../../domain/errors';
 import { notifyFail, notifyOk } from '../components/notify';
 import { nowAtText } from '../../domain/rotation';
 

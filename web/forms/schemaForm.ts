@@ -1,6 +1,6 @@
 import { schemaResolver, useForm, type UseFormInput, type UseFormReturnType } from '@mantine/form';
 import type { z } from 'zod';
-import { ApiError } from '../api/client';
+import { ApiError } from '../../domain/errors';
 
 /**
  * A form checked by a domain schema (domain/schemas.ts), the one the server parses the same

@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Checkbox, Group, Loader, Paper, Stack, Table, Tex
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { PageTitle } from '../components/PageTitle';
-import { ApiError } from '../api/client';
+import { ApiError } from '../../domain/errors';
 import { useSession } from '../session/SessionProvider';
 import { statusOf, visibleUsers } from '../../domain/users';
 import { useStatus, useUsers, type ManagedUser } from './api';

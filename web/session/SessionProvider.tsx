@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, call, setUnauthorizedHandler } from '../api/client';
+import { call, setUnauthorizedHandler } from '../api/client';
+import { ApiError } from '../../domain/errors';
 import type { Role } from '../../domain/roles';
 import type { SessionUser } from '../../domain/contract/answers';
 import { MSG } from '../../domain/auth-messages';

@@ -4,7 +4,7 @@ import { Alert, Button, Paper, Stack, Text, TextInput, Title } from '@mantine/co
 import { SIGNED_OUT_WHY, useSession } from '../session/SessionProvider';
 import { APP_NAME, DEALERSHIP_NAME } from '../api/meta';
 import { AuthLayout } from './AuthLayout';
-import { ApiError } from '../api/client';
+import { ApiError } from '../../domain/errors';
 import { MSG } from '../../domain/auth-messages';
 import { useForm } from '@mantine/form';
 import { lazySchemaResolver, showFieldError } from '../forms/schemaForm';

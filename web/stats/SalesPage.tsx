@@ -3,7 +3,7 @@ import '../styles/charts';
 import { Alert, Button, Grid, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { LoadError } from '../components/LoadError';
-import { ApiError } from '../api/client';
+import { ApiError } from '../../domain/errors';
 import { formatDay } from '../../domain/format';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../components/PageTitle';

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, call } from '../../api/client';
+import { call } from '../../api/client';
+import { ApiError } from '../../../domain/errors';
 import { notifyFail, notifyOk } from '../../components/notify';
 import type { Split } from '../../../domain/commission';
 
