@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { ApiError } from '../http/errors';
 import { implement } from '../http/implement';
+import { escapeHtml, portalName } from '../mail/mailer';
 import { hit } from '../http/limits';
 import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_IDLE_MS } from './tokens';
 import { setSessionCookie } from './session';
@@ -125,7 +126,7 @@ export function sessionUser(ctx: Ctx, u: Parameters<typeof toUser>[0]): SessionU
 }
 
 function linkMail(config: Ctx['config'], to: string, link: string) {
-  const portal = config.DEALERSHIP_NAME ? `${config.DEALERSHIP_NAME} ${config.APP_NAME}` : config.APP_NAME;
+  const portal = portalName(config);
   return {
     to,
     subject: `Your sign-in link for ${portal}`,
@@ -133,5 +134,3 @@ function linkMail(config: Ctx['config'], to: string, link: string) {
     html: `<p>Hello,</p><p>Use this link to sign in to <b>${escapeHtml(portal)}</b>:</p><p><a href="${link}">Sign in to ${escapeHtml(portal)}</a></p><p>The link works once and expires in 15 minutes. If you did not ask for it, ignore this e-mail.</p>`,
   };
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

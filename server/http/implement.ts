@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { routes, type Access, type AccessOf, type Answer, type BodyOut, type Params, type Query, type Route } from '../../domain/contract/routes';
 import { methodAndPath } from '../../domain/contract/method';
 import { notFound, parse, unauthorized } from './errors';
+import { admits } from '../auth/policy';
 import type { UserRow } from '../users/repo';
 
 /** The signed-in person as the route's access level promises him: nobody on a public route may be anyone. */
@@ -21,10 +22,7 @@ export interface Call<R extends Route> {
 type Extra = Pick<RouteShorthandOptions, 'bodyLimit' | 'onRequest'> & { config?: Record<string, unknown> };
 
 /** Whether the contract lets `me` call the route at all (its access level): what an answer's `can` says of a route with no other rule. */
-export const mayCall = (route: Route, me: Pick<UserRow, 'role'> | null) => {
-  const need = routes[route].access;
-  return need === 'public' || (need === 'user' && !!me) || (need === 'manager' && me?.role === 'manager');
-};
+export const mayCall = (route: Route, me: Pick<UserRow, 'role'> | null) => admits(routes[route].access, me);
 
 /** Path parameters that name no row are a 404 with the schema's message ("Lead not found"). */
 function parseParams(schema: z.ZodType, input: unknown): unknown {

@@ -9,6 +9,13 @@ export interface Mail {
   html?: string;
 }
 
+/** Text in mail HTML, as text. */
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** How mail names the portal: the dealership's brand word before the product's name, when set. */
+export const portalName = (config: Pick<Config, 'APP_NAME' | 'DEALERSHIP_NAME'>) =>
+  config.DEALERSHIP_NAME ? `${config.DEALERSHIP_NAME} ${config.APP_NAME}` : config.APP_NAME;
+
 export interface Mailer {
   send(mail: Mail, logLine?: string): Promise<void>;
   /** Where mail goes, for the start-up line. */

@@ -1,4 +1,5 @@
 import type { Ctx } from '../context';
+import { escapeHtml, portalName } from '../mail/mailer';
 import type { Db } from '../db';
 import { ApiError } from '../http/errors';
 import { hashToken, randomToken } from '../auth/tokens';
@@ -9,12 +10,6 @@ import { USER_MSG, type Actor } from '../../domain/users';
 /** A confirmation link works for a day: the person may not read his mail at once. */
 const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 export const EMAIL_LINK_SPENT = 'This confirmation link was already used or expired. Ask a manager to change the address again.';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function portalName(ctx: Ctx) {
-  return ctx.config.DEALERSHIP_NAME ? `${ctx.config.DEALERSHIP_NAME} ${ctx.config.APP_NAME}` : ctx.config.APP_NAME;
-}
 
 /**
  * A new address for someone is only asked for: it takes effect when its owner opens the link
@@ -36,7 +31,7 @@ export async function requestEmailChange(ctx: Ctx, trx: Db, user: UserRow, email
     })
     .execute();
   await writeAudit(trx, user.id, by, [{ action: 'email change', changes: { email: { from: user.email, to: email } } }]);
-  const portal = portalName(ctx);
+  const portal = portalName(ctx.config);
   const link = `${ctx.config.PUBLIC_URL}/confirm-email?t=${token}`;
   await ctx.outbox.enqueue(trx, [
     {
@@ -63,9 +58,15 @@ export async function requestEmailChange(ctx: Ctx, trx: Db, user: UserRow, email
   ]);
 }
 
-/** The addresses waiting for their owners' confirmation, by person. */
-export async function pendingEmails(db: Db, now = Date.now()): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('email_changes').select(['user_id', 'email']).where('used_at', 'is', null).where('expires_at', '>', now).execute();
+/** The addresses waiting for their owners' confirmation, by person (one person's, when named). */
+export async function pendingEmails(db: Db, userId?: string, now = Date.now()): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('email_changes')
+    .select(['user_id', 'email'])
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .$if(userId !== undefined, (qb) => qb.where('user_id', '=', userId ?? ''))
+    .execute();
   return new Map(rows.map((r) => [r.user_id, r.email]));
 }
 

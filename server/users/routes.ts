@@ -13,7 +13,7 @@ const actor = (me: UserRow) => ({ id: me.id, name: me.name });
 export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { dbh, bus } = ctx;
   const configured = ctx.config.MANAGER_EMAILS;
-  const presentOne = async (me: UserRow, row: UserRow) => ({ user: presentPerson(me, row, await pendingEmails(dbh.db), configured) });
+  const presentOne = async (me: UserRow, row: UserRow) => ({ user: presentPerson(me, row, await pendingEmails(dbh.db, row.id), configured) });
   const changed = () => {
     bus.publish({ topic: 'users' });
     bus.publish({ topic: 'rotation' });
