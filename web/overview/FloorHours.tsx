@@ -2,13 +2,17 @@ import { Group, Text } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
 import { useRulesNow } from '../api/rules';
 import { APP_TIMEZONE } from '../api/meta';
-import { hoursText } from '../../domain/hours';
-import { useNow } from '../components/useNow';
+import { floorState, hoursText } from '../../domain/hours';
+import { useNowUntil } from '../components/useNow';
 
 /** The floor's business hours as they stand now: "Open until 8:00 PM"; nothing around the clock. */
 export function FloorHours() {
   const { businessHours } = useRulesNow();
-  const now = useNow(!!businessHours, 30_000);
+  // Drawn again the moment the floor opens or closes, not up to a tick later.
+  const now = useNowUntil((at) => {
+    const s = floorState(businessHours, at, APP_TIMEZONE);
+    return s.kind === 'open' ? s.closesAt : s.kind === 'closed' ? s.opensAt : null;
+  });
   const text = hoursText(businessHours, now, APP_TIMEZONE);
   if (!text) return null;
   return (
