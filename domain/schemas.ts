@@ -5,6 +5,7 @@ import { normalizeName, normalizeRole } from './roles';
 import { SKIP_WHOM } from './rotation';
 import { isValidDayKey } from './time';
 import { CONTACT_CHANNELS } from './speed';
+import { BAD_CODE, BAD_TIMEZONE, isTimeZone, readCode } from './stores';
 
 const MAX_TEXT = 200;
 const MAX_NOTES = 5000;
@@ -134,11 +135,24 @@ export const reorderSchema = body({
   order: idList('order (the line as you want it)'),
 });
 
+const storeCode = z.unknown().transform((v, ctx) => readCode(v) ?? (ctx.addIssue({ code: 'custom', message: BAD_CODE }), z.NEVER));
+const timezone = text(BAD_TIMEZONE, 64).refine(isTimeZone, { error: BAD_TIMEZONE });
+/** The stores a person is in, by code: at least one. */
+const storeCodes = z.array(storeCode, { error: 'stores must be a list of store codes' }).min(1, { error: 'Choose at least one store' }).max(100);
+
+export const storeSchema = body({ name: text('Store name is required', 80), code: storeCode, timezone });
+export const storePatchSchema = body({ name: text('Store name is required', 80).optional(), timezone: timezone.optional() });
+export const chooseStoreSchema = body({ code: storeCode });
+
 export const saveUserSchema = body({
   id: text('id required').optional(),
   email: email('Email is required.'),
   name: optionalText(MAX_TEXT).nullable().optional().transform(normalizeName),
   role: z.unknown().optional().transform(normalizeRole),
+  /** A group manager: every store. Only a group manager may make one. */
+  groupManager: z.boolean({ error: 'groupManager must be true or false' }).optional(),
+  /** Left out: the store the request is made in. */
+  stores: storeCodes.optional(),
 });
 
 /** A change to a person: the e-mail is always sent; a name or role left out keeps its value. */
@@ -153,6 +167,8 @@ export const editUserSchema = body({
     .unknown()
     .optional()
     .transform((r) => (r === undefined ? undefined : normalizeRole(r))),
+  groupManager: z.boolean({ error: 'groupManager must be true or false' }).optional(),
+  stores: storeCodes.optional(),
 });
 
 export const notesSchema = body({ notes: optionalText(MAX_NOTES, true) });

@@ -30,6 +30,7 @@ import { leadRoutes } from './leads/routes';
 import { userRoutes } from './users/routes';
 import { salesRoutes } from './sales/routes';
 import { integrationRoutes, intakeRoutes } from './intake/routes';
+import { storeRoutes } from './stores/routes';
 import { floorRoutes } from './floor/routes';
 import { rulesRoutes } from './rules/routes';
 
@@ -228,9 +229,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(profileRoutes, { ctx });
       await api.register(weatherRoutes, { ctx });
       await api.register(eventRoutes, { ctx, streams });
+      await api.register(storeRoutes, { ctx });
       await api.register(rotationRoutes, { ctx, sweepMs: opts.sweepMs });
       await api.register(leadRoutes, { ctx });
-      await api.register(rulesRoutes, { ctx });
+      await api.register(rulesRoutes);
       await api.register(floorRoutes, { ctx });
       await api.register(userRoutes, { ctx });
       await api.register(salesRoutes, { ctx });

@@ -1,3 +1,4 @@
+import { codeFromName, isTimeZone } from '../domain/stores';
 import { z } from 'zod';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,14 +37,7 @@ const url = (protocols: string[]) =>
     `must be a URL starting with ${protocols.map((p) => p + '//').join(' or ')}`,
   );
 
-const validZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
+const validZone = isTimeZone;
 
 const schema = z.object({
   APP_NAME: z.string().trim().min(1).default('BDC Portal'),
@@ -111,4 +105,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     DATA_DIR: path.resolve(c.DATA_DIR),
     secureCookies: publicUrl.startsWith('https:'),
   };
+}
+
+/** The store a database made before stores becomes, and a new one starts with: DEALERSHIP_NAME on APP_TIMEZONE. */
+export function firstStoreOf(config: Pick<Config, 'DEALERSHIP_NAME' | 'APP_TIMEZONE'>) {
+  const name = config.DEALERSHIP_NAME || 'Main store';
+  return { name, code: codeFromName(name), timezone: config.APP_TIMEZONE };
 }

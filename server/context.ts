@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
-import type { DbHandle } from './db';
-import type { Bus } from './events/bus';
+import { atStore, type DbHandle, type StoreDb } from './db';
+import { storeBus, type Bus } from './events/bus';
+import type { Store } from '../domain/stores';
 import type { Mailer } from './mail/mailer';
 import type { Outbox } from './mail/outbox';
 
@@ -16,3 +17,21 @@ export interface Ctx {
   secret: string;
   log: FastifyBaseLogger;
 }
+
+/** The context of one store's work: its data, its events, its clock. */
+export interface StoreCtx extends Ctx {
+  dbh: StoreDb;
+  store: Store;
+}
+
+/**
+ * The context as a store's routes and jobs see it: the database handle acts on that store, the
+ * bus stamps that store on every event, and the dealership's clock (APP_TIMEZONE) is the store's.
+ */
+export const inStore = (ctx: Ctx, store: Store): StoreCtx => ({
+  ...ctx,
+  config: { ...ctx.config, APP_TIMEZONE: store.timezone },
+  dbh: atStore(ctx.dbh, store.id),
+  bus: storeBus(ctx.bus, store.id),
+  store,
+});

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { loadConfig, loadDotEnv, ConfigError } from './config';
+import { loadConfig, loadDotEnv, ConfigError, firstStoreOf } from './config';
 import { openDb } from './db';
 import { buildApp } from './app';
 import { messageOf } from '../domain/errors';
@@ -35,6 +35,7 @@ async function main() {
     dbh = await openDb({
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
+      firstStore: firstStoreOf(config),
       onConnectionError: (err) => console.warn(`database connection dropped (${err.message}); a new one is opened on next use`),
     });
   } catch (err) {

@@ -35,7 +35,10 @@ export const profile = z.object({
   updatedAt: iso,
 });
 
-/** The specification's in-app session user. */
+/** A rooftop of the group (domain/stores.ts). */
+export const store = z.object({ id: z.number().int(), code: z.string(), name: z.string(), timezone: z.string() });
+
+/** The specification's in-app session user, with the stores he may open and the one he chose last. */
 export const sessionUser = z.object({
   uid: z.string(),
   email: z.string(),
@@ -44,13 +47,35 @@ export const sessionUser = z.object({
   profileRole: role,
   role,
   isManager: z.boolean(),
+  /** A group manager: every store, and the group's screens. */
+  groupManager: z.boolean(),
+  stores: z.array(store),
+  /** The code of the store his screens open in: the one he chose last, else his first. */
+  store: z.string().nullable(),
   profile,
 });
 export const session = z.object({ user: sessionUser });
 
+export const storeList = z.object({ stores: z.array(store), can: z.object({ add: z.boolean() }) });
+export const oneStore = z.object({ store });
+
+/** A store's floor at a glance, for a group manager's group screen. */
+export const storeGlance = z.object({
+  store,
+  nextUp: z.object({ id: z.string(), name: z.string() }).nullable(),
+  inLine: z.number().int(),
+  waiting: z.number().int(),
+  pending: z.number().int(),
+  upsToday: z.number().int(),
+});
+export const groupView = z.object({ stores: z.array(storeGlance), unassigned: z.number().int() });
+
 /** A person as a manager sees him; configured: a manager by MANAGER_EMAILS; pendingEmail: a new address waiting for its owner's confirmation. */
 export const managedUser = profile.extend({
   configured: z.boolean(),
+  groupManager: z.boolean(),
+  /** The codes of the stores he belongs to (a group manager has them all). */
+  stores: z.array(z.string()),
   pendingEmail: z.string().nullable(),
   /** What the reading manager may do to him now (server/users/present.ts personCan). */
   can: z.object({

@@ -1,3 +1,4 @@
+import { readCode } from '../stores';
 import { z } from 'zod';
 import { LEADS_PAGE_SIZE } from '../leads';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../rotation';
@@ -56,3 +57,6 @@ const INVALID_DATE = 'Enter a real date (YYYY-MM-DD)';
 export const dayQuery = z.object({
   day: z.string({ error: INVALID_DATE }).trim().refine(isValidDayKey, { error: INVALID_DATE }).optional(),
 });
+
+/** A store by its code in the path; one that cannot be a code names no store. */
+export const storeCode = z.object({ code: z.string().transform((v, ctx) => readCode(v) ?? (ctx.addIssue({ code: 'custom', message: 'Store not found' }), z.NEVER)) });

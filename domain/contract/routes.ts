@@ -21,6 +21,9 @@ import {
   contactSchema,
   handOutSchema,
   reportDaySchemaOn,
+  storeSchema,
+  storePatchSchema,
+  chooseStoreSchema,
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
 
@@ -35,6 +38,11 @@ export type Access = 'public' | 'user' | 'manager' | 'apikey';
  */
 export interface RouteContract {
   access: Access;
+  /**
+   * The route acts on one store's data: the store named by the X-Store header (or ?store= for a
+   * link), else the caller's own; one he may not open is 404 (server/stores/scope.ts).
+   */
+  store?: true;
   params?: z.ZodType<object, Record<string, string | number>>;
   query?: z.ZodType<object>;
   body?: z.ZodType;
@@ -62,50 +70,56 @@ export const routes = {
   'GET /profile/notes': { access: 'user', answer: a.notes },
   'PUT /profile/notes': { access: 'user', body: notesSchema, answer: a.notes },
   'GET /weather': { access: 'user', answer: a.weather },
+  'PUT /profile/store': { access: 'user', body: chooseStoreSchema, answer: a.ok },
 
-  'GET /rotation': { access: 'user', query: i.rotationQuery, answer: a.rotationView },
-  'POST /rotation/assign': { access: 'manager', body: assignSchema, answer: a.assigned },
-  'POST /rotation/skip': { access: 'manager', body: skipSchema, answer: a.skipped },
-  'POST /rotation/reorder': { access: 'manager', body: reorderSchema, answer: a.reordered },
-  'POST /rotation/status': { access: 'manager', body: toggleSchema, answer: a.ok },
-  'POST /rotation/duty': { access: 'user', body: dutySchema, answer: a.duty },
+  'GET /stores': { access: 'user', answer: a.storeList },
+  'POST /stores': { access: 'manager', status: 201, body: storeSchema, answer: a.oneStore },
+  'PATCH /stores/:code': { access: 'manager', params: i.storeCode, body: storePatchSchema, answer: a.oneStore },
+  'GET /group': { access: 'manager', answer: a.groupView },
 
-  'GET /leads': { access: 'manager', query: i.leadsQuery, answer: a.leadPage },
-  'GET /leads/mine': { access: 'user', query: i.leadsQuery, answer: a.leadPage },
-  'GET /leads/mine/counts': { access: 'user', answer: a.myCounts },
-  'POST /leads/:id/close': { access: 'user', params: lead, answer: a.oneLead },
-  'POST /leads/:id/reopen': { access: 'user', params: lead, answer: a.oneLead },
-  'POST /leads/:id/name': { access: 'user', params: lead, body: leadNameSchema, answer: a.oneLead },
-  'GET /leads/:id/document': { access: 'manager', params: lead, answer: a.leadDocument },
-  'POST /leads/:id/accept': { access: 'user', params: lead, answer: a.oneLead },
-  'POST /leads/:id/contact': { access: 'user', params: lead, body: contactSchema, answer: a.oneLead },
-  'POST /leads/:id/handout': { access: 'manager', params: lead, body: handOutSchema, answer: a.oneLead },
-  'GET /leads/:id/timeline': { access: 'user', params: lead, answer: a.timeline },
+  'GET /rotation': { access: 'user', store: true, query: i.rotationQuery, answer: a.rotationView },
+  'POST /rotation/assign': { access: 'manager', store: true, body: assignSchema, answer: a.assigned },
+  'POST /rotation/skip': { access: 'manager', store: true, body: skipSchema, answer: a.skipped },
+  'POST /rotation/reorder': { access: 'manager', store: true, body: reorderSchema, answer: a.reordered },
+  'POST /rotation/status': { access: 'manager', store: true, body: toggleSchema, answer: a.ok },
+  'POST /rotation/duty': { access: 'user', store: true, body: dutySchema, answer: a.duty },
 
-  'GET /rules': { access: 'user', answer: a.rulesAnswer },
-  'PATCH /rules': { access: 'manager', body: rulesChangeSchema, answer: a.rulesAnswer },
-  'GET /leads/kpis': { access: 'user', answer: a.kpis },
-  'GET /floor/report': { access: 'manager', query: i.dayQuery, answer: a.floorReportAnswer },
-  'POST /floor/report/send': { access: 'manager', body: reportDaySchemaOn('9999-12-31'), answer: a.reportSent },
+  'GET /leads': { access: 'manager', store: true, query: i.leadsQuery, answer: a.leadPage },
+  'GET /leads/mine': { access: 'user', store: true, query: i.leadsQuery, answer: a.leadPage },
+  'GET /leads/mine/counts': { access: 'user', store: true, answer: a.myCounts },
+  'POST /leads/:id/close': { access: 'user', store: true, params: lead, answer: a.oneLead },
+  'POST /leads/:id/reopen': { access: 'user', store: true, params: lead, answer: a.oneLead },
+  'POST /leads/:id/name': { access: 'user', store: true, params: lead, body: leadNameSchema, answer: a.oneLead },
+  'GET /leads/:id/document': { access: 'manager', store: true, params: lead, answer: a.leadDocument },
+  'POST /leads/:id/accept': { access: 'user', store: true, params: lead, answer: a.oneLead },
+  'POST /leads/:id/contact': { access: 'user', store: true, params: lead, body: contactSchema, answer: a.oneLead },
+  'POST /leads/:id/handout': { access: 'manager', store: true, params: lead, body: handOutSchema, answer: a.oneLead },
+  'GET /leads/:id/timeline': { access: 'user', store: true, params: lead, answer: a.timeline },
 
-  'GET /users': { access: 'manager', query: i.usersQuery, answer: a.userList },
-  'POST /users': { access: 'manager', body: saveUserSchema, answer: a.oneUser },
-  'PATCH /users/:id': { access: 'manager', params: i.personId, body: editUserSchema, answer: a.oneUser },
-  'POST /users/:id/disable': { access: 'manager', params: i.personId, answer: a.oneUser },
-  'POST /users/:id/enable': { access: 'manager', params: i.personId, answer: a.oneUser },
-  'POST /users/:id/delete': { access: 'manager', params: i.personId, answer: a.oneUser },
-  'POST /users/:id/restore': { access: 'manager', params: i.personId, answer: a.oneUser },
-  'GET /users/:id/audit': { access: 'manager', params: i.personId, answer: a.auditList },
+  'GET /rules': { access: 'user', store: true, answer: a.rulesAnswer },
+  'PATCH /rules': { access: 'manager', store: true, body: rulesChangeSchema, answer: a.rulesAnswer },
+  'GET /leads/kpis': { access: 'user', store: true, answer: a.kpis },
+  'GET /floor/report': { access: 'manager', store: true, query: i.dayQuery, answer: a.floorReportAnswer },
+  'POST /floor/report/send': { access: 'manager', store: true, body: reportDaySchemaOn('9999-12-31'), answer: a.reportSent },
+
+  'GET /users': { access: 'manager', store: true, query: i.usersQuery, answer: a.userList },
+  'POST /users': { access: 'manager', store: true, body: saveUserSchema, answer: a.oneUser },
+  'PATCH /users/:id': { access: 'manager', store: true, params: i.personId, body: editUserSchema, answer: a.oneUser },
+  'POST /users/:id/disable': { access: 'manager', store: true, params: i.personId, answer: a.oneUser },
+  'POST /users/:id/enable': { access: 'manager', store: true, params: i.personId, answer: a.oneUser },
+  'POST /users/:id/delete': { access: 'manager', store: true, params: i.personId, answer: a.oneUser },
+  'POST /users/:id/restore': { access: 'manager', store: true, params: i.personId, answer: a.oneUser },
+  'GET /users/:id/audit': { access: 'manager', store: true, params: i.personId, answer: a.auditList },
   'POST /users/confirm-email': { access: 'public', body: confirmEmailSchema, answer: a.emailConfirmed },
 
-  'GET /sales': { access: 'user', query: i.salesQuery, answer: a.tracker },
-  'POST /sales': { access: 'user', status: 201, body: saleSchema, answer: a.sale },
-  'PATCH /sales/:id': { access: 'user', params: sale, body: salePatchSchema, answer: a.sale },
-  'DELETE /sales/:id': { access: 'user', params: sale, answer: a.ok },
+  'GET /sales': { access: 'user', store: true, query: i.salesQuery, answer: a.tracker },
+  'POST /sales': { access: 'user', store: true, status: 201, body: saleSchema, answer: a.sale },
+  'PATCH /sales/:id': { access: 'user', store: true, params: sale, body: salePatchSchema, answer: a.sale },
+  'DELETE /sales/:id': { access: 'user', store: true, params: sale, answer: a.ok },
 
-  'GET /integrations/keys': { access: 'manager', answer: a.keyList },
-  'POST /integrations/keys': { access: 'manager', status: 201, body: keyNameSchema, answer: a.createdKey },
-  'POST /integrations/keys/:id/revoke': { access: 'manager', params: apiKey, answer: a.revokedKey },
+  'GET /integrations/keys': { access: 'manager', store: true, answer: a.keyList },
+  'POST /integrations/keys': { access: 'manager', store: true, status: 201, body: keyNameSchema, answer: a.createdKey },
+  'POST /integrations/keys/:id/revoke': { access: 'manager', store: true, params: apiKey, answer: a.revokedKey },
 } as const satisfies Record<string, RouteContract>;
 
 /** Routes under /api whose answer is not a JSON document of ours. */
@@ -122,3 +136,4 @@ export type QueryIn<R extends Route> = Def<R> extends { query: z.ZodType } ? z.i
 export type Query<R extends Route> = Def<R> extends { query: z.ZodType } ? z.output<Def<R>['query']> : Record<never, never>;
 export type BodyOut<R extends Route> = Def<R> extends { body: z.ZodType } ? z.output<Def<R>['body']> : undefined;
 export type AccessOf<R extends Route> = Def<R>['access'];
+export type InStore<R extends Route> = Def<R> extends { store: true } ? true : false;

@@ -8,9 +8,10 @@ import { hit } from '../http/limits';
 import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_IDLE_MS } from './tokens';
 import { setSessionCookie } from './session';
 import { signInVerdict } from './policy';
-import { findUserByEmail, insertUser, toUser } from '../users/repo';
+import { findUserByEmail, FIRST_STORE_ID, insertUser, toUser, type UserRow } from '../users/repo';
+import { storesOf } from '../stores/service';
 import { effectiveRole } from '../../domain/roles';
-import { withRotationLock } from '../db';
+import { atStore, withRotationLock } from '../db';
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { db } = ctx.dbh;
@@ -81,16 +82,18 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     if (!user) {
       // The place in line is taken under the rotation lock, so simultaneous first sign-ins get
       // distinct places; the same address twice at once finds the first one's row.
-      user = await withRotationLock(
-        ctx.dbh,
+      // A newcomer by his domain joins the first store; a MANAGER_EMAILS address is a group manager.
+      const made = await withRotationLock(
+        atStore(ctx.dbh, FIRST_STORE_ID),
         async (trx) => (await findUserByEmail(trx, email)) ?? insertUser(trx, { email, role: verdict.role, signedIn: true }),
       );
+      user = made;
       ctx.bus.publish({ topic: 'users' });
       ctx.bus.publish({ topic: 'rotation' });
     } else {
-      const patch: { signed_in_at?: number; role?: string; updated_at?: number } = {};
+      const patch: { signed_in_at?: number; role?: string; all_stores?: number; updated_at?: number } = {};
       if (!user.signed_in_at) patch.signed_in_at = now;
-      if (verdict.role === 'manager' && user.role !== 'manager') patch.role = 'manager';
+      if (verdict.role === 'manager' && (user.role !== 'manager' || !user.all_stores)) Object.assign(patch, { role: 'manager', all_stores: 1 });
       if (Object.keys(patch).length) {
         patch.updated_at = now;
         await db.updateTable('users').set(patch).where('id', '=', user.id).execute();
@@ -104,11 +107,11 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .values({ id_hash: hashToken(ctx.secret, sessionToken), user_id: user.id, created_at: now, expires_at: now + SESSION_IDLE_MS })
       .execute();
     setSessionCookie(reply, sessionToken, SESSION_IDLE_MS, ctx.config.secureCookies);
-    return { user: sessionUser(ctx, user) };
+    return { user: await sessionUser(ctx, user) };
   });
 
   // Who am I: signed out is an answer (null), not an error, so a first visit logs nothing in red.
-  implement(app, 'GET /auth/me', async ({ me }) => ({ user: me ? sessionUser(ctx, me) : null }));
+  implement(app, 'GET /auth/me', async ({ me }) => ({ user: me ? await sessionUser(ctx, me) : null }));
 
   implement(app, 'POST /auth/logout', async ({ req, reply }) => {
     if (req.sessionHash) await db.deleteFrom('sessions').where('id_hash', '=', req.sessionHash).execute();
@@ -117,12 +120,37 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   });
 }
 
-/** The specification's session user: claimRole is what the server's configuration says of the address. */
-export function sessionUser(ctx: Ctx, u: Parameters<typeof toUser>[0]): SessionUser {
-  const profile = toUser(u);
+/**
+ * The specification's session user: claimRole is what the server's configuration says of the
+ * address; his stores, the one his screens open in, and his place in its line (the profile's flags).
+ */
+export async function sessionUser(ctx: Ctx, u: UserRow): Promise<SessionUser> {
+  const stores = await storesOf(ctx.dbh.db, u);
+  const home = stores.find((s) => s.id === u.store_id) ?? stores[0] ?? null;
+  const place = home
+    ? await ctx.dbh.db
+        .selectFrom('memberships')
+        .select(['active', 'on_duty', 'snooze_until'])
+        .where('user_id', '=', u.id)
+        .where('store_id', '=', home.id)
+        .executeTakeFirst()
+    : null;
+  const profile = toUser(u, place);
   const claimRole = ctx.config.MANAGER_EMAILS.includes(u.email) ? 'manager' : null;
   const role = effectiveRole(profile.role, null, claimRole);
-  return { uid: u.id, email: u.email, name: u.name, claimRole, profileRole: profile.role, role, isManager: role === 'manager', profile };
+  return {
+    uid: u.id,
+    email: u.email,
+    name: u.name,
+    claimRole,
+    profileRole: profile.role,
+    role,
+    isManager: role === 'manager',
+    groupManager: !!u.all_stores,
+    stores,
+    store: home?.code ?? null,
+    profile,
+  };
 }
 
 function linkMail(config: Ctx['config'], to: string, link: string) {

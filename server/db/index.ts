@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema';
 import { migrate } from './migrations';
+import type { FirstStore } from './migrations/023_stores';
 import { isRecord } from '../../domain/guards';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -24,7 +25,12 @@ export interface DbHandle {
   close: () => Promise<void>;
 }
 
-export async function openDb(opts: { databaseUrl?: string; dataDir: string; onConnectionError?: (err: Error) => void }): Promise<DbHandle> {
+/** A handle on one store's data: the rotation's functions act on its line, rules and rows, under its lock. */
+export type StoreDb = DbHandle & { store: number };
+
+export const atStore = (h: DbHandle, store: number): StoreDb => ({ ...h, store });
+
+export async function openDb(opts: { databaseUrl?: string; dataDir: string; onConnectionError?: (err: Error) => void; firstStore?: FirstStore }): Promise<DbHandle> {
   let handle: DbHandle;
   if (opts.databaseUrl) {
     // A database that does not answer at all (a network blackhole) fails a request after 5 s
@@ -60,7 +66,7 @@ export async function openDb(opts: { databaseUrl?: string; dataDir: string; onCo
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     handle = { db, dialect: 'sqlite', describe: `SQLite at ${file}`, file, pool: null, close: () => db.destroy() };
   }
-  await migrate(handle.db, handle.dialect);
+  await migrate(handle.db, handle.dialect, opts.firstStore);
   await optimize(handle);
   return handle;
 }
@@ -99,11 +105,13 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase 
 }
 
 /**
- * Runs fn in a transaction that holds the write lock from its first statement:
- * BEGIN IMMEDIATE on SQLite, a FOR UPDATE lock on the rotation state row on PostgreSQL.
- * Assign and skip use it so that two managers never read the same pointer.
+ * Runs fn in a transaction that holds the store's rotation lock from its first statement:
+ * BEGIN IMMEDIATE on SQLite (the whole file), a FOR UPDATE lock on the store's rotation state
+ * row on PostgreSQL, so stores never wait on each other there. Assign and skip use it so that
+ * two managers never read the same pointer. `also`: more stores to lock (in id order, so two
+ * such transactions never wait on each other in a circle).
  */
-export async function withRotationLock<T>(h: DbHandle, fn: (trx: Db) => Promise<T>): Promise<T> {
+export async function withRotationLock<T>(h: StoreDb, fn: (trx: Db) => Promise<T>, also: number[] = []): Promise<T> {
   if (h.dialect === 'sqlite') {
     // Kysely's SQLite driver holds one connection; BEGIN IMMEDIATE takes the write lock at once.
     return h.db.connection().execute(async (conn) => {
@@ -119,7 +127,8 @@ export async function withRotationLock<T>(h: DbHandle, fn: (trx: Db) => Promise<
     });
   }
   return h.db.transaction().execute(async (trx) => {
-    await sql`select id from rotation_state where id = 1 for update`.execute(trx);
+    const ids = [...new Set([h.store, ...also])].sort((a, b) => a - b);
+    await sql`select id from rotation_state where id in (${sql.join(ids)}) order by id for update`.execute(trx);
     return fn(trx);
   });
 }

@@ -17,12 +17,16 @@ import m015 from './migrations/015_floor_days';
 import m016 from './migrations/016_assign_asks_first';
 import m021 from './migrations/021_assign_from_rule_book';
 import m022 from './migrations/022_email_changes';
+import m023, { type FirstStore } from './migrations/023_stores';
+
+/** The first store when nothing names it: what a database made before stores becomes. */
+export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
 
 /**
  * Migrations live in code so `npm start` needs no files beside the bundle: one file each under
  * migrations/, frozen once released. Never edit one; append the next.
  */
-function migrations(dialect: Dialect): Record<string, Migration> {
+function migrations(dialect: Dialect, first: FirstStore): Record<string, Migration> {
   return {
     '001_initial': m001(dialect),
     '004_leads_search': m004(dialect),
@@ -41,13 +45,14 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '016_assign_asks_first': m016(dialect),
     '021_assign_from_rule_book': m021(dialect),
     '022_email_changes': m022(dialect),
+    '023_stores': m023(dialect, first),
   };
 }
 
-export async function migrate<T>(db: Kysely<T>, dialect: Dialect): Promise<void> {
+export async function migrate<T>(db: Kysely<T>, dialect: Dialect, first: FirstStore = FIRST_STORE): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations(dialect) },
+    provider: { getMigrations: async () => migrations(dialect, first) },
     // Migrations are independent of each other; a database may have met them in another order.
     allowUnorderedMigrations: true,
   });

@@ -6,10 +6,10 @@ export interface UsersTable {
   email: string;
   name: string;
   role: string;
-  active: number;
-  on_duty: number;
-  position: number;
-  snooze_until: number | null;
+  /** 1: a group manager, who has every store. */
+  all_stores: Generated<number>;
+  /** The store he last chose: where his screens open. */
+  store_id: number | null;
   disabled: number;
   deleted_at: number | null;
   greeting: string | null;
@@ -49,6 +49,36 @@ interface SettingsTable {
   value: string;
 }
 
+/** A rooftop: its own line, rules (JSON, '' for the defaults), clock and rows. */
+export interface StoresTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  timezone: string;
+  rules: Generated<string>;
+  created_at: number;
+}
+
+/** A person's place in a store: a salesman's line there; a store manager's stores. */
+export interface MembershipsTable {
+  user_id: string;
+  store_id: number;
+  position: number;
+  active: Generated<number>;
+  on_duty: Generated<number>;
+  snooze_until: number | null;
+  created_at: number;
+}
+
+/** An ADF sender's dealer (vendor name or id) mapped to the store its leads go to. */
+interface DealerStoresTable {
+  id: Generated<number>;
+  dealer: string;
+  store_id: number;
+  created_at: number;
+}
+
+/** One row per store (its id is the store's): the row its rotation transactions lock. */
 interface RotationStateTable {
   id: number;
   pointer_pos: number;
@@ -69,10 +99,15 @@ interface RotationLogTable {
   pointer_pos_after: number;
   lead_id: number | null;
   created_at: number;
+  store_id: number;
 }
 
 export interface LeadsTable {
   id: Generated<number>;
+  /** null: an intake lead no store claimed yet (its dealer is unmapped); it waits for a group manager. */
+  store_id: number | null;
+  /** The dealer an intake document named (vendor name or id). */
+  dealer: Generated<string | null>;
   customer: string;
   assigned_to: string;
   assigned_to_name: string;
@@ -128,6 +163,7 @@ export interface LeadEventsTable {
 /** Each save of the dealership rules: who, when, and what changed (JSON {field: {from, to}}). */
 interface RulesAuditTable {
   id: Generated<number>;
+  store_id: number;
   actor_id: string | null;
   actor_name: string;
   changes: string;
@@ -145,6 +181,8 @@ interface IntakeDocumentsTable {
 /** Integration keys: only the SHA-256 of the key is kept; the key itself is shown once. */
 interface ApiKeysTable {
   id: Generated<number>;
+  /** null: a key for the whole group; its leads go to the store their dealer is mapped to. */
+  store_id: number | null;
   name: string;
   key_hash: string;
   prefix: string;
@@ -178,6 +216,7 @@ interface RotationActionsTable {
 
 export interface SalesTable {
   id: Generated<number>;
+  store_id: number;
   user_id: string;
   rep_name: string;
   date: string;
@@ -227,12 +266,16 @@ interface RateLimitsTable {
 }
 
 interface FloorDaysTable {
+  store_id: number;
   day: string;
   closed_at: number;
 }
 
 export interface Database {
   users: UsersTable;
+  stores: StoresTable;
+  memberships: MembershipsTable;
+  dealer_stores: DealerStoresTable;
   login_tokens: LoginTokensTable;
   email_changes: EmailChangesTable;
   sessions: SessionsTable;

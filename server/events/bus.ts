@@ -9,6 +9,8 @@ export interface PortalEvent {
   /** hello: the bus may have missed changes (it reconnected); every screen refetches. */
   topic: Topic;
   userId?: string;
+  /** The store whose data changed; absent: news for everyone (a person's profile, a reconnect). */
+  storeId?: number;
   at: number;
 }
 
@@ -30,7 +32,7 @@ export interface Bus {
 }
 
 const CHANNEL = 'bdc_events';
-const eventSchema = z.object({ topic: z.enum(TOPICS), userId: z.string().optional(), at: z.number() }) satisfies z.ZodType<PortalEvent>;
+const eventSchema = z.object({ topic: z.enum(TOPICS), userId: z.string().optional(), storeId: z.number().optional(), at: z.number() }) satisfies z.ZodType<PortalEvent>;
 
 /** In-process on SQLite; on PostgreSQL every app server LISTENs, so events cross servers. */
 export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m: string) => void }): Promise<Bus> {
@@ -92,7 +94,7 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
   const notify = pool
     ? batched<PortalEvent>((events) => {
         const once = new Map<string, string>();
-        for (const e of events) once.set(`${e.topic} ${e.userId ?? ''}`, JSON.stringify(e));
+        for (const e of events) once.set(`${e.topic} ${e.userId ?? ''} ${e.storeId ?? ''}`, JSON.stringify(e));
         return pool.query('select pg_notify($1, e) from unnest($2::text[]) as e', [CHANNEL, [...once.values()]]);
       })
     : null;
@@ -126,3 +128,10 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
     },
   };
 }
+
+/** The bus as one store's code sees it: every event it publishes or announces is that store's. */
+export const storeBus = (bus: Bus, storeId: number): Bus => ({
+  ...bus,
+  publish: (e) => bus.publish({ storeId, ...e }),
+  announcement: (events) => bus.announcement(events.map((e) => ({ storeId, ...e }))),
+});

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
+import { storeScope } from '../stores/scope';
+import { storesOf } from '../stores/service';
 import { access } from '../http/access';
 import { unauthorized } from '../http/errors';
 
@@ -70,10 +72,13 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
     unwatch();
   });
 
-  app.get('/events', access('user'), (req, reply) => {
+  app.get('/events', access('user'), async (req, reply) => {
     const me = req.user;
     const session = req.sessionHash;
     if (!me || !session) throw unauthorized();
+    // The stream hears of the store it names (?store=NSH; its own without one), or with ?store=* of every store its reader may open (a group screen).
+    const every = (req.query as Record<string, unknown> | undefined)?.store === '*';
+    const stores = new Set((every ? await storesOf(ctx.dbh.db, me) : [(await storeScope(ctx, req, me)).store]).map((s) => s.id));
     if ([...open].filter((s) => s.session === session).length >= STREAMS_PER_SESSION) {
       return reply
         .status(429)
@@ -102,6 +107,7 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
         return;
       }
       if (e.topic === 'profile' && e.userId !== me.id) return;
+      if (e.storeId !== undefined && !stores.has(e.storeId)) return;
       send(e);
     });
     const beat = setInterval(() => res.write(`: keep-alive\n\n`), HEARTBEAT_MS);

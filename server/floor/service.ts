@@ -1,4 +1,4 @@
-import type { Ctx } from '../context';
+import type { StoreCtx } from '../context';
 import type { Db } from '../db';
 import { withRotationLock } from '../db';
 import { writeAudit } from '../users/audit';
@@ -8,28 +8,47 @@ import { addDays, closingDue } from '../../domain/hours';
 import { floorReport, reportSubject, reportText, type FloorReport } from '../../domain/report';
 import { zonedStartOfDay } from '../../domain/time';
 import type { Rules } from '../../domain/rules';
+import { storePath } from '../../domain/stores';
 
 const CLOSING = { id: null, name: 'Closing' };
 /** A floor report is worth sending for a week; after that the sender gives up. */
 const REPORT_MAIL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** The day's floor report in the dealership's zone, from what the database holds. */
-export async function reportFor(db: Db, day: string, tz: string): Promise<FloorReport> {
+/** A store's floor report for the day in its zone, from what the database holds. */
+export async function reportFor(db: Db, store: number, day: string, tz: string): Promise<FloorReport> {
   const from = zonedStartOfDay(day, tz).getTime();
   const to = zonedStartOfDay(addDays(day, 1), tz).getTime();
   const [team, log, handoffs, speed, closed] = await Promise.all([
-    db.selectFrom('users').select(['id', 'name']).where('role', '=', 'staff').where('disabled', '=', 0).where('deleted_at', 'is', null).execute(),
+    db
+      .selectFrom('users')
+      .innerJoin('memberships', 'memberships.user_id', 'users.id')
+      .select(['users.id', 'users.name'])
+      .where('memberships.store_id', '=', store)
+      .where('role', '=', 'staff')
+      .where('disabled', '=', 0)
+      .where('deleted_at', 'is', null)
+      .execute(),
     db
       .selectFrom('rotation_log')
       .select(['type', 'target_id', 'target_name', 'reason'])
+      .where('store_id', '=', store)
       .where('created_at', '>=', from)
       .where('created_at', '<', to)
       .where('type', 'in', ['assign', 'beback', 'skip'])
       .execute(),
-    db.selectFrom('lead_events').select('actor_id').where('type', '=', 'handed_on').where('created_at', '>=', from).where('created_at', '<', to).execute(),
+    db
+      .selectFrom('lead_events')
+      .innerJoin('leads', 'leads.id', 'lead_events.lead_id')
+      .select('lead_events.actor_id')
+      .where('leads.store_id', '=', store)
+      .where('type', '=', 'handed_on')
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .execute(),
     db
       .selectFrom('leads')
       .select(['assigned_to', 'offered_at', 'accepted_at', 'first_contact_at'])
+      .where('store_id', '=', store)
       .where('offered_at', 'is not', null)
       .where((eb) =>
         eb.or([
@@ -38,7 +57,7 @@ export async function reportFor(db: Db, day: string, tz: string): Promise<FloorR
         ]),
       )
       .execute(),
-    db.selectFrom('leads').select('assigned_to').where('closed', '=', 1).where('closed_at', '>=', from).where('closed_at', '<', to).execute(),
+    db.selectFrom('leads').select('assigned_to').where('store_id', '=', store).where('closed', '=', 1).where('closed_at', '>=', from).where('closed_at', '<', to).execute(),
   ]);
   const n = (v: number | string | null) => (v === null ? null : Number(v));
   return floorReport({
@@ -59,11 +78,11 @@ export async function reportFor(db: Db, day: string, tz: string): Promise<FloorR
 }
 
 /** Queues the report to every manager (in `db`, a transaction or the database); answers how many. */
-export async function queueReport(ctx: Ctx, db: Db, report: FloorReport): Promise<number> {
-  const managers = await mailedManagers(db);
-  const subject = reportSubject(ctx.config.APP_NAME, report.day);
+export async function queueReport(ctx: StoreCtx, db: Db, report: FloorReport): Promise<number> {
+  const managers = await mailedManagers(db, ctx.store.id);
+  const subject = `${reportSubject(ctx.config.APP_NAME, report.day)} · ${ctx.store.name}`;
   const body = reportText(report);
-  const link = `${ctx.config.PUBLIC_URL}/dashboard/stats/leads?day=${report.day}`;
+  const link = `${ctx.config.PUBLIC_URL}${storePath(ctx.store.code, `/dashboard/stats/leads?day=${report.day}`)}`;
   const expiresAt = Date.now() + REPORT_MAIL_TTL_MS;
   await ctx.outbox.enqueue(
     db,
@@ -82,13 +101,13 @@ export async function queueReport(ctx: Ctx, db: Db, report: FloorReport): Promis
  * passed over (marked done without closing or a report). Turning hours on at 8:01 AM must not
  * clock out the salesmen who came in early, nor mail yesterday's report.
  */
-export async function passClosingDue(trx: Db, hours: Rules['businessHours'], now: Date, tz: string) {
+export async function passClosingDue(trx: Db, store: number, hours: Rules['businessHours'], now: Date, tz: string) {
   const due = closingDue(hours, now, tz);
   if (due)
     await trx
       .insertInto('floor_days')
-      .values({ day: due.day, closed_at: now.getTime() })
-      .onConflict((oc) => oc.column('day').doNothing())
+      .values({ store_id: store, day: due.day, closed_at: now.getTime() })
+      .onConflict((oc) => oc.columns(['store_id', 'day']).doNothing())
       .execute();
 }
 
@@ -98,39 +117,45 @@ export async function passClosingDue(trx: Db, hours: Rules['businessHours'], now
  * and the day's report is queued to every manager. The day's row in floor_days makes it happen
  * once, whichever app server gets there first. Answers the day closed, or null.
  */
-export async function closeIfDue(ctx: Ctx, rules: Rules, now = new Date()): Promise<string | null> {
+export async function closeIfDue(ctx: StoreCtx, rules: Rules, now = new Date()): Promise<string | null> {
   const due = closingDue(rules.businessHours, now, ctx.config.APP_TIMEZONE);
   if (!due) return null;
-  const { db } = ctx.dbh;
-  if (await db.selectFrom('floor_days').select('day').where('day', '=', due.day).executeTakeFirst()) return null;
+  const { db, store } = ctx.dbh;
+  if (await db.selectFrom('floor_days').select('day').where('store_id', '=', store).where('day', '=', due.day).executeTakeFirst()) return null;
   const closed = await withRotationLock(ctx.dbh, async (trx) => {
     const at = now.getTime();
     const mine = await trx
       .insertInto('floor_days')
-      .values({ day: due.day, closed_at: at })
-      .onConflict((oc) => oc.column('day').doNothing())
+      .values({ store_id: store, day: due.day, closed_at: at })
+      .onConflict((oc) => oc.columns(['store_id', 'day']).doNothing())
       .returning('day')
       .executeTakeFirst();
     if (!mine) return false;
     // A catch-up after downtime: whoever clocked in after that closing came for the next day and stays.
     const cameSince = trx.selectFrom('audit_log').select('user_id').where('action', '=', 'on duty').where('at', '>', due.at.getTime()).where('at', '<=', at);
-    const onFloor = await trx.selectFrom('users').select('id').where('role', '=', 'staff').where('on_duty', '=', 1).where('id', 'not in', cameSince).execute();
-    await trx
-      .updateTable('users')
-      .set({ on_duty: 0, snooze_until: null, updated_at: at })
-      .where('role', '=', 'staff')
-      .where((eb) => eb.or([eb('on_duty', '=', 1), eb('snooze_until', 'is not', null)]))
-      .where('id', 'not in', cameSince)
+    const onFloor = await trx
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('store_id', '=', store)
+      .where('on_duty', '=', 1)
+      .where('user_id', 'not in', cameSince)
       .execute();
-    for (const u of onFloor) await writeAudit(trx, u.id, CLOSING, [{ action: 'off duty', changes: { onDuty: { from: true, to: false } } }]);
-    const { pointer_pos } = await trx.selectFrom('rotation_state').select('pointer_pos').where('id', '=', 1).executeTakeFirstOrThrow();
-    await logRotation(trx, { type: 'closed', target: { id: '', name: '' }, by: CLOSING, pointer: pointer_pos, at });
-    await queueReport(ctx, trx, await reportFor(trx, due.day, ctx.config.APP_TIMEZONE));
+    await trx
+      .updateTable('memberships')
+      .set({ on_duty: 0, snooze_until: null })
+      .where('store_id', '=', store)
+      .where((eb) => eb.or([eb('on_duty', '=', 1), eb('snooze_until', 'is not', null)]))
+      .where('user_id', 'not in', cameSince)
+      .execute();
+    for (const u of onFloor) await writeAudit(trx, u.user_id, CLOSING, [{ action: 'off duty', changes: { onDuty: { from: true, to: false } } }]);
+    const { pointer_pos } = await trx.selectFrom('rotation_state').select('pointer_pos').where('id', '=', store).executeTakeFirstOrThrow();
+    await logRotation(trx, { store, type: 'closed', target: { id: '', name: '' }, by: CLOSING, pointer: pointer_pos, at });
+    await queueReport(ctx, trx, await reportFor(trx, store, due.day, ctx.config.APP_TIMEZONE));
     return true;
   });
   if (!closed) return null;
   ctx.outbox.wake();
   for (const topic of ['rotation', 'users', 'leads'] as const) ctx.bus.publish({ topic });
-  ctx.log.info({ day: due.day }, 'closed the floor for the day');
+  ctx.log.info({ day: due.day, store: ctx.store.code }, 'closed the floor for the day');
   return due.day;
 }

@@ -1,17 +1,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
-import { routes, type Access, type AccessOf, type Answer, type BodyOut, type Params, type Query, type Route } from '../../domain/contract/routes';
+import { routes, type Access, type AccessOf, type Answer, type BodyOut, type InStore, type Params, type Query, type Route } from '../../domain/contract/routes';
 import { methodAndPath } from '../../domain/contract/method';
 import { notFound, parse, unauthorized } from './errors';
 import { admits } from '../auth/policy';
 import type { UserRow } from '../users/repo';
+import type { StoreCtx } from '../context';
+import { storeScope } from '../stores/scope';
 
 /** The signed-in person as the route's access level promises him: nobody on a public route may be anyone. */
 type Me<A extends Access> = A extends 'public' ? UserRow | null : UserRow;
 
-/** What a handler gets: the caller and the request's parts, parsed by the route's own schemas. */
+/**
+ * What a handler gets: the caller and the request's parts, parsed by the route's own schemas;
+ * on a store's route, the context of that store (the one the request names, which the caller
+ * may open: server/stores/scope.ts).
+ */
 export interface Call<R extends Route> {
   me: Me<AccessOf<R>>;
+  ctx: InStore<R> extends true ? StoreCtx : undefined;
   params: Params<R>;
   query: Query<R>;
   body: BodyOut<R>;
@@ -37,7 +44,7 @@ function parseParams(schema: z.ZodType, input: unknown): unknown {
  * contract's schemas before the handler runs, and the handler must answer the contract's shape.
  */
 export function implement<R extends Route>(app: FastifyInstance, route: R, handler: (call: Call<R>) => Promise<Answer<R>>, extra: Extra = {}) {
-  const def: { access: Access; params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; status?: number } = routes[route];
+  const def: { access: Access; store?: true; params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; status?: number } = routes[route];
   const [method, url] = methodAndPath(route);
   app.route({
     method,
@@ -52,6 +59,7 @@ export function implement<R extends Route>(app: FastifyInstance, route: R, handl
       // cannot follow a generic route's definition to its types, hence the one cast.
       const call = {
         me,
+        ctx: def.store && me ? await storeScope(app.ctx, req, me) : undefined,
         params: def.params ? parseParams(def.params, req.params) : {},
         query: def.query ? parse(def.query, req.query) : {},
         body: def.body ? parse(def.body, req.body) : undefined,

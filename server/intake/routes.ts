@@ -131,20 +131,19 @@ export async function intakeRoutes(app: FastifyInstance, { ctx, clock = Date.now
 }
 
 /** Managers create, list and revoke integration keys; anyone may read the API's description. */
-export async function integrationRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
-  const { db } = ctx.dbh;
-  app.get('/docs', access('public'), async () => openapi(ctx.config.PUBLIC_URL));
+export async function integrationRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx }) {
+  app.get('/docs', access('public'), async () => openapi(root.config.PUBLIC_URL));
 
-  implement(app, 'GET /integrations/keys', async () => ({ keys: await listKeys(db) }));
+  implement(app, 'GET /integrations/keys', async ({ ctx }) => ({ keys: await listKeys(ctx.dbh.db, ctx.store.id) }));
 
-  implement(app, 'POST /integrations/keys', async ({ me, body }) => createKey(db, body.name, me.id));
+  implement(app, 'POST /integrations/keys', async ({ me, ctx, body }) => createKey(ctx.dbh.db, ctx.store.id, body.name, me.id));
 
   /** The ADF document a lead came in, as text, for managers only. */
-  implement(app, 'GET /leads/:id/document', async ({ params }) => {
-    const document = await leadDocument(db, params.id);
+  implement(app, 'GET /leads/:id/document', async ({ ctx, params }) => {
+    const document = await leadDocument(ctx.dbh.db, ctx.store.id, params.id);
     if (document === null) throw notFound('This lead did not come in as an ADF document.');
     return { document };
   });
 
-  implement(app, 'POST /integrations/keys/:id/revoke', async ({ params }) => ({ apiKey: await revokeKey(db, params.id) }));
+  implement(app, 'POST /integrations/keys/:id/revoke', async ({ ctx, params }) => ({ apiKey: await revokeKey(ctx.dbh.db, ctx.store.id, params.id) }));
 }

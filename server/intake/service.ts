@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
-import type { Ctx } from '../context';
+import { inStore, type Ctx } from '../context';
+import { storeById } from '../stores/service';
+import { FIRST_STORE_ID } from '../users/repo';
 import type { Db } from '../db';
 import { ApiError, badRequest, notFound, parse } from '../http/errors';
 import { type Actor, type Assigned, type NewLead } from '../rotation/service';
@@ -11,6 +13,8 @@ import { leadSchema, type LeadInput } from '../../domain/schemas';
 export interface ApiKey {
   id: number;
   name: string;
+  /** The store its leads go to; null: a key for the whole group (its leads go to the first store for now). */
+  storeId: number | null;
 }
 
 /**
@@ -116,7 +120,7 @@ export async function intake(ctx: Ctx, planned: Planned[], key: ApiKey, document
   const accepted = planned.flatMap((p) => ('lead' in p ? [{ ...p.lead, documentId }] : []));
   let made: Assigned[] = [];
   try {
-    made = await handOut(ctx, accepted, by, { keep: true });
+    made = await handOut(inStore(ctx, await storeById(db, key.storeId ?? FIRST_STORE_ID)), accepted, by, { keep: true });
   } finally {
     if (documentId !== null && !made.some((r) => !r.duplicate)) await db.deleteFrom('intake_documents').where('id', '=', documentId).execute();
   }
@@ -140,12 +144,13 @@ export async function intake(ctx: Ctx, planned: Planned[], key: ApiKey, document
 }
 
 /** The ADF document a lead came in, for a manager; null when it came in some other way. */
-export async function leadDocument(db: Db, leadId: number) {
+export async function leadDocument(db: Db, store: number, leadId: number) {
   const row = await db
     .selectFrom('leads')
     .leftJoin('intake_documents', 'intake_documents.id', 'leads.document_id')
     .select(['leads.id', 'intake_documents.body'])
     .where('leads.id', '=', leadId)
+    .where('leads.store_id', '=', store)
     .executeTakeFirst();
   if (!row) throw notFound('Lead not found');
   return row.body ?? null;
@@ -163,21 +168,40 @@ const toKey = (k: { id: number; name: string; prefix: string; created_at: number
   revokedAt: k.revoked_at ? new Date(Number(k.revoked_at)).toISOString() : null,
 });
 
-export async function createKey(db: Db, name: string, by: string) {
+/** A key for a store: the leads sent with it are that store's. */
+export async function createKey(db: Db, store: number, name: string, by: string) {
   const key = `bdc_${crypto.randomBytes(24).toString('base64url')}`;
   const row = await db
     .insertInto('api_keys')
-    .values({ name, key_hash: hashKey(key), prefix: key.slice(0, 10), created_by: by, created_at: Date.now(), last_used_at: null, revoked_at: null })
+    .values({
+      store_id: store,
+      name,
+      key_hash: hashKey(key),
+      prefix: key.slice(0, 10),
+      created_by: by,
+      created_at: Date.now(),
+      last_used_at: null,
+      revoked_at: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return { key, apiKey: toKey(row) };
 }
 
-export const listKeys = async (db: Db) =>
-  (await db.selectFrom('api_keys').selectAll().orderBy('revoked_at', 'desc').orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map(toKey);
+export const listKeys = async (db: Db, store: number) =>
+  (
+    await db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('store_id', '=', store)
+      .orderBy('revoked_at', 'desc')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute()
+  ).map(toKey);
 
-export async function revokeKey(db: Db, id: number) {
-  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+export async function revokeKey(db: Db, store: number, id: number) {
+  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', store).executeTakeFirst();
   if (!row) throw notFound('API key not found');
   if (!row.revoked_at) await db.updateTable('api_keys').set({ revoked_at: Date.now() }).where('id', '=', id).execute();
   return toKey(await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
@@ -190,7 +214,7 @@ export async function authenticate(db: Db, key: string | undefined): Promise<Api
   if (!row) throw new ApiError(401, 'The API key is not valid.');
   if (row.revoked_at) throw new ApiError(401, 'This API key was revoked.');
   await db.updateTable('api_keys').set({ last_used_at: Date.now() }).where('id', '=', row.id).execute();
-  return { id: Number(row.id), name: row.name };
+  return { id: Number(row.id), name: row.name, storeId: row.store_id === null ? null : Number(row.store_id) };
 }
 
 const IDEMPOTENCY_HOURS = 24;

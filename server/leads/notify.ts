@@ -1,5 +1,6 @@
 import { mailedManagers } from '../users/repo';
-import type { Ctx } from '../context';
+import type { StoreCtx } from '../context';
+import { storePath } from '../../domain/stores';
 import type { NewLead } from '../rotation/service';
 import { LEAD_SOURCE } from '../../domain/leads';
 import { formatDateTime } from '../../domain/format';
@@ -46,7 +47,7 @@ export const newLeadMail = (id: number, l: NewLead, to: { name: string; email: s
  * lead the assign already described is not. Runs after the assign committed; a mail that cannot
  * be queued is logged and never undoes or fails the assign.
  */
-async function mailAssigned(ctx: Ctx, leads: (number | LeadMail)[]) {
+async function mailAssigned(ctx: StoreCtx, leads: (number | LeadMail)[]) {
   const ids = leads.filter((l) => typeof l === 'number');
   const known = leads.filter((l) => typeof l !== 'number');
   if (!leads.length) return;
@@ -88,19 +89,19 @@ async function mailAssigned(ctx: Ctx, leads: (number | LeadMail)[]) {
 }
 
 /** Straight to the lead on the salesman's page. */
-const leadLink = (ctx: Ctx, id: number) => `${ctx.config.PUBLIC_URL}/dashboard/associates?lead=${id}`;
+const leadLink = (ctx: StoreCtx, id: number) => `${ctx.config.PUBLIC_URL}${storePath(ctx.store.code, `/dashboard/associates?lead=${id}`)}`;
 
 /** Fire and forget: the answer to the request does not wait for the mail. */
-export const notifyAssigned = (ctx: Ctx, leads: (number | LeadMail)[]) => {
+export const notifyAssigned = (ctx: StoreCtx, leads: (number | LeadMail)[]) => {
   mailAssigned(ctx, leads).catch((err) => ctx.log.error({ err }, 'could not queue mail about new leads'));
 };
 
 /** Every manager hears of a lead no salesman accepted, which now waits for them in Unassigned. */
-async function mailParked(ctx: Ctx, leadIds: number[]) {
+async function mailParked(ctx: StoreCtx, leadIds: number[]) {
   if (!leadIds.length) return;
   const [leads, managers] = await Promise.all([
     ctx.dbh.db.selectFrom('leads').select(['id', 'customer', 'handoffs']).where('id', 'in', leadIds).execute(),
-    mailedManagers(ctx.dbh.db),
+    mailedManagers(ctx.dbh.db, ctx.store.id),
   ]);
   const expiresAt = Date.now() + LEAD_MAIL_TTL_MS;
   const mails = leads.flatMap((l) =>
@@ -114,7 +115,7 @@ async function mailParked(ctx: Ctx, leadIds: number[]) {
           '',
           `${l.customer} was handed on ${l.handoffs} times without an Accept and now waits in Unassigned for you.`,
           '',
-          `Hand it out: ${ctx.config.PUBLIC_URL}/dashboard/leads?view=unassigned`,
+          `Hand it out: ${ctx.config.PUBLIC_URL}${storePath(ctx.store.code, '/dashboard/leads?view=unassigned')}`,
         ].join('\n'),
       },
       logLine: `lead ${l.id} (${l.customer}) parked; told ${m.email}`,
@@ -125,6 +126,6 @@ async function mailParked(ctx: Ctx, leadIds: number[]) {
   await ctx.outbox.queue(mails);
 }
 
-export const notifyParked = (ctx: Ctx, leadIds: number[]) => {
+export const notifyParked = (ctx: StoreCtx, leadIds: number[]) => {
   mailParked(ctx, leadIds).catch((err) => ctx.log.error({ err }, 'could not queue mail about leads no one accepted'));
 };

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import type { Ctx } from '../context';
+import type { Ctx, StoreCtx } from '../context';
+import { storeOfRequest } from '../stores/scope';
+import { staffOf } from '../users/repo';
 import { access } from '../http/access';
 import { notFound } from '../http/errors';
 import { implement } from '../http/implement';
@@ -18,91 +20,108 @@ import { leadKpis, skipReasons } from '../../domain/kpis';
 
 const KPI_DAYS = 30;
 
-export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
-  const { dbh, bus } = ctx;
+export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx }) {
   const actor = (u: { id: string; name: string }) => ({ id: u.id, name: u.name });
 
-  /** The lead, or the 404 every lead route answers; `check` refuses whom its policy refuses. */
-  async function leadFor(id: number, check: (lead: LeadRow) => void = () => {}) {
-    const lead = await findLead(dbh.db, id);
+  /** The store's lead, or the 404 every lead route answers (a lead of another store too); `check` refuses whom its policy refuses. */
+  async function leadFor(ctx: StoreCtx, id: number, check: (lead: LeadRow) => void = () => {}) {
+    const lead = await findLead(ctx.dbh.db, ctx.store.id, id);
     if (!lead) throw notFound('Lead not found');
     check(lead);
     return lead;
   }
-  const one = async (id: number, me: UserRow) => ({ lead: presentLead(await leadFor(id), me) });
+  const one = async (ctx: StoreCtx, id: number, me: UserRow) => ({ lead: presentLead(await leadFor(ctx, id), me) });
 
-  /** Every lead, for managers; a salesman's own leads at /mine. */
-  async function list(me: UserRow, query: Query<'GET /leads'>, assignedTo?: string) {
-    const { leads, nextCursor } = await listLeads(dbh, { ...query, assignedTo, unassigned: !assignedTo && query.unassigned });
+  /** Every lead of the store, for managers; a salesman's own leads there at /mine. */
+  async function list(ctx: StoreCtx, me: UserRow, query: Query<'GET /leads'>, assignedTo?: string) {
+    const { leads, nextCursor } = await listLeads(ctx.dbh, { ...query, assignedTo, unassigned: !assignedTo && query.unassigned });
     const now = Date.now();
     return { leads: leads.map((l) => presentLead(l, me, now)), nextCursor };
   }
-  implement(app, 'GET /leads', async ({ me, query }) => list(me, query));
-  implement(app, 'GET /leads/mine', async ({ me, query }) => list(me, query, me.id));
+  implement(app, 'GET /leads', async ({ me, ctx, query }) => list(ctx, me, query));
+  implement(app, 'GET /leads/mine', async ({ me, ctx, query }) => list(ctx, me, query, me.id));
 
-  implement(app, 'GET /leads/mine/counts', async ({ me }) => myCounts(dbh.db, me.id, ctx.config.APP_TIMEZONE));
+  implement(app, 'GET /leads/mine/counts', async ({ me, ctx }) => myCounts(ctx.dbh.db, ctx.store.id, me.id, ctx.config.APP_TIMEZONE));
 
   for (const [route, closed] of [
     ['POST /leads/:id/close', true],
     ['POST /leads/:id/reopen', false],
   ] as const) {
-    implement(app, route, async ({ me, params }) => {
-      await leadFor(params.id, (lead) => checkSetClosed(me, lead, closed));
-      if (await setClosed(dbh.db, params.id, closed, actor(me))) bus.publish({ topic: 'leads' });
-      return one(params.id, me);
+    implement(app, route, async ({ me, ctx, params }) => {
+      await leadFor(ctx, params.id, (lead) => checkSetClosed(me, lead, closed));
+      if (await setClosed(ctx.dbh.db, params.id, closed, actor(me))) ctx.bus.publish({ topic: 'leads' });
+      return one(ctx, params.id, me);
     });
   }
 
   /** A lead that came in without a name: its salesman or a manager fills the name in. */
-  implement(app, 'POST /leads/:id/name', async ({ me, params, body }) => {
-    await leadFor(params.id, (lead) => checkName(me, lead));
-    await setCustomerName(dbh.db, params.id, body.customer);
-    bus.publish({ topic: 'leads' });
-    return one(params.id, me);
+  implement(app, 'POST /leads/:id/name', async ({ me, ctx, params, body }) => {
+    await leadFor(ctx, params.id, (lead) => checkName(me, lead));
+    await setCustomerName(ctx.dbh.db, params.id, body.customer);
+    ctx.bus.publish({ topic: 'leads' });
+    return one(ctx, params.id, me);
   });
 
   /** The salesman who holds a lead accepts it: it stays his and is never handed on. */
-  implement(app, 'POST /leads/:id/accept', async ({ me, params }) => {
-    await acceptLead(dbh.db, params.id, actor(me));
-    bus.publish({ topic: 'leads' });
-    return one(params.id, me);
+  implement(app, 'POST /leads/:id/accept', async ({ me, ctx, params }) => {
+    await leadFor(ctx, params.id);
+    await acceptLead(ctx.dbh.db, params.id, actor(me));
+    ctx.bus.publish({ topic: 'leads' });
+    return one(ctx, params.id, me);
   });
 
-  implement(app, 'POST /leads/:id/contact', async ({ me, params, body }) => {
-    await logContact(dbh.db, params.id, actor(me), body);
-    bus.publish({ topic: 'leads' });
-    return one(params.id, me);
+  implement(app, 'POST /leads/:id/contact', async ({ me, ctx, params, body }) => {
+    await leadFor(ctx, params.id);
+    await logContact(ctx.dbh.db, params.id, actor(me), body);
+    ctx.bus.publish({ topic: 'leads' });
+    return one(ctx, params.id, me);
   });
 
   /** A manager hands a lead waiting in Unassigned (one no one accepted, too) to Next Up, or to a salesman he names and says why. */
-  implement(app, 'POST /leads/:id/handout', async ({ me, params, body: { to, reason } }) => {
-    await handOutLead(dbh, params.id, actor(me), { rules: await loadRules(dbh.db), to, reason });
+  implement(app, 'POST /leads/:id/handout', async ({ me, ctx, params, body: { to, reason } }) => {
+    await handOutLead(ctx.dbh, params.id, actor(me), { rules: await loadRules(ctx.dbh.db, ctx.store.id), to, reason });
     notifyAssigned(ctx, [params.id]);
-    bus.publish({ topic: 'rotation' });
-    bus.publish({ topic: 'leads' });
-    return one(params.id, me);
+    ctx.bus.publish({ topic: 'rotation' });
+    ctx.bus.publish({ topic: 'leads' });
+    return one(ctx, params.id, me);
   });
 
   /** What happened to a lead; for managers and the salesman who holds it. */
-  implement(app, 'GET /leads/:id/timeline', async ({ me, params }) => {
-    await leadFor(params.id, (lead) => checkTimeline(me, lead));
-    return { entries: await leadTimeline(dbh.db, params.id) };
+  implement(app, 'GET /leads/:id/timeline', async ({ me, ctx, params }) => {
+    await leadFor(ctx, params.id, (lead) => checkTimeline(me, lead));
+    return { entries: await leadTimeline(ctx.dbh.db, params.id) };
   });
 
-  /** Every lead with its speed to lead, for a spreadsheet. */
-  app.get('/leads/export.csv', access('manager'), async (_req, reply) => {
-    const rows = await dbh.db
+  /** Every lead of the store with its speed to lead, for a spreadsheet. */
+  app.get('/leads/export.csv', access('manager'), async (req, reply) => {
+    const ctx = await storeOfRequest(root, req);
+    const rows = await ctx.dbh.db
       .selectFrom('leads')
       .select(['id', 'customer', 'source', 'assigned_to_name', 'assigned_at', 'offered_at', 'accepted_at', 'first_contact_at', 'handoffs', 'closed'])
+      .where('store_id', '=', ctx.store.id)
       .orderBy('assigned_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
     const time = (t: number | null) => (t === null ? null : new Date(Number(t)).toISOString());
     const secs = (from: number | null, to: number | null) => (from === null || to === null ? null : Math.round((Number(to) - Number(from)) / 1000));
     const csv = toCsv([
-      ['Lead', 'Customer', 'Source', 'Salesman', 'Assigned', 'Accepted', 'SecondsToAccept', 'FirstContact', 'SecondsToFirstContact', 'HandedOn', 'Closed'],
+      [
+        'Lead',
+        'Store',
+        'Customer',
+        'Source',
+        'Salesman',
+        'Assigned',
+        'Accepted',
+        'SecondsToAccept',
+        'FirstContact',
+        'SecondsToFirstContact',
+        'HandedOn',
+        'Closed',
+      ],
       ...rows.map((l) => [
         Number(l.id),
+        ctx.store.code,
         l.customer,
         l.source,
         l.assigned_to_name,
@@ -117,16 +136,17 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     ]);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', 'attachment; filename="leads.csv"')
+      .header('content-disposition', `attachment; filename="leads-${ctx.store.code}.csv"`)
       .header('cache-control', 'no-store')
       .send(csv);
   });
 
   /** The four planned KPIs over the last 30 days: received, closed, close % and skips. */
-  implement(app, 'GET /leads/kpis', async ({ me }) => {
+  implement(app, 'GET /leads/kpis', async ({ me, ctx }) => {
     const since = Date.now() - KPI_DAYS * 24 * 60 * 60 * 1000;
+    const { db, store } = ctx.dbh;
     const [leads, skips, team] = await Promise.all([
-      dbh.db
+      db
         .selectFrom('leads')
         .select([
           'assigned_to',
@@ -134,11 +154,18 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
           sql<number>`sum(case when be_back = 0 then closed else 0 end)`.as('closed'),
           sql<number>`sum(be_back)`.as('be_backs'),
         ])
+        .where('store_id', '=', store)
         .where('assigned_at', '>=', since)
         .groupBy('assigned_to')
         .execute(),
-      dbh.db.selectFrom('rotation_log').select(['target_id', 'reason']).where('type', '=', 'skip').where('created_at', '>=', since).execute(),
-      dbh.db.selectFrom('users').select(['id', 'name']).where('role', '=', 'staff').where('deleted_at', 'is', null).execute(),
+      db
+        .selectFrom('rotation_log')
+        .select(['target_id', 'reason'])
+        .where('store_id', '=', store)
+        .where('type', '=', 'skip')
+        .where('created_at', '>=', since)
+        .execute(),
+      staffOf(db, store).execute(),
     ]);
     const byId = new Map(leads.map((l) => [l.assigned_to, l]));
     const rows = team.map((u) => ({
@@ -150,7 +177,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       beBacks: Number(byId.get(u.id)?.be_backs ?? 0),
     }));
     const { associates, average } = leadKpis(rows);
-    const speed = await speedReport(dbh.db, ctx.config.APP_TIMEZONE);
+    const speed = await speedReport(db, store, ctx.config.APP_TIMEZONE);
     const own = <T extends { id: string }>(rows: T[]) => rows.filter((r) => seesKpisOf(me, r.id));
     return {
       days: KPI_DAYS,

@@ -1,5 +1,5 @@
 import { sql, type Selectable } from 'kysely';
-import type { Db, DbHandle } from '../db';
+import type { Db, StoreDb } from '../db';
 import type { LeadsTable } from '../db/schema';
 import { LEADS_PAGE_SIZE } from '../../domain/leads';
 import { UNASSIGNED } from '../rotation/service';
@@ -26,9 +26,9 @@ export interface LeadQuery {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Newest first, searched and filtered in the database, a page at a time (keyset paging). */
-export async function listLeads(h: DbHandle, query: LeadQuery) {
+export async function listLeads(h: StoreDb, query: LeadQuery) {
   const limit = query.limit ?? LEADS_PAGE_SIZE;
-  let qb = h.db.selectFrom('leads').selectAll();
+  let qb = h.db.selectFrom('leads').selectAll().where('store_id', '=', h.store);
   if (query.open) qb = qb.where('closed', '=', 0);
   if (query.assignedTo) qb = qb.where('assigned_to', '=', query.assignedTo);
   if (query.unassigned) qb = qb.where('assigned_to', '=', UNASSIGNED);
@@ -70,7 +70,12 @@ export async function listLeads(h: DbHandle, query: LeadQuery) {
   };
 }
 
-export const findLead = (db: Db, id: number) => db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst();
+/** A lead by id, whichever store's: for a route that already found it in its store. */
+const leadById = (db: Db, id: number) => db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** A store's lead; one of another store is not found. */
+export const findLead = (db: Db, store: number, id: number) =>
+  db.selectFrom('leads').selectAll().where('id', '=', id).where('store_id', '=', store).executeTakeFirst();
 
 /** Gives a lead its customer's name; the placeholder flag goes (the repeat rule still compares the name as sent). */
 export const setCustomerName = (db: Db, id: number, customer: string) =>
@@ -133,7 +138,7 @@ export async function acceptLead(db: Db, id: number, me: Holder, now = Date.now(
       .where('accepted_at', 'is', null)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 1) return logEvent(trx, id, 'accepted', me, now);
-    const lead = await findLead(trx, id);
+    const lead = await leadById(trx, id);
     throw holderRefusal(lead, me, 'accept it') ?? new ApiError(409, 'You already accepted this lead.');
   });
 }
@@ -141,7 +146,7 @@ export async function acceptLead(db: Db, id: number, me: Holder, now = Date.now(
 /** The holder logs a contact; the first one is his first contact, and it accepts the lead if he had not. */
 export async function logContact(db: Db, id: number, me: Holder, contact: { channel: ContactChannel; note?: string }, now = Date.now()) {
   await db.transaction().execute(async (trx) => {
-    const lead = await findLead(trx, id);
+    const lead = await leadById(trx, id);
     const refusal = holderRefusal(lead, me, 'log a contact');
     if (refusal) throw refusal;
     // A missing lead was refused above, so `lead?` only tells TypeScript.
@@ -201,7 +206,7 @@ export async function leadTimeline(db: Db, id: number): Promise<TimelineEntry[]>
  * Assigned Today and Total Month, counted from the real leads in the dealership's time zone, and
  * the same periods before (the same weekday last week, last month so far) for comparison.
  */
-export async function myCounts(db: Db, userId: string, tz: string, now = new Date()) {
+export async function myCounts(db: Db, store: number, userId: string, tz: string, now = new Date()) {
   const today = zonedStartOfDay(dayKey(now, tz), tz).getTime();
   const month = startOfMonth(now, tz).getTime();
   const before = periodsBefore(now, tz);
@@ -214,6 +219,7 @@ export async function myCounts(db: Db, userId: string, tz: string, now = new Dat
       within(before.lastWeekDay).as('last_week_day'),
       within(before.lastMonth).as('last_month'),
     ])
+    .where('store_id', '=', store)
     .where('assigned_to', '=', userId)
     .where('assigned_at', '>=', Math.min(before.lastMonth.from, before.lastWeekDay.from))
     .where('assigned_at', '<=', now.getTime())

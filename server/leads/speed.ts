@@ -1,21 +1,30 @@
 import type { Db } from '../db';
+import { staffOf } from '../users/repo';
 import { speedFigures } from '../../domain/speed';
 import { dayKey, startOfMonth, zonedStartOfDay } from '../../domain/time';
 import type { Speed } from '../../domain/contract/answers';
 
-/** Speed to lead today and month to date in the dealership's time zone. */
-export async function speedReport(db: Db, tz: string, now = new Date()): Promise<Speed> {
+/** A store's speed to lead today and month to date in its time zone. */
+export async function speedReport(db: Db, store: number, tz: string, now = new Date()): Promise<Speed> {
   const today = zonedStartOfDay(dayKey(now, tz), tz).getTime();
   const month = startOfMonth(now, tz).getTime();
   const [leads, passed, team] = await Promise.all([
     db
       .selectFrom('leads')
       .select(['assigned_to', 'offered_at', 'accepted_at', 'first_contact_at'])
+      .where('store_id', '=', store)
       .where('offered_at', 'is not', null)
       .where((eb) => eb.or([eb('accepted_at', '>=', month), eb('first_contact_at', '>=', month)]))
       .execute(),
-    db.selectFrom('lead_events').select(['actor_id', 'created_at']).where('type', '=', 'handed_on').where('created_at', '>=', month).execute(),
-    db.selectFrom('users').select(['id', 'name']).where('role', '=', 'staff').where('deleted_at', 'is', null).orderBy('name').execute(),
+    db
+      .selectFrom('lead_events')
+      .innerJoin('leads', 'leads.id', 'lead_events.lead_id')
+      .select(['lead_events.actor_id', 'lead_events.created_at'])
+      .where('leads.store_id', '=', store)
+      .where('type', '=', 'handed_on')
+      .where('created_at', '>=', month)
+      .execute(),
+    staffOf(db, store).orderBy('name').execute(),
   ]);
   const rows = leads.map((l) => ({
     holderId: l.assigned_to,

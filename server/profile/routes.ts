@@ -6,6 +6,8 @@ import { findUser } from '../users/repo';
 import { writeAudit } from '../users/audit';
 import { diff } from '../../domain/users';
 import { sessionUser } from '../auth/routes';
+import { openStore } from '../stores/service';
+import { notFound } from '../http/errors';
 
 /** The signed-in user's own name and greeting. */
 export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
@@ -23,7 +25,15 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
     ctx.bus.publish({ topic: 'profile', userId: me.id });
     const user = await findUser(ctx.dbh.db, me.id);
     if (!user) throw unauthorized();
-    return { user: sessionUser(ctx, user) };
+    return { user: await sessionUser(ctx, user) };
+  });
+
+  /** The store his screens open in next time: one he may open. */
+  implement(app, 'PUT /profile/store', async ({ me, body: { code } }) => {
+    const store = await openStore(ctx.dbh.db, me, code);
+    if (!store) throw notFound('Store not found');
+    await ctx.dbh.db.updateTable('users').set({ store_id: store.id }).where('id', '=', me.id).execute();
+    return { ok: true };
   });
 
   /** The salesman's own notes, kept per user. */

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db, DbHandle } from '../db';
+import type { Db, StoreDb } from '../db';
+import { line } from './queries';
 import { ApiError } from '../http/errors';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { acceptDue } from '../../domain/speed';
@@ -31,11 +32,11 @@ const shape = (a: Assigned): Assigned => ({
  * one running, the next already waiting for the lock, so the lock is never idle.
  */
 const IN_FLIGHT = 2;
-const gates = new WeakMap<DbHandle, { running: number; waiting: (() => void)[] }>();
+const gates = new WeakMap<Db, { running: number; waiting: (() => void)[] }>();
 
-async function gated<T>(h: DbHandle, run: () => Promise<T>): Promise<T> {
-  let g = gates.get(h);
-  if (!g) gates.set(h, (g = { running: 0, waiting: [] }));
+async function gated<T>(h: StoreDb, run: () => Promise<T>): Promise<T> {
+  let g = gates.get(h.db);
+  if (!g) gates.set(h.db, (g = { running: 0, waiting: [] }));
   const gate = g;
   if (gate.running >= IN_FLIGHT) await new Promise<void>((resolve) => gate.waiting.push(resolve));
   else gate.running++;
@@ -58,18 +59,16 @@ async function gated<T>(h: DbHandle, run: () => Promise<T>): Promise<T> {
  */
 function assignFunction(db: Db): { name: string; text: string } {
   const env = { now: sql.raw('p_at'), holdOut: sql.raw('p_hold_out') };
-  const pick = db
-    .selectFrom('users')
-    .selectAll('users')
+  const pick = line(db, sql.raw<number>('p_store'))
     .where(eligibleSql(env))
     .orderBy(nextUpOrderSql(env, 'postgres', sql.raw('v_pointer')))
     .limit(sql.lit(1))
     .compile();
-  const waiting = db.selectFrom('leads').select(sql.lit(1).as('one')).where(waitingSql(env)).compile();
+  const waiting = db.selectFrom('leads').select(sql.lit(1).as('one')).where('leads.store_id', '=', sql.raw<number>('p_store')).where(waitingSql(env)).compile();
   // Everything in them is a constant of the rule book or an argument: nothing is bound.
   if (pick.parameters.length || waiting.parameters.length) throw new Error('the one-call assign must not bind values');
   const body = `(
-  p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text, p_source text,
+  p_store bigint, p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text, p_source text,
   p_by_id text, p_by_name text, p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text,
   p_accept_due bigint, p_hold_out boolean, p_rules text, p_waiting_first boolean, p_channel text, p_events text[]
 ) returns json language plpgsql as $fn$
@@ -77,15 +76,15 @@ declare
   v_pointer integer;
   v_to text;
   v_seen rotation_actions%rowtype;
-  v_next users%rowtype;
+  v_next record;
   v_has_next boolean;
   v_id bigint;
   v_result json;
 begin
-  -- The same lock every rotation change takes (withRotationLock).
-  select pointer_pos into strict v_pointer from rotation_state where id = 1 for update;
-  -- The rules the caller remembers, as stored ('' when none are: the defaults); null: not checked.
-  if p_rules is not null and p_rules <> coalesce((select value from settings where key = 'rules'), '') then
+  -- The same lock every change to the store's rotation takes (withRotationLock).
+  select pointer_pos into strict v_pointer from rotation_state where id = p_store for update;
+  -- The store's rules the caller remembers, as stored ('' when none are: the defaults); null: not checked.
+  if p_rules is not null and p_rules <> coalesce((select rules from stores where id = p_store), '') then
     return json_build_object('error', 'rules_changed');
   end if;
   -- Leads waiting in Unassigned go out before a new one: the caller hands them out, then asks again.
@@ -107,19 +106,19 @@ begin
   if not v_has_next and not p_keep then
     return json_build_object('error', 'none_eligible');
   end if;
-  insert into leads (customer, assigned_to, assigned_to_name, assigned_by, assigned_by_name, assigned_at, status,
+  insert into leads (store_id, customer, assigned_to, assigned_to_name, assigned_by, assigned_by_name, assigned_at, status,
                      follow_up_due, closed, source, closed_at, closed_by_id, closed_by_name,
                      phone, email, vehicle, vin, comments, offered_at, accept_due)
-    values (p_customer, coalesce(v_next.id, ''), coalesce(v_next.name, ''), p_by_id, p_by_name, p_at,
+    values (p_store, p_customer, case when v_has_next then v_next.id else '' end, case when v_has_next then v_next.name else '' end, p_by_id, p_by_name, p_at,
             case when v_has_next then 'handed' else 'new' end, p_follow_up_due, 0, p_source, null, null, null,
             p_phone, p_email, p_vehicle, p_vin, p_comments,
             case when v_has_next then p_at end, case when v_has_next then p_accept_due end)
     returning id into v_id;
   if v_has_next then
-    insert into rotation_log (type, customer, target_id, target_name, reason, manager_id, manager_name, pointer_pos_after, lead_id, created_at)
-      values ('assign', p_customer, v_next.id, v_next.name, null, p_by_id, p_by_name, v_next.position, v_id, p_at);
+    insert into rotation_log (store_id, type, customer, target_id, target_name, reason, manager_id, manager_name, pointer_pos_after, lead_id, created_at)
+      values (p_store, 'assign', p_customer, v_next.id, v_next.name, null, p_by_id, p_by_name, v_next.position, v_id, p_at);
     update rotation_state set pointer_pos = v_next.position, last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id
-      where id = 1;
+      where id = p_store;
     v_pointer := v_next.position;
     v_to := v_next.email;
   end if;
@@ -141,14 +140,14 @@ $fn$`;
   return { name, text: `create or replace function ${name}${body}` };
 }
 
-const installed = new WeakMap<DbHandle, Promise<string>>();
+const installed = new WeakMap<Db, Promise<string>>();
 
 /**
  * The name of this app server's one-call assign, created in the database on first use if no
  * server has yet (under an advisory lock: two servers starting at once create it once).
  */
-function assignFunctionName(h: DbHandle): Promise<string> {
-  let name = installed.get(h);
+function assignFunctionName(h: StoreDb): Promise<string> {
+  let name = installed.get(h.db);
   if (!name) {
     const { name: wanted, text } = assignFunction(h.db);
     name = h.db
@@ -160,10 +159,10 @@ function assignFunctionName(h: DbHandle): Promise<string> {
         return wanted;
       })
       .catch((err: unknown) => {
-        installed.delete(h);
+        installed.delete(h.db);
         throw err;
       });
-    installed.set(h, name);
+    installed.set(h.db, name);
   }
   return name;
 }
@@ -175,7 +174,7 @@ function assignFunctionName(h: DbHandle): Promise<string> {
  * lead with a prospect id or intake details takes the stepwise path.
  */
 export async function assignOnPostgres(
-  h: DbHandle,
+  h: StoreDb,
   l: NewLead,
   by: Actor,
   opts: { now: Date; keep?: boolean; actionId?: string; rules: Rules; rulesText?: string; waitingFirst?: boolean; announce?: Announcement | null },
@@ -187,7 +186,7 @@ export async function assignOnPostgres(
   const accept = acceptDue(opts.now, opts.rules.responseWindowMinutes)?.getTime() ?? null;
   const { rows } = await gated(h, () =>
     sql<{ r: Answer }>`select ${fn}(
-    ${l.customer}::text, ${l.phone || null}::text, ${l.email || null}::text, ${l.vehicle || null}::text,
+    ${h.store}::bigint, ${l.customer}::text, ${l.phone || null}::text, ${l.email || null}::text, ${l.vehicle || null}::text,
     ${l.vin || null}::text, ${l.comments || null}::text, ${l.source ?? LEAD_SOURCE}::text, ${by.id}::text, ${by.name}::text,
     ${at}::bigint, ${followUp}::bigint, ${!!opts.keep}::boolean, ${opts.actionId ?? null}::text, ${request}::text,
     ${accept}::bigint, ${opts.rules.holdOut}::boolean, ${opts.rulesText ?? null}::text, ${!!opts.waitingFirst}::boolean,

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { DbHandle, Db } from '../db';
+import type { StoreDb, Db } from '../db';
 import { withRotationLock } from '../db';
 import type { LeadsTable } from '../db/schema';
 import { ApiError, notFound } from '../http/errors';
@@ -69,23 +69,23 @@ export class AskAgain extends Error {
  * Logs the assign and moves the pointer to the salesman who got the lead; a manager's override
  * logs his reason and leaves the pointer where override() puts it.
  */
-async function logAssign(trx: Db, leadId: number, customer: string, next: Member, by: Actor, at: number, named?: { reason: string; pointer: number }) {
+async function logAssign(trx: Db, store: number, leadId: number, customer: string, next: Member, by: Actor, at: number, named?: { reason: string; pointer: number }) {
   const pointer = named ? named.pointer : next.position;
-  await logRotation(trx, { type: 'assign', customer, target: next, reason: named?.reason, by, pointer, leadId, at });
+  await logRotation(trx, { store, type: 'assign', customer, target: next, reason: named?.reason, by, pointer, leadId, at });
   await trx
     .updateTable('rotation_state')
     .set({ pointer_pos: pointer, last_assigned_to: next.id, last_assigned_at: at, updated_by: by.id })
-    .where('id', '=', 1)
+    .where('id', '=', store)
     .execute();
 }
 
 /** What an assign checks under the lock before acting (bdc_assign_next does the same on PostgreSQL). */
-async function askFirst(trx: Db, env: SqlEnv, rulesText: string | undefined, waitingFirst: boolean) {
+async function askFirst(trx: Db, store: number, env: SqlEnv, rulesText: string | undefined, waitingFirst: boolean) {
   if (rulesText === undefined && !waitingFirst) return;
   const seen = await trx
     .selectNoFrom((eb) => [
-      eb.selectFrom('settings').select('value').where('key', '=', 'rules').as('rules'),
-      eb.exists(waiting(trx, env).select('id')).as('waiting'),
+      eb.selectFrom('stores').select('rules').where('id', '=', store).as('rules'),
+      eb.exists(waiting(trx, store, env).select('id')).as('waiting'),
     ])
     .executeTakeFirstOrThrow();
   if (rulesText !== undefined && (seen.rules ?? '') !== rulesText) throw new AskAgain('rules');
@@ -93,7 +93,7 @@ async function askFirst(trx: Db, env: SqlEnv, rulesText: string | undefined, wai
 }
 
 /** Stores a new lead with its holder (null: it waits in Unassigned); a be-back has no Accept window. */
-async function insertLead(trx: Db, l: NewLead, holder: Member | null, by: Actor, now: Date, rules: Rules, beBack = false) {
+async function insertLead(trx: Db, store: number, l: NewLead, holder: Member | null, by: Actor, now: Date, rules: Rules, beBack = false) {
   const at = now.getTime();
   const ext = !!(l.externalSource && l.externalId);
   const due = {
@@ -103,6 +103,7 @@ async function insertLead(trx: Db, l: NewLead, holder: Member | null, by: Actor,
   const row = await trx
     .insertInto('leads')
     .values({
+      store_id: store,
       customer: l.customer,
       assigned_to: holder?.id ?? UNASSIGNED,
       assigned_to_name: holder?.name ?? UNASSIGNED,
@@ -140,15 +141,16 @@ async function insertLead(trx: Db, l: NewLead, holder: Member | null, by: Actor,
  * A be-back: the lead goes to the salesman the customer asks for (domain/floor.ts), logged as a
  * be-back; the pointer does not move, so no one loses a turn.
  */
-export function assignBeBack(h: DbHandle, l: NewLead, askedFor: string, by: Actor, opts: { now?: Date; actionId?: string; rules?: Rules } = {}) {
+export function assignBeBack(h: StoreDb, l: NewLead, askedFor: string, by: Actor, opts: { now?: Date; actionId?: string; rules?: Rules } = {}) {
   const now = opts.now ?? new Date();
+  const { store } = h;
   return withRotationLock(h, (trx) =>
     once(trx, opts.actionId, { beBack: l, askedFor }, async (): Promise<Assigned> => {
-      const state = await readState(trx);
-      const r = beBack(await teamStaff(trx), askedFor, state.pointer_pos);
+      const state = await readState(trx, store);
+      const r = beBack(await teamStaff(trx, store), askedFor, state.pointer_pos);
       if ('refusal' in r) throw new ApiError(409, r.refusal);
-      const { id: leadId } = await insertLead(trx, l, r.to, by, now, opts.rules ?? DEFAULT_RULES, true);
-      await logRotation(trx, { type: 'beback', customer: l.customer, target: r.to, by, pointer: r.pointer, leadId, at: now.getTime() });
+      const { id: leadId } = await insertLead(trx, store, l, r.to, by, now, opts.rules ?? DEFAULT_RULES, true);
+      await logRotation(trx, { store, type: 'beback', customer: l.customer, target: r.to, by, pointer: r.pointer, leadId, at: now.getTime() });
       return { leadId, customer: l.customer, assignedTo: { id: r.to.id, name: r.to.name }, pointerPos: r.pointer, duplicate: false };
     }),
   );
@@ -162,7 +164,7 @@ export function assignBeBack(h: DbHandle, l: NewLead, askedFor: string, by: Acto
  * leads wait.
  */
 export async function assignNext(
-  h: DbHandle,
+  h: StoreDb,
   lead: string | NewLead,
   by: Actor,
   opts: {
@@ -193,26 +195,33 @@ export async function assignNext(
   const prospect = l.externalSource && l.externalId ? { source: l.externalSource, id: l.externalId } : null;
   let mail: LeadMail | undefined;
   const env = sqlEnv(now, rules);
+  const { store } = h;
   const answer = await withRotationLock(h, async (trx) => {
-    await askFirst(trx, env, opts.rulesText, !!opts.waitingFirst);
+    await askFirst(trx, store, env, opts.rulesText, !!opts.waitingFirst);
     return once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
       if (prospect) {
         const seen = l.findRepeat
           ? await l.findRepeat(trx)
-          : await trx.selectFrom('leads').selectAll().where('external_source', '=', prospect.source).where('external_id', '=', prospect.id).executeTakeFirst();
+          : await trx
+              .selectFrom('leads')
+              .selectAll()
+              .where('store_id', '=', store)
+              .where('external_source', '=', prospect.source)
+              .where('external_id', '=', prospect.id)
+              .executeTakeFirst();
         if (seen) {
           const to = seen.assigned_to ? { id: seen.assigned_to, name: seen.assigned_to_name } : null;
-          return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx)).pointer_pos, duplicate: true };
+          return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx, store)).pointer_pos, duplicate: true };
         }
       }
       // `wait`: the floor is closed, so the lead waits in Unassigned for the morning.
-      const { state, next, email } = opts.wait ? { state: await readState(trx), next: null, email: '' } : await nextUp(trx, env, h.dialect);
+      const { state, next, email } = opts.wait ? { state: await readState(trx, store), next: null, email: '' } : await nextUp(trx, store, env, h.dialect);
       if (!next && !opts.keep) throw new ApiError(409, 'No eligible associates right now.');
       const at = now.getTime();
-      const stored = await insertLead(trx, l, next, by, now, rules);
+      const stored = await insertLead(trx, store, l, next, by, now, rules);
       const leadId = stored.id;
       if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: state.pointer_pos, duplicate: false };
-      await logAssign(trx, leadId, l.customer, next, by, at);
+      await logAssign(trx, store, leadId, l.customer, next, by, at);
       mail = newLeadMail(leadId, l, { name: next.name, email }, stored.follow_up_due, stored.accept_due);
       return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
     });
@@ -246,7 +255,7 @@ export async function give(
     .where('id', '=', lead.id)
     .execute();
   const leadId = Number(lead.id);
-  await logAssign(trx, leadId, lead.customer, next, by, at, named);
+  await logAssign(trx, Number(lead.store_id), leadId, lead.customer, next, by, at, named);
   return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: named ? named.pointer : next.position, duplicate: false };
 }
 
@@ -255,14 +264,16 @@ export async function give(
  * salesman he names with his reason (an override, domain/floor.ts override); a lead waiting for
  * its salesman's Accept may be handed to someone he names too.
  */
-export function handOutLead(h: DbHandle, leadId: number, by: Actor, opts: { now?: Date; rules?: Rules; to?: string; reason?: string } = {}): Promise<Assigned> {
+export function handOutLead(h: StoreDb, leadId: number, by: Actor, opts: { now?: Date; rules?: Rules; to?: string; reason?: string } = {}): Promise<Assigned> {
   const { now = new Date(), rules = DEFAULT_RULES, to } = opts;
   const env = sqlEnv(now, rules);
+  const { store } = h;
   return withRotationLock(h, async (trx) => {
     const lead = await trx
       .selectFrom('leads')
       .selectAll()
       .where('id', '=', leadId)
+      .where('store_id', '=', store)
       .$if(h.dialect === 'postgres', (qb) => qb.forUpdate())
       .executeTakeFirst();
     if (!lead) throw notFound('Lead not found');
@@ -270,13 +281,13 @@ export function handOutLead(h: DbHandle, leadId: number, by: Actor, opts: { now?
     const movable = lead.assigned_to === UNASSIGNED || (!!to && holds(PENDING_ACCEPT, leadFacts(lead), now) && to !== lead.assigned_to);
     if (!movable) throw new ApiError(409, `This lead is already with ${lead.assigned_to_name}.`);
     if (!to) {
-      const { next } = await nextUp(trx, env, h.dialect);
+      const { next } = await nextUp(trx, store, env, h.dialect);
       if (!next) throw new ApiError(409, 'No eligible associates right now.');
       return give(trx, lead, next, by, now, rules);
     }
-    const named = await memberById(trx, env, to);
-    const state = await readState(trx);
-    const r = override(named, eligibleQueue((await candidates(trx, env)).map(toMember), now), state.pointer_pos);
+    const named = await memberById(trx, store, env, to);
+    const state = await readState(trx, store);
+    const r = override(named, eligibleQueue((await candidates(trx, store, env)).map(toMember), now), state.pointer_pos);
     if ('refusal' in r) throw new ApiError(409, r.refusal, undefined, 'to');
     return give(trx, lead, r.to, by, now, rules, { reason: opts.reason ?? '', pointer: r.pointer });
   });

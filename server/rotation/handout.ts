@@ -1,4 +1,5 @@
-import type { Ctx } from '../context';
+import { inStore, type Ctx, type StoreCtx } from '../context';
+import { allStores } from '../stores/service';
 import { notifyAssigned, notifyParked } from '../leads/notify';
 import { loadRules, rememberedRules, type KnownRules } from '../rules/service';
 import { closeIfDue } from '../floor/service';
@@ -22,7 +23,7 @@ import { handOnOverdue, handOutWaiting, ROTATION } from './sweep';
  * the live updates itself as it commits.
  */
 export async function handOut(
-  ctx: Ctx,
+  ctx: StoreCtx,
   leads: NewLead[],
   by: Actor,
   opts: { keep?: boolean; actionId?: string; askedFor?: string; now?: Date; rules?: Rules } = {},
@@ -34,7 +35,7 @@ export async function handOut(
   const announce = ctx.bus.announcement([{ topic: 'rotation' }, { topic: 'leads' }]);
   try {
     const plain = leads.length > 0 && !askedFor;
-    let known: KnownRules = passed ? { rules: passed } : plain ? await rememberedRules(h) : { rules: await loadRules(h.db) };
+    let known: KnownRules = passed ? { rules: passed } : plain ? await rememberedRules(h) : { rules: await loadRules(h.db, h.store) };
     const closed = () => floorState(known.rules.businessHours, now, ctx.config.APP_TIMEZONE).kind === 'closed';
     let waitingFirst = !closed();
     if (waitingFirst && !plain) {
@@ -85,15 +86,15 @@ export async function handOut(
 }
 
 /** Leads waiting for someone eligible go out when someone becomes eligible. */
-export const handOutWaitingLeads = (ctx: Ctx, now = new Date(), rules?: Rules) => handOut(ctx, [], ROTATION, { now, rules });
+export const handOutWaitingLeads = (ctx: StoreCtx, now = new Date(), rules?: Rules) => handOut(ctx, [], ROTATION, { now, rules });
 
 /**
  * The sweep: the floor closes when its hour has come; leads not accepted in time are handed on
  * (each new holder gets his mail; a lead handed on too often is parked and every manager is
  * told), then waiting leads go out.
  */
-export async function sweep(ctx: Ctx, now = new Date()) {
-  const rules = await loadRules(ctx.dbh.db);
+export async function sweep(ctx: StoreCtx, now = new Date()) {
+  const rules = await loadRules(ctx.dbh.db, ctx.store.id);
   await closeIfDue(ctx, rules, now);
   const moved = await handOnOverdue(ctx.dbh, now, rules);
   if (moved.length) {
@@ -110,4 +111,15 @@ export async function sweep(ctx: Ctx, now = new Date()) {
   }
   await handOutWaitingLeads(ctx, now, rules);
   return moved;
+}
+
+/** The sweep of every store, one after another; a store whose sweep fails does not hold up the others. */
+export async function sweepAll(ctx: Ctx, now = new Date()) {
+  for (const store of await allStores(ctx.dbh.db)) {
+    try {
+      await sweep(inStore(ctx, store), now);
+    } catch (err) {
+      ctx.log.warn({ err, store: store.code }, 'could not hand on or hand out leads');
+    }
+  }
 }

@@ -4,6 +4,7 @@ import type { Actor } from '../../domain/users';
 
 /** One line of the rotation's log: what happened, to whom, by whom, and where the pointer stands after it. */
 export interface LogEntry {
+  store: number;
   type: Database['rotation_log']['type'];
   target: { id: string; name: string };
   by: Actor;
@@ -19,6 +20,7 @@ export const logRotation = (db: Db, e: LogEntry) =>
   db
     .insertInto('rotation_log')
     .values({
+      store_id: e.store,
       type: e.type,
       customer: e.customer ?? null,
       target_id: e.target.id,

@@ -1,7 +1,7 @@
 import type { RotationView } from '../../domain/contract/answers';
 import { holds } from '../../domain/conditions';
 import { lineOf, outOfLine, PENDING_ACCEPT, whyNotInLine } from '../../domain/rotation';
-import type { Db } from '../db';
+import type { StoreDb } from '../db';
 import { leadFacts } from './sql';
 import { rotationRows, type RotationRows } from './queries';
 
@@ -67,7 +67,7 @@ function viewOf({ state, team, log, pending, pastDue: dueRows }: RotationRows, n
 }
 
 /** The rotation as a manager sees it: its rows (queries.ts) read now, shaped into the answer. */
-export const rotationView = async (db: Db, logSize: number, now = new Date()) => viewOf(await rotationRows(db, logSize, now), now);
+export const rotationView = async (h: StoreDb, logSize: number, now = new Date()) => viewOf(await rotationRows(h.db, h.store, logSize, now), now);
 
 /**
  * The rotation as one reader may see it, shaped here and nowhere else. A manager sees everything.

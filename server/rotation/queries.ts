@@ -1,5 +1,7 @@
 import type { Db, Dialect } from '../db';
 import type { UserRow } from '../users/repo';
+import type { MembershipsTable } from '../db/schema';
+import type { RawBuilder, Selectable } from 'kysely';
 import type { Member } from '../../domain/rotation';
 import type { Rules } from '../../domain/rules';
 import { loadRules } from '../rules/service';
@@ -8,7 +10,9 @@ import { eligibleSql, nextUpOrderSql, overdueSql, pastDueCountSql, pastDueSql, w
 /** assigned_to of a lead that is waiting for someone eligible. */
 export const UNASSIGNED = '';
 
-export const toMember = (u: UserRow & { past_due?: number | string | null }): Member => ({
+type MemberRow = UserRow & Pick<Selectable<MembershipsTable>, 'position' | 'active' | 'on_duty' | 'snooze_until'> & { past_due?: number | string | null };
+
+export const toMember = (u: MemberRow): Member => ({
   id: u.id,
   name: u.name,
   role: u.role,
@@ -24,38 +28,43 @@ export const toMember = (u: UserRow & { past_due?: number | string | null }): Me
 /** The rule book's SQL for a moment: now and the hold-out rule (sql.ts). */
 export const sqlEnv = (now: Date, rules: Pick<Rules, 'holdOut'>): SqlEnv => ({ now: now.getTime(), holdOut: rules.holdOut });
 
-/** Staff still on the team (not disabled or deleted), in rotation order; with `env`, each with his past-due count under the hold-out rule. */
-export async function teamStaff(db: Db, env?: SqlEnv): Promise<Member[]> {
-  const team = db
-    .selectFrom('users')
+/** A store's line: its people (memberships) with who they are (users); sql.ts reads both. */
+export const line = (db: Db, store: number | RawBuilder<number>) =>
+  db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
     .selectAll('users')
+    .select(['memberships.position', 'memberships.active', 'memberships.on_duty', 'memberships.snooze_until'])
+    .where('memberships.store_id', '=', store);
+
+/** A store's staff still on the team (not disabled or deleted), in rotation order; with `env`, each with his past-due count under the hold-out rule. */
+export async function teamStaff(db: Db, store: number, env?: SqlEnv): Promise<Member[]> {
+  const team = line(db, store)
     .where('role', '=', 'staff')
     .where('disabled', '=', 0)
     .where('deleted_at', 'is', null)
-    .orderBy('position')
-    .orderBy('id');
+    .orderBy('memberships.position')
+    .orderBy('users.id');
   const rows = env ? await team.select(pastDueCountSql(env).as('past_due')).execute() : await team.execute();
   return rows.map(toMember);
 }
 
-/** The eligible (the rule book's ELIGIBLE, applied by the database), in place order, each with his past-due count. */
-export const candidates = (db: Db, env: SqlEnv) =>
-  db.selectFrom('users').selectAll('users').select(pastDueCountSql(env).as('past_due')).where(eligibleSql(env)).orderBy('position').orderBy('id').execute();
+/** A store's eligible (the rule book's ELIGIBLE, applied by the database), in place order, each with his past-due count. */
+export const candidates = (db: Db, store: number, env: SqlEnv) =>
+  line(db, store).select(pastDueCountSql(env).as('past_due')).where(eligibleSql(env)).orderBy('memberships.position').orderBy('users.id').execute();
 
-/** A salesman by id, with his past-due count, as the rule book reads him. */
-export async function memberById(db: Db, env: SqlEnv, id: string): Promise<Member | undefined> {
-  const row = await db.selectFrom('users').selectAll('users').select(pastDueCountSql(env).as('past_due')).where('id', '=', id).executeTakeFirst();
+/** A salesman of the store by id, with his past-due count, as the rule book reads him. */
+export async function memberById(db: Db, store: number, env: SqlEnv, id: string): Promise<Member | undefined> {
+  const row = await line(db, store).select(pastDueCountSql(env).as('past_due')).where('users.id', '=', id).executeTakeFirst();
   return row && toMember(row);
 }
 
-export const readState = (db: Db) => db.selectFrom('rotation_state').selectAll().where('id', '=', 1).executeTakeFirstOrThrow();
+export const readState = (db: Db, store: number) => db.selectFrom('rotation_state').selectAll().where('id', '=', store).executeTakeFirstOrThrow();
 
 /** Next Up (the rule book's ELIGIBLE and NEXT_UP, applied by the database), with his address for the mail about his lead. */
-export async function nextUp(trx: Db, env: SqlEnv, dialect: Dialect) {
-  const state = await readState(trx);
-  const row = await trx
-    .selectFrom('users')
-    .selectAll('users')
+export async function nextUp(trx: Db, store: number, env: SqlEnv, dialect: Dialect) {
+  const state = await readState(trx, store);
+  const row = await line(trx, store)
     .where(eligibleSql(env))
     .orderBy(nextUpOrderSql(env, dialect, state.pointer_pos))
     .limit(1)
@@ -63,8 +72,8 @@ export async function nextUp(trx: Db, env: SqlEnv, dialect: Dialect) {
   return { state, next: row ? toMember(row) : null, email: row?.email ?? '' };
 }
 
-/** Leads waiting for someone eligible (the rule book's WAITING). */
-export const waiting = (db: Db, env: SqlEnv) => db.selectFrom('leads').where(waitingSql(env));
+/** A store's leads waiting for someone eligible (the rule book's WAITING). */
+export const waiting = (db: Db, store: number, env: SqlEnv) => db.selectFrom('leads').where('leads.store_id', '=', store).where(waitingSql(env));
 
 /**
  * The oldest lead whose Accept window has passed (the partial index on accept_due finds it).
@@ -72,10 +81,11 @@ export const waiting = (db: Db, env: SqlEnv) => db.selectFrom('leads').where(wai
  * commits: an Accept arriving meanwhile waits and then finds the lead gone, and one that
  * committed first makes this read find the lead accepted.
  */
-export const firstOverdue = (db: Db, env: SqlEnv, lock = false) =>
+export const firstOverdue = (db: Db, store: number, env: SqlEnv, lock = false) =>
   db
     .selectFrom('leads')
     .selectAll()
+    .where('store_id', '=', store)
     .where(overdueSql(env))
     .orderBy('accept_due')
     .orderBy('id')
@@ -100,12 +110,12 @@ const PENDING_LOOK = 100;
  * team, the recent log, the leads on the clock for an Accept and, under the hold-out rule, the
  * past-due follow-ups.
  */
-export async function rotationRows(db: Db, logSize: number, now: Date) {
+export async function rotationRows(db: Db, store: number, logSize: number, now: Date) {
   const [state, team, log, rules, pending] = await Promise.all([
-    readState(db),
-    teamStaff(db),
-    db.selectFrom('rotation_log').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(logSize).execute(),
-    loadRules(db),
+    readState(db, store),
+    teamStaff(db, store),
+    db.selectFrom('rotation_log').selectAll().where('store_id', '=', store).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(logSize).execute(),
+    loadRules(db, store),
     // Only leads on the clock have an accept_due (an Accept, a close or a hand-on clears it): the
     // partial index finds them, and the rule book says which of them wait (a condition on
     // `closed` here would lead SQLite to walk every open lead instead).
@@ -113,7 +123,14 @@ export async function rotationRows(db: Db, logSize: number, now: Date) {
       .selectFrom('leads')
       .selectAll()
       .where('id', 'in', (eb) =>
-        eb.selectFrom('leads as due').select('due.id').where('due.accept_due', 'is not', null).orderBy('due.accept_due').orderBy('due.id').limit(PENDING_LOOK),
+        eb
+          .selectFrom('leads as due')
+          .select('due.id')
+          .where('due.accept_due', 'is not', null)
+          .where('due.store_id', '=', store)
+          .orderBy('due.accept_due')
+          .orderBy('due.id')
+          .limit(PENDING_LOOK),
       )
       .execute(),
   ]);
@@ -122,6 +139,7 @@ export async function rotationRows(db: Db, logSize: number, now: Date) {
     ? await db
         .selectFrom('leads')
         .select(['id', 'customer', 'assigned_to'])
+        .where('store_id', '=', store)
         .where(pastDueSql(sqlEnv(now, rules)))
         .orderBy('follow_up_due')
         .execute()

@@ -5,7 +5,8 @@ import type { Dialect } from '../db';
 import type { LeadsTable } from '../db/schema';
 
 /**
- * The rule book's rules (domain/rotation.ts) as SQL: each value there compiled here, the same for
+ * The rule book's rules (domain/rotation.ts) as SQL over a store's line (memberships joined to
+ * users) and its leads: each value there compiled here, the same for
  * SQLite and PostgreSQL, and for PostgreSQL's one-call assign (assign-postgres.ts), where "now",
  * the hold-out switch and the pointer are the function's own arguments.
  */
@@ -46,9 +47,9 @@ export const leadFacts = (l: Selectable<LeadsTable>): LeadFacts => ({
   acceptDue: l.accept_due === null ? null : new Date(Number(l.accept_due)),
 });
 
-/** The past-due follow-ups of the salesman in the outer query (users), or 0 while the hold-out rule is off. */
+/** The past-due follow-ups in his store of the salesman in the outer query (memberships), or 0 while the hold-out rule is off. */
 const pastDueCount = (env: SqlEnv): RawBuilder<number> => {
-  const count = sql<number>`(select count(*) from leads where leads.assigned_to = users.id and ${toSql(PAST_DUE, LEAD_COLUMNS, env)})`;
+  const count = sql<number>`(select count(*) from leads where leads.assigned_to = memberships.user_id and leads.store_id = memberships.store_id and ${toSql(PAST_DUE, LEAD_COLUMNS, env)})`;
   if (env.holdOut === false) return notNull(sql.lit(0));
   if (env.holdOut === true) return notNull(count);
   return notNull(sql<number>`(case when ${env.holdOut} then ${count} else 0 end)`);
@@ -58,10 +59,10 @@ const memberColumns = (env: SqlEnv): Columns<Member> => ({
   id: notNull(sql.ref('users.id')),
   name: notNull(sql.ref('users.name')),
   role: notNull(sql.ref('users.role')),
-  position: notNull(sql.ref('users.position')),
-  active: notNull(sql.ref('users.active')),
-  onDuty: notNull(sql.ref('users.on_duty')),
-  snoozeUntil: sql.ref('users.snooze_until'),
+  position: notNull(sql.ref('memberships.position')),
+  active: notNull(sql.ref('memberships.active')),
+  onDuty: notNull(sql.ref('memberships.on_duty')),
+  snoozeUntil: sql.ref('memberships.snooze_until'),
   disabled: notNull(sql.ref('users.disabled')),
   deletedAt: sql.ref('users.deleted_at'),
   pastDue: pastDueCount(env),

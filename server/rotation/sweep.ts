@@ -1,4 +1,4 @@
-import type { DbHandle, Db } from '../db';
+import type { StoreDb, Db } from '../db';
 import { withRotationLock } from '../db';
 import { eligibleQueue, pickNext, snoozeEnd } from '../../domain/rotation';
 import { DEFAULT_RULES } from '../../domain/rules';
@@ -28,17 +28,18 @@ export interface HandedOn {
  * salesman as his turn (domain/speed.ts handOn), or waits in Unassigned. Each lead is acted on
  * once, by whichever app server takes the rotation lock first: the next one finds it done.
  */
-export async function handOnOverdue(h: DbHandle, now = new Date(), rules = DEFAULT_RULES): Promise<HandedOn[]> {
+export async function handOnOverdue(h: StoreDb, now = new Date(), rules = DEFAULT_RULES): Promise<HandedOn[]> {
   const out: HandedOn[] = [];
   const env = sqlEnv(now, rules);
-  if (!(await firstOverdue(h.db, env))) return out;
+  const { store } = h;
+  if (!(await firstOverdue(h.db, store, env))) return out;
   for (;;) {
     const done = await withRotationLock(h, async (trx): Promise<HandedOn | null> => {
-      const lead = await firstOverdue(trx, env, h.dialect === 'postgres');
+      const lead = await firstOverdue(trx, store, env, h.dialect === 'postgres');
       if (!lead) return null;
       const at = now.getTime();
-      const state = await readState(trx);
-      const members = (await candidates(trx, env)).map(toMember);
+      const state = await readState(trx, store);
+      const members = (await candidates(trx, store, env)).map(toMember);
       const missed = { id: lead.assigned_to, name: lead.assigned_to_name };
       const given = Math.round((Number(lead.accept_due) - Number(lead.offered_at ?? lead.assigned_at)) / 60_000);
       const reason = missReason(given);
@@ -46,12 +47,14 @@ export async function handOnOverdue(h: DbHandle, now = new Date(), rules = DEFAU
       const step = handOn(members, missed.id, state.pointer_pos, passed, now);
       const snooze = snoozeEnd(now, rules.skipSnoozeMinutes).getTime();
       await trx
-        .updateTable('users')
-        .set({ snooze_until: snooze, updated_at: at })
-        .where('id', '=', missed.id)
+        .updateTable('memberships')
+        .set({ snooze_until: snooze })
+        .where('store_id', '=', store)
+        .where('user_id', '=', missed.id)
         .where((eb) => eb.or([eb('snooze_until', 'is', null), eb('snooze_until', '<', snooze)]))
         .execute();
       await logRotation(trx, {
+        store,
         type: 'skip',
         customer: lead.customer,
         target: missed,
@@ -61,7 +64,7 @@ export async function handOnOverdue(h: DbHandle, now = new Date(), rules = DEFAU
         leadId: Number(lead.id),
         at,
       });
-      await trx.updateTable('rotation_state').set({ pointer_pos: step.pointer, updated_by: null }).where('id', '=', 1).execute();
+      await trx.updateTable('rotation_state').set({ pointer_pos: step.pointer, updated_by: null }).where('id', '=', store).execute();
       await trx
         .insertInto('lead_events')
         .values({ lead_id: Number(lead.id), type: 'handed_on', actor_id: missed.id, actor_name: missed.name, channel: null, note: reason, created_at: at })
@@ -98,8 +101,8 @@ const WAITING_LOOK = 50;
  * not let that lead pass before (so a lead never goes back to someone who let it pass; those
  * passed over lose this turn, as a skip would). Null when nothing waits or no one may take it.
  */
-async function nextWaiting(trx: Db, now: Date, env: SqlEnv, lock: boolean) {
-  const leads = await waiting(trx, env)
+async function nextWaiting(trx: Db, store: number, now: Date, env: SqlEnv, lock: boolean) {
+  const leads = await waiting(trx, store, env)
     .selectAll()
     .orderBy('assigned_at')
     .orderBy('id')
@@ -107,8 +110,8 @@ async function nextWaiting(trx: Db, now: Date, env: SqlEnv, lock: boolean) {
     .$if(lock, (qb) => qb.forUpdate())
     .execute();
   if (!leads.length) return null;
-  const state = await readState(trx);
-  const queue = eligibleQueue((await candidates(trx, env)).map(toMember), now);
+  const state = await readState(trx, store);
+  const queue = eligibleQueue((await candidates(trx, store, env)).map(toMember), now);
   if (!queue.length) return null;
   const passed = await passersOf(
     trx,
@@ -122,14 +125,15 @@ async function nextWaiting(trx: Db, now: Date, env: SqlEnv, lock: boolean) {
 }
 
 /** Hands the waiting leads out, oldest first, one rotation transaction each, until none is left that someone eligible may take. The lead keeps whoever sent it as its assigner. */
-export async function handOutWaiting(h: DbHandle, now = new Date(), rules = DEFAULT_RULES): Promise<Assigned[]> {
+export async function handOutWaiting(h: StoreDb, now = new Date(), rules = DEFAULT_RULES): Promise<Assigned[]> {
   const out: Assigned[] = [];
   // Nearly always nothing waits: look without the lock first so assigns do not queue twice.
   const env = sqlEnv(now, rules);
-  if (!(await waiting(h.db, env).select('id').limit(1).executeTakeFirst())) return out;
+  const { store } = h;
+  if (!(await waiting(h.db, store, env).select('id').limit(1).executeTakeFirst())) return out;
   for (;;) {
     const done = await withRotationLock(h, async (trx): Promise<Assigned | null> => {
-      const found = await nextWaiting(trx, now, env, h.dialect === 'postgres');
+      const found = await nextWaiting(trx, store, now, env, h.dialect === 'postgres');
       if (!found) return null;
       const { lead, to } = found;
       return give(trx, lead, to, { id: lead.assigned_by, name: lead.assigned_by_name }, now, rules);

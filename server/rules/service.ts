@@ -1,11 +1,10 @@
-import type { Db, DbHandle } from '../db';
+import type { Db, StoreDb } from '../db';
 import { withRotationLock } from '../db';
 import { passClosingDue } from '../floor/service';
 import type { Actor } from '../../domain/users';
 import { readRules, ruleChanges, type Rules } from '../../domain/rules';
 import { fieldChanges } from '../../domain/contract/answers';
 
-const KEY = 'rules';
 const HISTORY = 10;
 
 /**
@@ -32,24 +31,32 @@ function parseRules(text: string): Rules {
   return rules;
 }
 
-async function storedRules(db: Db): Promise<Required<KnownRules>> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', KEY).executeTakeFirst();
-  const text = row?.value ?? '';
+async function storedRules(db: Db, store: number): Promise<Required<KnownRules>> {
+  const row = await db.selectFrom('stores').select('rules').where('id', '=', store).executeTakeFirst();
+  const text = row?.rules ?? '';
   return { rules: parseRules(text), text };
 }
 
-export const loadRules = async (db: Db): Promise<Rules> => (await storedRules(db)).rules;
+/** A store's rules. */
+export const loadRules = async (db: Db, store: number): Promise<Rules> => (await storedRules(db, store)).rules;
 
-const remembered = new WeakMap<DbHandle, Promise<Required<KnownRules>>>();
+/** The stored text of a store's rules, as the assign compares it under the lock. */
+export const rulesTextSql = (db: Db, store: number) => db.selectFrom('stores').select('rules').where('id', '=', store);
 
-/** The rules this app server read last (`reread`: read them again), for the assign, which checks them. */
-export function rememberedRules(h: DbHandle, reread = false): Promise<Required<KnownRules>> {
-  let known = remembered.get(h);
+const remembered = new WeakMap<Db, Map<number, Promise<Required<KnownRules>>>>();
+
+/** The store's rules this app server read last (`reread`: read them again), for the assign, which checks them. */
+export function rememberedRules(h: StoreDb, reread = false): Promise<Required<KnownRules>> {
+  let byStore = remembered.get(h.db);
+  if (!byStore) remembered.set(h.db, (byStore = new Map()));
+  const mine = byStore;
+  let known = mine.get(h.store);
   if (!known || reread) {
-    known = storedRules(h.db);
-    remembered.set(h, known);
+    const read = storedRules(h.db, h.store);
+    mine.set(h.store, read);
     // A failed read is not remembered.
-    known.catch(() => remembered.get(h) === known && remembered.delete(h));
+    read.catch(() => mine.get(h.store) === read && mine.delete(h.store));
+    known = read;
   }
   return known;
 }
@@ -59,31 +66,28 @@ export function rememberedRules(h: DbHandle, reread = false): Promise<Required<K
  * off lets every lead still waiting for an Accept stay where it is; new hours pass over a closing
  * that fell before them.
  */
-export function saveRules(h: DbHandle, change: Partial<Rules>, by: Actor, at: { tz: string; now?: number }) {
+export function saveRules(h: StoreDb, change: Partial<Rules>, by: Actor, at: { tz: string; now?: number }) {
   const now = at.now ?? Date.now();
   return withRotationLock(h, async (trx) => {
-    const before = await loadRules(trx);
+    const before = await loadRules(trx, h.store);
     const rules = { ...before, ...change };
     const changes = ruleChanges(before, rules);
     if (!Object.keys(changes).length) return { rules: before, changed: false };
     const value = JSON.stringify(rules);
-    await trx
-      .insertInto('settings')
-      .values({ key: KEY, value })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-      .execute();
+    await trx.updateTable('stores').set({ rules: value }).where('id', '=', h.store).execute();
     await trx
       .insertInto('rules_audit')
-      .values({ actor_id: by.id, actor_name: by.name, changes: JSON.stringify(changes), at: now })
+      .values({ store_id: h.store, actor_id: by.id, actor_name: by.name, changes: JSON.stringify(changes), at: now })
       .execute();
-    if (rules.responseWindowMinutes === 0) await trx.updateTable('leads').set({ accept_due: null }).where('accept_due', 'is not', null).execute();
-    if ('businessHours' in changes) await passClosingDue(trx, rules.businessHours, new Date(now), at.tz);
+    if (rules.responseWindowMinutes === 0)
+      await trx.updateTable('leads').set({ accept_due: null }).where('store_id', '=', h.store).where('accept_due', 'is not', null).execute();
+    if ('businessHours' in changes) await passClosingDue(trx, h.store, rules.businessHours, new Date(now), at.tz);
     return { rules, changed: true };
   });
 }
 
-export async function rulesHistory(db: Db) {
-  const rows = await db.selectFrom('rules_audit').selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(HISTORY).execute();
+export async function rulesHistory(db: Db, store: number) {
+  const rows = await db.selectFrom('rules_audit').selectAll().where('store_id', '=', store).orderBy('at', 'desc').orderBy('id', 'desc').limit(HISTORY).execute();
   return rows.map((r) => ({
     actorName: r.actor_name,
     at: new Date(Number(r.at)).toISOString(),

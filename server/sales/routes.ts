@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Ctx } from '../context';
+import type { Ctx, StoreCtx } from '../context';
+import { storeOfRequest } from '../stores/scope';
+import { listUsers, personOf } from '../users/service';
 import { access } from '../http/access';
 import { ApiError, notFound, parse, unauthorized } from '../http/errors';
 import { implement } from '../http/implement';
@@ -11,44 +13,43 @@ import { dayKey } from '../../domain/time';
 import { salesCsv } from '../../domain/csv';
 import { listSales, saleAsInput, saleColumns, toSale, tracker, type SaleInput } from './service';
 
-export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
-  const { db } = ctx.dbh;
-  const today = () => dayKey(new Date(), ctx.config.APP_TIMEZONE);
+/** A store's sales: each salesman's tracker there. */
+export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx }) {
+  const today = (ctx: StoreCtx) => dayKey(new Date(), ctx.config.APP_TIMEZONE);
 
-  /** Whose tracker: your own, or, for a manager, anyone's (read-only). */
-  async function whose(me: UserRow, user: string | undefined): Promise<{ owner: UserRow; readOnly: boolean }> {
+  /** Whose tracker: your own, or, for a manager, anyone's of the store (read-only). */
+  async function whose(ctx: StoreCtx, me: UserRow, user: string | undefined): Promise<{ owner: UserRow; readOnly: boolean }> {
     const { readOnly } = checkSeeSales(me, user);
     if (!readOnly || !user) return { owner: me, readOnly: false };
-    const owner = await findUser(db, user);
-    if (!owner) throw notFound('No such user');
+    const owner = await findUser(ctx.dbh.db, user);
+    if (!owner || !(await personOf(ctx.dbh.db, ctx.store.id, user).catch(() => null))) throw notFound('No such user');
     return { owner, readOnly: true };
   }
 
-  /** The sale, if it is the caller's own; nobody changes another's sale, managers included. */
-  async function ownSale(me: UserRow, id: number) {
-    const row = await db.selectFrom('sales').selectAll().where('id', '=', id).executeTakeFirst();
+  /** The store's sale, if it is the caller's own; nobody changes another's sale, managers included. */
+  async function ownSale(ctx: StoreCtx, me: UserRow, id: number) {
+    const row = await ctx.dbh.db.selectFrom('sales').selectAll().where('id', '=', id).where('store_id', '=', ctx.store.id).executeTakeFirst();
     if (!row) throw notFound('Sale not found');
     checkChangeSale(me, row);
     return row;
   }
 
-  /** A sale's date is checked against today on the dealership's clock, which the contract's schema cannot know. */
-  function checkDate(sale: SaleInput) {
-    const error = saleDateError(sale.date, today());
+  /** A sale's date is checked against today on the store's clock, which the contract's schema cannot know. */
+  function checkDate(ctx: StoreCtx, sale: SaleInput) {
+    const error = saleDateError(sale.date, today(ctx));
     if (error) throw new ApiError(400, error, undefined, 'date');
     return sale;
   }
 
-  const changed = (userId: string) => ctx.bus.publish({ topic: 'sales', userId });
+  const changed = (ctx: StoreCtx, userId: string) => ctx.bus.publish({ topic: 'sales', userId });
 
-  implement(app, 'GET /sales', async ({ me, query }) => {
-    const { owner, readOnly } = await whose(me, query.user);
-    const day = today();
+  implement(app, 'GET /sales', async ({ me, ctx, query }) => {
+    const { db, store } = ctx.dbh;
+    const { owner, readOnly } = await whose(ctx, me, query.user);
+    const day = today(ctx);
     const can = saleCan(me, { user_id: owner.id });
-    const sales = (await listSales(db, owner.id)).map((sale) => ({ ...sale, can }));
-    const salesmen = seesSalesmen(me)
-      ? await db.selectFrom('users').select(['id', 'name', 'email']).where('deleted_at', 'is', null).orderBy('name').orderBy('email').execute()
-      : undefined;
+    const sales = (await listSales(db, store, owner.id)).map((sale) => ({ ...sale, can }));
+    const salesmen = seesSalesmen(me) ? (await listUsers(db, store, false)).map((u) => ({ id: u.id, name: u.name, email: u.email })) : undefined;
     return {
       today: day,
       owner: { id: owner.id, name: owner.name, email: owner.email },
@@ -61,8 +62,9 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   app.get('/sales/export.csv', access('user'), async (req, reply) => {
     if (!req.user) throw unauthorized();
-    const { owner } = await whose(req.user, parse(salesQuery, req.query).user);
-    const sales = await listSales(db, owner.id);
+    const ctx = await storeOfRequest(root, req);
+    const { owner } = await whose(ctx, req.user, parse(salesQuery, req.query).user);
+    const sales = await listSales(ctx.dbh.db, ctx.store.id, owner.id);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="sales_records.csv"')
@@ -70,21 +72,21 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .send(salesCsv(sales));
   });
 
-  implement(app, 'POST /sales', async ({ me, body }) => {
-    const row = await db
+  implement(app, 'POST /sales', async ({ me, ctx, body }) => {
+    const row = await ctx.dbh.db
       .insertInto('sales')
-      .values({ ...saleColumns(checkDate(body)), user_id: me.id, rep_name: me.name, created_at: Date.now(), created_by: me.id })
+      .values({ ...saleColumns(checkDate(ctx, body)), store_id: ctx.store.id, user_id: me.id, rep_name: me.name, created_at: Date.now(), created_by: me.id })
       .returningAll()
       .executeTakeFirstOrThrow();
-    changed(me.id);
+    changed(ctx, me.id);
     return { ...toSale(row), can: saleCan(me, row) };
   });
 
-  implement(app, 'PATCH /sales/:id', async ({ me, params, body }) => {
-    const row = await ownSale(me, params.id);
+  implement(app, 'PATCH /sales/:id', async ({ me, ctx, params, body }) => {
+    const row = await ownSale(ctx, me, params.id);
     const sent = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-    const sale = checkDate({ ...saleSchema.parse(saleAsInput(row)), ...sent });
-    const updated = await db
+    const sale = checkDate(ctx, { ...saleSchema.parse(saleAsInput(row)), ...sent });
+    const updated = await ctx.dbh.db
       .updateTable('sales')
       .set(saleColumns(sale))
       .where('id', '=', row.id)
@@ -92,14 +94,14 @@ export async function salesRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .returningAll()
       .executeTakeFirst();
     if (!updated) throw notFound('Sale not found');
-    changed(row.user_id);
+    changed(ctx, row.user_id);
     return { ...toSale(updated), can: saleCan(me, updated) };
   });
 
-  implement(app, 'DELETE /sales/:id', async ({ me, params }) => {
-    const row = await ownSale(me, params.id);
-    await db.deleteFrom('sales').where('id', '=', row.id).where('user_id', '=', me.id).execute();
-    changed(row.user_id);
+  implement(app, 'DELETE /sales/:id', async ({ me, ctx, params }) => {
+    const row = await ownSale(ctx, me, params.id);
+    await ctx.dbh.db.deleteFrom('sales').where('id', '=', row.id).where('user_id', '=', me.id).execute();
+    changed(ctx, row.user_id);
     return { ok: true };
   });
 }

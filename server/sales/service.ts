@@ -45,8 +45,16 @@ export function saleColumns(v: SaleInput) {
 }
 
 /** Newest date first; among one day, the latest entered first. */
-export async function listSales(db: Db, userId: string): Promise<Omit<Sale, 'can'>[]> {
-  const rows = await db.selectFrom('sales').selectAll().where('user_id', '=', userId).orderBy('date', 'desc').orderBy('id', 'desc').execute();
+/** A person's sales in a store. */
+export async function listSales(db: Db, store: number, userId: string): Promise<Omit<Sale, 'can'>[]> {
+  const rows = await db
+    .selectFrom('sales')
+    .selectAll()
+    .where('store_id', '=', store)
+    .where('user_id', '=', userId)
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   return rows.map(toSale);
 }
 

@@ -1,6 +1,6 @@
 import type { DbHandle } from '../db';
-import { withRotationLock } from '../db';
-import { insertUser, type UserRow } from '../users/repo';
+import { atStore, withRotationLock } from '../db';
+import { FIRST_STORE_ID, insertUser, type UserRow } from '../users/repo';
 import { saleColumns } from '../sales/service';
 import { logRotation } from '../rotation/log';
 import { dayKey } from '../../domain/time';
@@ -46,7 +46,8 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
   const slug = (n: string) => n.toLowerCase().replace(/[^a-z]+/g, '.');
 
   // The demo's salesmen are on the floor already, so the queue is full from the start.
-  const [managers, staff] = await withRotationLock(dbh, async (trx) => {
+  const store = FIRST_STORE_ID;
+  const [managers, staff] = await withRotationLock(atStore(dbh, store), async (trx): Promise<UserRow[][]> => {
     const add = async (names: string[], role: string, onDuty: boolean) => {
       const out: UserRow[] = [];
       for (const name of names) out.push(await insertUser(trx, { email: `${slug(name)}@demo-dealer.com`, name, role, onDuty }));
@@ -54,6 +55,8 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
     };
     return [await add(MANAGERS, 'manager', false), await add(SALESMEN, 'staff', true)];
   });
+  // A new salesman's place is the end of the line: the demo's are 1 to 12 in the order added.
+  const placeOf = (rep: UserRow) => staff.indexOf(rep) + 1;
   say(`Added ${managers.length} managers and ${staff.length} salesmen (e-mails @demo-dealer.com).`);
 
   const now = Date.now();
@@ -74,6 +77,7 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
       const accepted = fresh ? null : at + Math.floor((20 + random() * 600) * 1000);
       const contacted = accepted && random() < 0.85 ? accepted + Math.floor((60 + random() * 1800) * 1000) : null;
       rows.push({
+        store_id: store,
         customer: `${pick(FIRST)} ${pick(LAST)}`,
         assigned_to: rep.id,
         assigned_to_name: rep.name,
@@ -102,18 +106,18 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
     const rep = staff.find((s) => s.id === l.assigned_to);
     if (!rep) continue;
     const by = { id: l.assigned_by, name: l.assigned_by_name };
-    await logRotation(db, { type: 'assign', customer: l.customer, target: rep, by, pointer: rep.position, leadId: Number(l.id), at: l.assigned_at });
+    await logRotation(db, { store, type: 'assign', customer: l.customer, target: rep, by, pointer: placeOf(rep), leadId: Number(l.id), at: l.assigned_at });
   }
   for (const [rep, reason] of [
     [staff[3], 'With a customer'],
     [staff[7], 'Lunch'],
   ] as const) {
-    await logRotation(db, { type: 'skip', target: rep, reason, by: managers[0], pointer: rep.position, at: now - 90 * 60 * 1000 });
+    await logRotation(db, { store, type: 'skip', target: rep, reason, by: managers[0], pointer: placeOf(rep), at: now - 90 * 60 * 1000 });
   }
   await db
     .updateTable('rotation_state')
-    .set({ pointer_pos: staff[(turn - 1) % staff.length].position })
-    .where('id', '=', 1)
+    .set({ pointer_pos: placeOf(staff[(turn - 1) % staff.length]) })
+    .where('id', '=', store)
     .execute();
 
   const sales = [];
@@ -127,6 +131,7 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
           frontGrossCents: gross,
           split: random() < 0.2 ? 'half' : 'full',
         }),
+        store_id: store,
         user_id: rep.id,
         rep_name: rep.name,
         created_at: now,

@@ -1,58 +1,103 @@
 import type { FastifyInstance } from 'fastify';
-import type { Ctx } from '../context';
+import type { Ctx, StoreCtx } from '../context';
 import { implement } from '../http/implement';
+import { ApiError } from '../http/errors';
 import type { UserRow } from './repo';
 import { presentPerson } from './present';
-import { auditOf, confirmEmail, createUser, editUser, listUsers, setStatus } from './service';
+import { auditOf, confirmEmail, createUser, editUser, listUsers, personOf, setStatus, type Placing } from './service';
 import { confirmEmailChange, pendingEmails, requestEmailChange } from './email-change';
+import { openStore } from '../stores/service';
+import { atStore } from '../db';
+import { FIRST_STORE_ID } from './repo';
 
 /** Who changed something, for the audit log. */
 const actor = (me: UserRow) => ({ id: me.id, name: me.name });
 
-/** Managers keep the team list: add, edit, disable, soft-delete and restore people. */
-export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
-  const { dbh, bus } = ctx;
-  const configured = ctx.config.MANAGER_EMAILS;
-  const presentOne = async (me: UserRow, row: UserRow) => ({ user: presentPerson(me, row, await pendingEmails(dbh.db, row.id), configured) });
-  const changed = () => {
-    bus.publish({ topic: 'users' });
-    bus.publish({ topic: 'rotation' });
+/**
+ * Where a manager places a person: stores he may open himself, by code (one he may not is
+ * unknown to him); only a group manager makes group managers.
+ */
+async function placing(ctx: StoreCtx, me: UserRow, v: { groupManager?: boolean; stores?: string[] }): Promise<Placing> {
+  if (v.groupManager !== undefined && !me.all_stores)
+    throw new ApiError(403, 'Only a group manager can make or unmake a group manager.', undefined, 'groupManager');
+  if (!v.stores) return { groupManager: v.groupManager };
+  const stores = [];
+  for (const code of v.stores) {
+    const s = await openStore(ctx.dbh.db, me, code);
+    if (!s) throw new ApiError(400, `No store has the code ${code}.`, undefined, 'stores');
+    stores.push(s);
+  }
+  return { groupManager: v.groupManager, stores };
+}
+
+/** A store's managers keep its team list: add, edit, disable, soft-delete and restore people. */
+export async function userRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx }) {
+  const configured = root.config.MANAGER_EMAILS;
+  const presentOne = async (ctx: StoreCtx, me: UserRow, id: string) => {
+    const { db, store } = ctx.dbh;
+    return { user: presentPerson(me, await personOf(db, store, id), await pendingEmails(db, id), configured) };
+  };
+  const changed = (ctx: StoreCtx) => {
+    ctx.bus.publish({ topic: 'users' });
+    ctx.bus.publish({ topic: 'rotation' });
+  };
+  /** A person of the store the reader may change: a group manager only by a group manager. */
+  const target = async (ctx: StoreCtx, me: UserRow, id: string) => {
+    const p = await personOf(ctx.dbh.db, ctx.store.id, id);
+    if (p.all_stores && !me.all_stores) throw new ApiError(403, 'Only a group manager can change a group manager.');
+    return p;
   };
 
-  implement(app, 'GET /users', async ({ me, query }) => {
-    const [users, pending] = await Promise.all([listUsers(dbh.db, query.deleted), pendingEmails(dbh.db)]);
+  implement(app, 'GET /users', async ({ me, ctx, query }) => {
+    const [users, pending] = await Promise.all([listUsers(ctx.dbh.db, ctx.store.id, query.deleted), pendingEmails(ctx.dbh.db)]);
     return { users: users.map((u) => presentPerson(me, u, pending, configured)) };
   });
 
-  implement(app, 'POST /users', async ({ me, body }) => {
-    const row = await createUser(dbh, { email: body.email, name: body.name, role: body.role }, actor(me));
-    changed();
-    return presentOne(me, row);
+  implement(app, 'POST /users', async ({ me, ctx, body }) => {
+    const place = await placing(ctx, me, body);
+    const row = await createUser(ctx.dbh, { email: body.email, name: body.name, role: body.role, ...place }, actor(me));
+    changed(ctx);
+    return presentOne(ctx, me, row.id);
   });
 
-  implement(app, 'PATCH /users/:id', async ({ me, params, body }) => {
-    const row = await editUser(dbh, params.id, body, actor(me), configured, (trx, before, email) => requestEmailChange(ctx, trx, before, email, actor(me)));
+  implement(app, 'PATCH /users/:id', async ({ me, ctx, params, body }) => {
+    await target(ctx, me, params.id);
+    const place = await placing(ctx, me, body);
+    const row = await editUser(
+      ctx.dbh,
+      params.id,
+      { email: body.email, name: body.name, role: body.role, ...place },
+      actor(me),
+      configured,
+      (trx, before, email) => requestEmailChange(ctx, trx, before, email, actor(me)),
+    );
     if (row.email !== body.email) ctx.outbox.wake();
-    changed();
-    return presentOne(me, row);
+    changed(ctx);
+    // His stores may have changed: every store hears of it.
+    if (place.stores || place.groupManager !== undefined) root.bus.publish({ topic: 'users' });
+    return presentOne(ctx, me, row.id);
   });
 
   for (const action of ['disable', 'enable', 'delete', 'restore'] as const) {
-    implement(app, `POST /users/:id/${action}`, async ({ me, params }) => {
-      const { row, revoked } = await setStatus(dbh, params.id, action, actor(me), configured);
-      changed();
-      if (revoked) bus.publish({ topic: 'session-revoked', userId: params.id });
-      return presentOne(me, row);
+    implement(app, `POST /users/:id/${action}`, async ({ me, ctx, params }) => {
+      await target(ctx, me, params.id);
+      const { revoked } = await setStatus(ctx.dbh, params.id, action, actor(me), configured);
+      changed(ctx);
+      if (revoked) root.bus.publish({ topic: 'session-revoked', userId: params.id });
+      return presentOne(ctx, me, params.id);
     });
   }
 
   /** The owner of a new address opened the link mailed to it (signed in or not). */
   implement(app, 'POST /users/confirm-email', async ({ body }) => {
-    const row = await confirmEmail(dbh, (trx) => confirmEmailChange(ctx, trx, body.token, configured));
-    changed();
-    bus.publish({ topic: 'profile', userId: row.id });
+    const row = await confirmEmail(atStore(root.dbh, FIRST_STORE_ID), (trx) => confirmEmailChange(root, trx, body.token, configured));
+    root.bus.publish({ topic: 'users' });
+    root.bus.publish({ topic: 'profile', userId: row.id });
     return { email: row.email };
   });
 
-  implement(app, 'GET /users/:id/audit', async ({ params }) => ({ entries: await auditOf(dbh.db, params.id) }));
+  implement(app, 'GET /users/:id/audit', async ({ ctx, params }) => {
+    await personOf(ctx.dbh.db, ctx.store.id, params.id);
+    return { entries: await auditOf(ctx.dbh.db, params.id) };
+  });
 }

@@ -1,8 +1,9 @@
-import type { Db, DbHandle } from '../db';
+import type { Db, StoreDb } from '../db';
 import { withRotationLock } from '../db';
 import { ApiError, notFound } from '../http/errors';
 import { writeAudit } from './audit';
-import { findUser, findUserByEmail, insertUser, isBlocked, nextPosition, type UserRow } from './repo';
+import { findUser, findUserByEmail, insertUser, isBlocked, join, type Place, type UserRow } from './repo';
+import type { Store } from '../../domain/stores';
 import { diff, USER_MSG, type AuditAction } from '../../domain/users';
 import { checkKeepsAManager, checkLockout } from './policy';
 import type { Role } from '../../domain/roles';
@@ -41,12 +42,13 @@ async function guardManagers(db: Db, before: UserRow, after: Pick<UserRow, 'role
 }
 
 /**
- * User changes take the same write lock as assign and skip: a role or status change moves
- * people in and out of the rotation, and the last-manager check must see settled data.
+ * User changes take the same write lock as assign and skip, of the store and of every other store
+ * the change touches: a role or status change moves people in and out of the lines, and the
+ * last-manager check must see settled data.
  */
-async function locked<T>(h: DbHandle, fn: (db: Db) => Promise<T>): Promise<T> {
+async function locked<T>(h: StoreDb, fn: (db: Db) => Promise<T>, also: number[] = []): Promise<T> {
   try {
-    return await withRotationLock(h, fn);
+    return await withRotationLock(h, fn, also);
   } catch (err) {
     // A sign-in creating the same address at the same instant.
     if (isUniqueViolation(err)) throw new ApiError(409, USER_MSG.duplicateEmail, undefined, 'email');
@@ -54,19 +56,66 @@ async function locked<T>(h: DbHandle, fn: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
-export async function listUsers(db: Db, withDeleted: boolean) {
-  let q = db.selectFrom('users').selectAll();
-  if (!withDeleted) q = q.where('deleted_at', 'is', null);
-  return q.orderBy('name').orderBy('email').execute();
+/** A person as a store's managers see him: his place in its line, if any, and the codes of his stores. */
+export type StorePerson = UserRow & { place: Place | null; stores: string[] };
+
+/** The people of a store (its line and its managers) and the group managers, each with his place there and his stores. */
+export async function listUsers(db: Db, store: number, withDeleted: boolean, id?: string): Promise<StorePerson[]> {
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'users.id').on('memberships.store_id', '=', store))
+    .selectAll('users')
+    .select(['memberships.active', 'memberships.on_duty', 'memberships.snooze_until', 'memberships.store_id as here'])
+    .where((eb) => eb.or([eb('users.all_stores', '=', 1), eb('memberships.store_id', 'is not', null)]))
+    .$if(!withDeleted, (q) => q.where('users.deleted_at', 'is', null))
+    .$if(id !== undefined, (q) => q.where('users.id', '=', id ?? ''))
+    .orderBy('users.name')
+    .orderBy('users.email')
+    .execute();
+  const codes = await db
+    .selectFrom('memberships')
+    .innerJoin('stores', 'stores.id', 'memberships.store_id')
+    .select(['memberships.user_id', 'stores.code'])
+    .where(
+      'memberships.user_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('stores.id')
+    .execute();
+  return rows.map(({ active, on_duty, snooze_until, here, ...u }) => ({
+    ...u,
+    place: here === null ? null : { active: Number(active), on_duty: Number(on_duty), snooze_until },
+    stores: codes.filter((c) => c.user_id === u.id).map((c) => c.code),
+  }));
 }
 
-export function createUser(h: DbHandle, v: { email: string; name: string; role: Role }, by: Actor) {
-  return locked(h, async (db) => {
-    await emailFree(db, v.email, null);
-    const row = await insertUser(db, v);
-    await audit(db, row.id, by, 'create', null, row);
-    return row;
-  });
+/** One person of the store, as listUsers shows him; a person of another store is not found. */
+export async function personOf(db: Db, store: number, id: string): Promise<StorePerson> {
+  const [row] = await listUsers(db, store, true, id);
+  if (!row) throw notFound(USER_MSG.notFound);
+  return row;
+}
+
+/** Who a new or changed person is in the group: his stores (a group manager has them all). */
+export interface Placing {
+  groupManager?: boolean;
+  stores?: Store[];
+}
+
+export function createUser(h: StoreDb, v: { email: string; name: string; role: Role } & Placing, by: Actor) {
+  const group = v.role === 'manager' && !!v.groupManager;
+  const stores = group ? [] : (v.stores ?? [{ id: h.store }]).map((s) => s.id);
+  return locked(
+    h,
+    async (db) => {
+      await emailFree(db, v.email, null);
+      const row = await insertUser(db, { ...v, stores, allStores: group });
+      await audit(db, row.id, by, 'create', null, row);
+      return row;
+    },
+    stores,
+  );
 }
 
 async function load(db: Db, id: string) {
@@ -75,45 +124,67 @@ async function load(db: Db, id: string) {
   return row;
 }
 
-/** A newcomer, a restored person or a new salesman joins at the end of the order, off duty. */
-const joining = async (db: Db) => ({ position: await nextPosition(db), on_duty: 0 });
+/** A restored person or a new salesman joins the end of each of his stores' lines, off duty. */
+async function rejoin(db: Db, id: string) {
+  const stores = await db.selectFrom('memberships').select('store_id').where('user_id', '=', id).execute();
+  await db.deleteFrom('memberships').where('user_id', '=', id).execute();
+  for (const m of stores) await join(db, id, Number(m.store_id));
+}
+
+/** The stores a person is in (not a group manager's "every store"). */
+const storeIdsOf = async (db: Db, id: string) =>
+  (await db.selectFrom('memberships').select('store_id').where('user_id', '=', id).execute()).map((m) => Number(m.store_id));
 
 /**
  * Name and role change at once; a new e-mail address is only asked for (`askEmail` mails its
  * owner a link, see email-change.ts) and the row keeps the old one until it is confirmed.
  */
-export function editUser(
-  h: DbHandle,
+export async function editUser(
+  h: StoreDb,
   id: string,
-  v: { email: string; name?: string; role?: Role },
+  v: { email: string; name?: string; role?: Role } & Placing,
   by: Actor,
   managerEmails: readonly string[] = [],
   askEmail?: (trx: Db, before: UserRow, email: string) => Promise<void>,
 ) {
-  return locked(h, async (db) => {
-    const before = await load(db, id);
-    if (before.deleted_at !== null) throw new ApiError(409, USER_MSG.editDeleted);
-    const next = { name: v.name ?? before.name, role: v.role ?? before.role };
-    const newEmail = v.email !== before.email ? v.email : null;
-    if (newEmail) {
-      if (!askEmail) throw new ApiError(400, 'The e-mail address cannot be changed here.', undefined, 'email');
-      checkLockout(before, 'email', by, managerEmails);
-      await emailFree(db, newEmail, id);
-    }
-    if (before.role === 'manager' && next.role !== 'manager') checkLockout(before, 'demote', by, managerEmails);
-    await guardManagers(db, before, { ...before, role: next.role });
-    const patch: Partial<UserRow> = { ...next, updated_at: Date.now() };
-    if (next.role === 'staff' && before.role !== 'staff') Object.assign(patch, await joining(db));
-    await db.updateTable('users').set(patch).where('id', '=', id).execute();
-    const after = { ...before, ...patch };
-    await audit(db, id, by, 'update', before, after);
-    if (newEmail && askEmail) await askEmail(db, before, newEmail);
-    return after;
-  });
+  const had = await storeIdsOf(h.db, id);
+  const wanted = v.stores?.map((s) => s.id);
+  return locked(
+    h,
+    async (db) => {
+      const before = await load(db, id);
+      if (before.deleted_at !== null) throw new ApiError(409, USER_MSG.editDeleted);
+      const role = v.role ?? before.role;
+      const group = role === 'manager' && (v.groupManager ?? !!before.all_stores);
+      const next = { name: v.name ?? before.name, role, all_stores: group ? 1 : 0 };
+      const newEmail = v.email !== before.email ? v.email : null;
+      if (newEmail) {
+        if (!askEmail) throw new ApiError(400, 'The e-mail address cannot be changed here.', undefined, 'email');
+        checkLockout(before, 'email', by, managerEmails);
+        await emailFree(db, newEmail, id);
+      }
+      if (before.role === 'manager' && next.role !== 'manager') checkLockout(before, 'demote', by, managerEmails);
+      await guardManagers(db, before, { ...before, role: next.role });
+      const patch: Partial<UserRow> = { ...next, updated_at: Date.now() };
+      await db.updateTable('users').set(patch).where('id', '=', id).execute();
+      if (wanted) {
+        await db.deleteFrom('memberships').where('user_id', '=', id).where('store_id', 'not in', wanted).execute();
+        for (const store of wanted) await join(db, id, store);
+      }
+      // A group manager leaving the group's every store keeps the store he was changed in.
+      if (before.all_stores && !group && !wanted && !had.length) await join(db, id, h.store);
+      if (next.role === 'staff' && before.role !== 'staff') await rejoin(db, id);
+      const after = { ...before, ...patch };
+      await audit(db, id, by, 'update', before, after);
+      if (newEmail && askEmail) await askEmail(db, before, newEmail);
+      return after;
+    },
+    [...had, ...(wanted ?? [])],
+  );
 }
 
 /** The owner of a new address confirmed it (see email-change.ts), under the same lock as every user change. */
-export const confirmEmail = (h: DbHandle, fn: (db: Db) => Promise<UserRow>) => locked(h, fn);
+export const confirmEmail = (h: StoreDb, fn: (db: Db) => Promise<UserRow>) => locked(h, fn);
 
 const STATUS = {
   disable: (r: UserRow) => ({ disabled: 1, deleted_at: r.deleted_at }),
@@ -124,24 +195,29 @@ const STATUS = {
 export type StatusAction = keyof typeof STATUS;
 
 /** Disable, soft-delete, enable or restore; blocking also ends every session of the person. */
-export function setStatus(h: DbHandle, id: string, action: StatusAction, by: Actor, managerEmails: readonly string[] = []) {
-  return locked(h, async (db) => {
-    const before = await load(db, id);
-    const flags = STATUS[action](before);
-    const after: UserRow = { ...before, ...flags };
-    if (after.disabled === before.disabled && after.deleted_at === before.deleted_at) return { row: before, revoked: false };
-    if (action === 'disable' || action === 'delete') checkLockout(before, action, by, managerEmails);
-    await guardManagers(db, before, after);
-    const set: Partial<UserRow> = { ...flags, updated_at: Date.now() };
-    // Back from disabled or deleted: at the end of the order and off duty, like a newcomer.
-    if (isBlocked(before) && !isBlocked(after)) Object.assign(set, await joining(db));
-    Object.assign(after, set);
-    await db.updateTable('users').set(set).where('id', '=', id).execute();
-    const revoked = isBlocked(after);
-    if (revoked) await db.deleteFrom('sessions').where('user_id', '=', id).execute();
-    await audit(db, id, by, action, before, after);
-    return { row: after, revoked };
-  });
+export async function setStatus(h: StoreDb, id: string, action: StatusAction, by: Actor, managerEmails: readonly string[] = []) {
+  const had = await storeIdsOf(h.db, id);
+  return locked(
+    h,
+    async (db) => {
+      const before = await load(db, id);
+      const flags = STATUS[action](before);
+      const after: UserRow = { ...before, ...flags };
+      if (after.disabled === before.disabled && after.deleted_at === before.deleted_at) return { row: before, revoked: false };
+      if (action === 'disable' || action === 'delete') checkLockout(before, action, by, managerEmails);
+      await guardManagers(db, before, after);
+      const set: Partial<UserRow> = { ...flags, updated_at: Date.now() };
+      Object.assign(after, set);
+      await db.updateTable('users').set(set).where('id', '=', id).execute();
+      // Back from disabled or deleted: at the end of each line and off duty, like a newcomer.
+      if (isBlocked(before) && !isBlocked(after)) await rejoin(db, id);
+      const revoked = isBlocked(after);
+      if (revoked) await db.deleteFrom('sessions').where('user_id', '=', id).execute();
+      await audit(db, id, by, action, before, after);
+      return { row: after, revoked };
+    },
+    had,
+  );
 }
 
 export async function auditOf(db: Db, id: string, limit = 20) {
