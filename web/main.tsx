@@ -5,7 +5,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MantineProvider } from '@mantine/core';
 import './styles/base';
 import { SessionProvider } from './session/SessionProvider';
-import { PageLoader, RequireAuth, RequireManager } from './shell/guards';
+import { PageLoader, RequireAuth, RequireGroupManager, RequireManager } from './shell/guards';
+import { HomeRedirect, StoreScope } from './stores/StoreScope';
+import { codeInPath } from './stores/paths';
+import { readCode } from '../domain/stores';
 import SignInPage from './signin/SignInPage';
 import FinishLoginPage from './signin/FinishLoginPage';
 import ConfirmEmailPage from './signin/ConfirmEmailPage';
@@ -30,12 +33,15 @@ const ManagementPage = lazy(screens.management);
 const RoutingPage = lazy(screens.routing);
 const LeadsPage = lazy(screens.leads);
 const SettingsPage = lazy(screens.settings);
+const GroupPage = lazy(screens.group);
 
 // Opening a dashboard address: fetch the shell and that screen now, alongside "who am I", rather
-// than one after the other once the session is known.
-const [, top, sub, part] = window.location.pathname.split('/');
+// than one after the other once the session is known. A store's address is /s/CODE/dashboard/...;
+// one from before stores, /dashboard/..., goes to the same screen in the person's own store.
+const addressCode = readCode(codeInPath(window.location.pathname));
+const [top, sub, part] = window.location.pathname.split('/').slice(addressCode ? 3 : 1);
 /** The dashboard screen this address opens ('overview' for /dashboard itself); null elsewhere. */
-const screen = top === 'dashboard' ? sub || 'overview' : null;
+const screen = top === 'dashboard' ? sub || 'overview' : top === 'group' && !addressCode ? 'group' : null;
 if (screen) {
   const byPath: Record<string, () => Promise<unknown>> = {
     overview: screens.overview,
@@ -45,6 +51,7 @@ if (screen) {
     management: screens.management,
     settings: screens.settings,
     stats: part === 'leads' ? screens.leadsKpi : screens.sales,
+    group: screens.group,
   };
   // Own keys only: /dashboard/constructor is just an unknown address.
   const first = Object.hasOwn(byPath, screen) ? byPath[screen] : undefined;
@@ -56,40 +63,86 @@ const router = createBrowserRouter([
   { path: '/finish-login', element: <FinishLoginPage /> },
   { path: '/confirm-email', element: <ConfirmEmailPage /> },
   {
-    path: '/dashboard',
+    path: '/dashboard/*',
     element: (
       <RequireAuth>
-        <Suspense fallback={<PageLoader />}>
-          <DashboardShell />
-        </Suspense>
+        <HomeRedirect />
+      </RequireAuth>
+    ),
+  },
+  {
+    // The group's screen, in the shell of the person's own store.
+    path: '/group',
+    element: (
+      <RequireAuth>
+        <StoreScope />
       </RequireAuth>
     ),
     children: [
-      { index: true, element: <Navigate to="overview" replace /> },
-      { path: 'overview', element: <OverviewPage /> },
-      { path: 'associates', element: <AssociatesPage /> },
-      { path: 'stats', element: <Navigate to="sales" replace /> },
-      { path: 'stats/sales', element: <SalesPage /> },
-      { path: 'stats/leads', element: <LeadsKpiPage /> },
-      { path: 'routing', element: <RoutingPage /> },
       {
-        path: 'management',
         element: (
-          <RequireManager>
-            <ManagementPage />
-          </RequireManager>
+          <Suspense fallback={<PageLoader />}>
+            <DashboardShell group />
+          </Suspense>
         ),
+        children: [
+          {
+            index: true,
+            element: (
+              <RequireGroupManager>
+                <GroupPage />
+              </RequireGroupManager>
+            ),
+          },
+        ],
       },
+    ],
+  },
+  {
+    path: '/s/:code',
+    element: (
+      <RequireAuth>
+        <StoreScope />
+      </RequireAuth>
+    ),
+    children: [
+      { index: true, element: <Navigate to="dashboard/overview" replace /> },
       {
-        path: 'leads',
+        path: 'dashboard',
         element: (
-          <RequireManager>
-            <LeadsPage />
-          </RequireManager>
+          <Suspense fallback={<PageLoader />}>
+            <DashboardShell />
+          </Suspense>
         ),
+        children: [
+          { index: true, element: <Navigate to="overview" replace /> },
+          { path: 'overview', element: <OverviewPage /> },
+          { path: 'associates', element: <AssociatesPage /> },
+          { path: 'stats', element: <Navigate to="sales" replace /> },
+          { path: 'stats/sales', element: <SalesPage /> },
+          { path: 'stats/leads', element: <LeadsKpiPage /> },
+          { path: 'routing', element: <RoutingPage /> },
+          {
+            path: 'management',
+            element: (
+              <RequireManager>
+                <ManagementPage />
+              </RequireManager>
+            ),
+          },
+          {
+            path: 'leads',
+            element: (
+              <RequireManager>
+                <LeadsPage />
+              </RequireManager>
+            ),
+          },
+          { path: 'settings', element: <SettingsPage /> },
+          { path: '*', element: <NotFoundPage embedded /> },
+        ],
       },
-      { path: 'settings', element: <SettingsPage /> },
-      { path: '*', element: <NotFoundPage embedded /> },
+      { path: '*', element: <NotFoundPage /> },
     ],
   },
   { path: '*', element: <NotFoundPage /> },
@@ -100,7 +153,7 @@ const queryClient = new QueryClient({
 });
 // The overview's queue is asked for now (the page named it, so it is on its way): the screen's
 // first render then has it, instead of drawing placeholders and then the queue.
-if (screen === 'overview') void queryClient.prefetchQuery(rotationQuery(OVERVIEW_LOG_SIZE));
+if (screen === 'overview' && addressCode) void queryClient.prefetchQuery(rotationQuery(OVERVIEW_LOG_SIZE, addressCode));
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element to draw the portal in.');

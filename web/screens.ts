@@ -14,6 +14,7 @@ export const screens = {
   routing: () => import('./routing/RoutingPage'),
   leads: () => import('./leads/LeadsPage'),
   settings: () => import('./settings/SettingsPage'),
+  group: () => import('./group/GroupPage'),
 };
 type Screen = keyof typeof screens;
 

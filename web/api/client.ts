@@ -1,16 +1,22 @@
-import type { Answer, Body, ParamsIn, QueryIn, Route } from '../../domain/contract/routes';
+import type { Answer, Body, InStore, ParamsIn, QueryIn, Route } from '../../domain/contract/routes';
 import { ApiError } from '../../domain/errors';
 import { methodAndPath, type Method } from '../../domain/contract/method';
 import { isRecord } from '../../domain/guards';
+import { inStore } from './scope';
+import { codeInAddress } from '../stores/paths';
 
 type CallOptions<R extends Route> = ([ParamsIn<R>] extends [never] ? { params?: undefined } : { params: ParamsIn<R> }) &
   ([Body<R>] extends [never] ? { body?: undefined } : { body: Body<R> }) &
-  ([QueryIn<R>] extends [never] ? { query?: undefined } : { query?: QueryIn<R> });
+  ([QueryIn<R>] extends [never] ? { query?: undefined } : { query?: QueryIn<R> }) &
+  // A query names the store its key holds; left out, the store of the current address.
+  ([InStore<R>] extends [true] ? { store?: string } : { store?: undefined });
 type Needs<R extends Route> = [ParamsIn<R>] extends [never] ? ([Body<R>] extends [never] ? [CallOptions<R>?] : [CallOptions<R>]) : [CallOptions<R>];
 
 /**
  * Calls a route of the API contract (domain/contract/routes.ts): the path parameters, the query,
- * the body and the answer are typed by the same schemas the server parses with.
+ * the body and the answer are typed by the same schemas the server parses with. A route that acts
+ * on one store (`store: true`) says which in the X-Store header: the one the caller names, else
+ * the one in the address (/s/NSH/...). Without either the server takes the person's own.
  */
 export function call<R extends Route>(route: R, ...[opts]: Needs<R>): Promise<Answer<R>> {
   const [method, template] = methodAndPath(route);
@@ -19,7 +25,8 @@ export function call<R extends Route>(route: R, ...[opts]: Needs<R>): Promise<An
   const query = Object.entries(opts?.query ?? {}).filter((e): e is [string, string | number | boolean] => e[1] !== undefined && e[1] !== '');
   if (query.length) path += `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)]))}`;
   // Safe: the server answers the route's own schema (its test build checks every answer against it).
-  return api(path, { method, body: opts?.body }) as Promise<Answer<R>>;
+  const store = inStore(route) ? (opts?.store ?? codeInAddress()) : null;
+  return api(path, { method, body: opts?.body, store }) as Promise<Answer<R>>;
 }
 
 let onUnauthorized: (() => void) | null = null;
@@ -28,13 +35,17 @@ export const setUnauthorizedHandler = (fn: (() => void) | null) => {
   onUnauthorized = fn;
 };
 
-async function api(path: string, opts: { method?: Method; body?: unknown } = {}): Promise<unknown> {
+async function api(path: string, opts: { method?: Method; body?: unknown; store?: string | null } = {}): Promise<unknown> {
+  const headers: Record<string, string> = {};
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.store) headers['x-store'] = opts.store;
   let res: Response;
   try {
     res = await fetch(`/api${path}`, {
       method: opts.method ?? 'GET',
       credentials: 'same-origin',
-      headers: opts.body !== undefined ? { 'content-type': 'application/json' } : undefined,
+      // No headers at all on a plain GET: it then matches the page's preload of the same address.
+      headers: Object.keys(headers).length ? headers : undefined,
       body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
     });
   } catch {

@@ -3,17 +3,20 @@ import { call } from './client';
 import { notifyFail, notifyOk } from '../components/notify';
 import type { Lead } from '../../domain/contract/answers';
 import type { Body } from '../../domain/contract/routes';
+import { useStore } from '../stores/store';
 
 export type { Lead };
 
 /** Leads newest first, a page at a time; the search runs on the server. */
 export function useLeads(filter: { q: string; open: boolean; mine?: boolean; unassigned?: boolean }) {
+  const { code: store } = useStore();
   return useInfiniteQuery({
-    queryKey: ['leads', filter],
+    queryKey: ['leads', store, filter],
     initialPageParam: '',
     queryFn: ({ pageParam }) =>
       call(filter.mine ? 'GET /leads/mine' : 'GET /leads', {
         query: { open: filter.open ? 1 : 0, q: filter.q.trim(), unassigned: filter.unassigned ? 1 : undefined, cursor: pageParam },
+        store,
       }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
@@ -31,9 +34,10 @@ export function useLeadAction(onClosed?: (lead: Lead) => void) {
 
 /** The ADF document a lead came in, as text (managers only); fetched when asked for. */
 export function useLeadDocument(id: number, enabled: boolean) {
+  const { code: store } = useStore();
   return useQuery({
-    queryKey: ['lead-document', id],
-    queryFn: () => call('GET /leads/:id/document', { params: { id } }),
+    queryKey: ['lead-document', store, id],
+    queryFn: () => call('GET /leads/:id/document', { params: { id }, store }),
     enabled,
     staleTime: Infinity,
   });
@@ -54,9 +58,10 @@ export function useSetLeadName(onDone?: () => void) {
 
 /** The salesman's leads still waiting for his Accept, oldest first. */
 export function useWaitingLeads(enabled: boolean) {
+  const { code: store } = useStore();
   return useQuery({
-    queryKey: ['leads', 'waiting'],
-    queryFn: () => call('GET /leads/mine', { query: { waiting: 1, open: 1 } }),
+    queryKey: ['leads', store, 'waiting'],
+    queryFn: () => call('GET /leads/mine', { query: { waiting: 1, open: 1 }, store }),
     enabled,
     select: (page) => [...page.leads].reverse(),
   });
@@ -110,6 +115,19 @@ export function useHandOut(onDone?: () => void) {
   });
 }
 
+/** The current store's lead figures: speed to lead and leads per associate. */
+export function useKpis(enabled = true) {
+  const { code: store } = useStore();
+  return useQuery({ queryKey: ['kpis', store], queryFn: () => call('GET /leads/kpis', { store }), enabled });
+}
+
+/** His own lead counts in the current store. */
+export function useMyCounts() {
+  const { code: store } = useStore();
+  return useQuery({ queryKey: ['my-stats', store], queryFn: () => call('GET /leads/mine/counts', { store }) });
+}
+
 export function useTimeline(id: number, enabled: boolean) {
-  return useQuery({ queryKey: ['timeline', id], queryFn: () => call('GET /leads/:id/timeline', { params: { id } }), enabled });
+  const { code: store } = useStore();
+  return useQuery({ queryKey: ['timeline', store, id], queryFn: () => call('GET /leads/:id/timeline', { params: { id }, store }), enabled });
 }

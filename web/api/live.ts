@@ -21,11 +21,18 @@ const STALE: Record<DataTopic, string[]> = {
  */
 const isDataTopic = (t: unknown): t is DataTopic => typeof t === 'string' && Object.hasOwn(STALE, t);
 
-const SUMS = new Set(['kpis', 'my-stats', 'floor-report', 'integrations']);
+const SUMS = new Set(['kpis', 'my-stats', 'floor-report', 'integrations', 'group']);
 const SUMS_AFTER_MS = 150;
 
-/** Keeps every open screen current: the server says which topic changed, we refetch it. */
-export function useLiveEvents(onRevoked: () => void) {
+/** The stream of every store a group manager has, for the group screen. */
+export const ALL_STORES = '*';
+
+/**
+ * Keeps every open screen current: the server says which topic changed, we refetch it. `store`
+ * is the code of the store on screen (its events only), or ALL_STORES on the group screen, whose
+ * figures follow any change in any store. A new store opens a new stream.
+ */
+export function useLiveEvents(store: string, onRevoked: () => void) {
   const qc = useQueryClient();
   useEffect(() => {
     let source: EventSource | null = null;
@@ -50,7 +57,8 @@ export function useLiveEvents(onRevoked: () => void) {
         }, SUMS_AFTER_MS);
     };
     const open = () => {
-      source = new EventSource('/api/events');
+      // An EventSource sends no headers of ours: the store goes in the address.
+      source = new EventSource(`/api/events?store=${encodeURIComponent(store)}`);
       source.onmessage = (msg: MessageEvent<string>) => {
         let topic: unknown;
         try {
@@ -72,6 +80,7 @@ export function useLiveEvents(onRevoked: () => void) {
           // One change often comes as several topics at once (an assign: rotation and leads);
           // gathered, each query refetches once instead of being cancelled and asked again.
           for (const key of isDataTopic(topic) ? STALE[topic] : []) stale.add(key);
+          if (isDataTopic(topic)) stale.add('group');
           if (!flush) flush = setTimeout(invalidate, 0);
         }
       };
@@ -94,5 +103,5 @@ export function useLiveEvents(onRevoked: () => void) {
       clearTimeout(flushLater);
       source?.close();
     };
-  }, [qc, onRevoked]);
+  }, [qc, store, onRevoked]);
 }

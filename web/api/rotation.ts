@@ -4,19 +4,21 @@ import { call } from './client';
 import { ApiError } from '../../domain/errors';
 import { notifyFail, notifyOk } from '../components/notify';
 import { nowAtText } from '../../domain/rotation';
+import { useStore } from '../stores/store';
 
 export type { LogEntry, RotationView } from '../../domain/contract/answers';
 
-/** The queue with the last `logSize` actions, as every screen asks for it. */
-export const rotationQuery = (logSize: number) => ({
-  queryKey: ['rotation', logSize],
-  queryFn: () => call('GET /rotation', { query: { log: logSize } }),
+/** A store's queue with the last `logSize` actions, as every screen asks for it. */
+export const rotationQuery = (logSize: number, store: string) => ({
+  queryKey: ['rotation', store, logSize],
+  queryFn: () => call('GET /rotation', { query: { log: logSize }, store }),
 });
 
 /** The live queue; it refreshes on events and by itself when a snooze ends. */
 export function useRotation(logSize: number, enabled = true) {
   const qc = useQueryClient();
-  const q = useQuery({ ...rotationQuery(logSize), enabled });
+  const { code } = useStore();
+  const q = useQuery({ ...rotationQuery(logSize, code), enabled });
   const at = q.data?.nextChangeAt;
   useEffect(() => {
     if (!at) return;

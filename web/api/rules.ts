@@ -1,10 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { call } from './client';
 import { DEFAULT_RULES } from '../../domain/rule-defaults';
+import { useStore } from '../stores/store';
 
-/** The dealership rules (kept live by the "rules" topic). */
+/** The key of a store's rules. */
+export const rulesKey = (store: string) => ['rules', store];
+
+/** The current store's rules (kept live by the "rules" topic). */
 export function useRules() {
-  return useQuery({ queryKey: ['rules'], queryFn: () => call('GET /rules') });
+  const { code: store } = useStore();
+  return useQuery({ queryKey: rulesKey(store), queryFn: () => call('GET /rules', { store }) });
 }
 
 /** The rules in force, the defaults until they are loaded. */

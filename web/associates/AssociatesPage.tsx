@@ -7,7 +7,7 @@ import { PagedLeads } from '../leads/list/PagedLeads';
 import { LoadError } from '../components/LoadError';
 import { notifyFail, notifyOk } from '../components/notify';
 import { call } from '../api/client';
-import { useLeads } from '../api/leads';
+import { useKpis, useLeads, useMyCounts } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
 import { MySpeed } from '../stats/SpeedFigures';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
@@ -46,11 +46,11 @@ function Notes() {
 }
 
 export default function AssociatesPage() {
-  const counts = useQuery({ queryKey: ['my-stats'], queryFn: () => call('GET /leads/mine/counts') });
+  const counts = useMyCounts();
   const [open, setOpen] = useState(true);
   const leads = useLeads({ q: '', open, mine: true });
   const { user } = useSession();
-  const kpis = useQuery({ queryKey: ['kpis'], queryFn: () => call('GET /leads/kpis'), enabled: user?.role === 'staff' });
+  const kpis = useKpis(user?.role === 'staff');
   return (
     <Stack>
       <PageTitle>My Stats & Notes</PageTitle>

@@ -1,6 +1,6 @@
 import { Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { LogEntry } from '../api/rotation';
-import { when } from './when';
+import { useWhen } from './when';
 
 type Kind = LogEntry['type'] | 'override';
 const COLOR: Record<Kind, string> = { assign: 'blue', skip: 'orange', beback: 'grape', closed: 'gray', reorder: 'teal', override: 'indigo' };
@@ -28,6 +28,7 @@ function what(e: LogEntry) {
 
 /** The latest assigns (overrides too), be-backs, skips, moves in the line and closings; `log` undefined while it loads. */
 export function RecentActions({ log }: { log: LogEntry[] | undefined }) {
+  const when = useWhen();
   return (
     <Paper withBorder p="md" radius="md">
       <Title order={2} size="h4" mb="sm">

@@ -1,5 +1,9 @@
+import { useCallback } from 'react';
 import { formatWhen } from '../../domain/format';
-import { APP_TIMEZONE } from '../api/meta';
+import { useTimeZone } from '../stores/store';
 
-/** "Today 2:44 PM", "Yesterday 11:57 PM", "Nov 19, 3:10 PM", on the dealership's clock. */
-export const when = (iso: string | null | undefined, fallback = '—') => (iso ? formatWhen(iso, new Date(), APP_TIMEZONE) : fallback);
+/** when(iso): "Today 2:44 PM", "Yesterday 11:57 PM", "Nov 19, 3:10 PM", on the current store's clock. */
+export function useWhen() {
+  const tz = useTimeZone();
+  return useCallback((iso: string | null | undefined, fallback = '—') => (iso ? formatWhen(iso, new Date(), tz) : fallback), [tz]);
+}

@@ -8,9 +8,11 @@ import { timeLeft } from '../../domain/speed';
 import { heldOutText } from '../../domain/floor';
 import { showLeadNotification } from './alerts';
 import { useNow } from '../components/useNow';
+import { useStore } from '../stores/store';
 
 /** A lead just handed to him in the background tab: the browser says so (with his permission). */
 function useAlertsFor(leads: Lead[] | undefined) {
+  const { code } = useStore();
   const seen = useRef<Set<number> | null>(null);
   useEffect(() => {
     if (!leads) return;
@@ -18,8 +20,8 @@ function useAlertsFor(leads: Lead[] | undefined) {
     seen.current = new Set(leads.map((l) => l.id));
     // The first answer holds what was there before this screen opened: nothing to announce.
     if (!known) return;
-    for (const l of leads) if (!known.has(l.id) && document.hidden) showLeadNotification(l);
-  }, [leads]);
+    for (const l of leads) if (!known.has(l.id) && document.hidden) showLeadNotification(l, code);
+  }, [leads, code]);
 }
 
 function WaitingLead({ lead, now }: { lead: Lead; now: Date }) {

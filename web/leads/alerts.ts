@@ -1,4 +1,5 @@
 import type { Lead } from '../api/leads';
+import { storePath } from '../../domain/stores';
 
 /** What this browser lets the portal do about notifications. */
 export type AlertPermission = NotificationPermission | 'unsupported';
@@ -14,14 +15,15 @@ export async function askForAlerts(): Promise<AlertPermission> {
  * Tells a salesman of a new lead while the portal is in the background. Phones show
  * notifications only through the service worker; desktop browsers without one take the plain kind.
  */
-export function showLeadNotification(lead: Lead) {
+export function showLeadNotification(lead: Lead, store: string) {
   if (alertPermission() !== 'granted') return;
   const title = `New lead: ${lead.customer}`;
   const options: NotificationOptions = {
     body: lead.acceptDue ? 'Open the portal to accept it before the time runs out.' : 'Open the portal to accept it.',
     tag: `lead-${lead.id}`,
     icon: '/icons/icon-192.png',
-    data: { url: `/dashboard/associates?lead=${lead.id}` },
+    // The lead's own store: the click opens it there whichever store the tab shows by then.
+    data: { url: storePath(store, `/dashboard/associates?lead=${lead.id}`) },
   };
   const plain = () => {
     const n = new Notification(title, options);

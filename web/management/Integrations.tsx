@@ -8,16 +8,18 @@ import type { ApiKeyInfo as ApiKey } from '../../domain/contract/answers';
 import { KeyList } from './KeyList';
 import { keyNameSchema } from '../../domain/schemas';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
+import { useStore } from '../stores/store';
 
 /** API keys for lead providers: created here, shown once, revoked here. */
 export function Integrations() {
   const qc = useQueryClient();
   const form = useSchemaForm(keyNameSchema, { name: '' });
   const [fresh, setFresh] = useState<{ name: string; key: string } | null>(null);
-  const keys = useQuery({ queryKey: ['integrations'], queryFn: () => call('GET /integrations/keys') });
+  const { code: store } = useStore();
+  const keys = useQuery({ queryKey: ['integrations', store], queryFn: () => call('GET /integrations/keys', { store }) });
   const refresh = () => qc.invalidateQueries({ queryKey: ['integrations'] });
   const create = useMutation({
-    mutationFn: (n: string) => call('POST /integrations/keys', { body: { name: n } }),
+    mutationFn: (n: string) => call('POST /integrations/keys', { body: { name: n }, store }),
     onSuccess: (r) => {
       setFresh({ name: r.apiKey.name, key: r.key });
       form.reset();
@@ -26,7 +28,7 @@ export function Integrations() {
     onError: (err) => showFieldError(form, err) || notifyFail('Could not create the key', err),
   });
   const revoke = useMutation({
-    mutationFn: (id: number) => call('POST /integrations/keys/:id/revoke', { params: { id } }),
+    mutationFn: (id: number) => call('POST /integrations/keys/:id/revoke', { params: { id }, store }),
     onSuccess: () => {
       notifyOk('Key revoked.');
       void refresh();

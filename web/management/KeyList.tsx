@@ -1,7 +1,7 @@
 import { Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import type { ApiKeyInfo as ApiKey } from '../../domain/contract/answers';
 import { useCompact } from '../components/useCompact';
-import { when } from '../components/when';
+import { useWhen } from '../components/when';
 
 function Status({ k }: { k: ApiKey }) {
   return k.revokedAt ? (
@@ -17,6 +17,7 @@ function Status({ k }: { k: ApiKey }) {
 
 /** The integration keys: a table, or cards under 640 px so Revoke is in reach without a sideways swipe. */
 export function KeyList({ keys, revoking, onRevoke }: { keys: ApiKey[]; revoking: number | undefined; onRevoke: (k: ApiKey) => void }) {
+  const when = useWhen();
   const compact = useCompact();
   const revoke = (k: ApiKey) =>
     !k.revokedAt && (

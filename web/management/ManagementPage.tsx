@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Group, Loader, Paper, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Loader, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { PageTitle } from '../components/PageTitle';
@@ -10,6 +10,7 @@ import { useStatus, useUsers, type ManagedUser } from './api';
 import { UserDialog } from './UserDialog';
 import { Integrations } from './Integrations';
 import { RulesSection } from './RulesSection';
+import { StoresSection } from '../stores/StoresSection';
 
 const NO_PERMISSION = 'You need manager permissions to view this page.';
 
@@ -81,6 +82,7 @@ export default function ManagementPage() {
               <Stack gap={6}>
                 <Badges user={u} />
                 <Text fw={600}>{u.name}</Text>
+                <Stores user={u} />
                 <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {u.email}
                 </Text>
@@ -98,6 +100,7 @@ export default function ManagementPage() {
                 <Table.Th>Role</Table.Th>
                 <Table.Th>Name</Table.Th>
                 <Table.Th>Email</Table.Th>
+                <Table.Th>Stores</Table.Th>
                 <Table.Th>Actions</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -112,6 +115,9 @@ export default function ManagementPage() {
                     {u.email}
                     <PendingEmail user={u} />
                   </Table.Td>
+                  <Table.Td>
+                    <Stores user={u} />
+                  </Table.Td>
                   <Table.Td>{actions(u)}</Table.Td>
                 </Table.Tr>
               ))}
@@ -121,6 +127,7 @@ export default function ManagementPage() {
       )}
 
       <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
+      <StoresSection />
       <RulesSection />
       <Integrations />
     </Stack>
@@ -131,9 +138,15 @@ function Badges({ user }: { user: ManagedUser }) {
   const s = statusOf(user);
   return (
     <Group gap={6} wrap="wrap">
-      <Badge color={user.role === 'manager' ? 'grape' : 'blue'} variant="light">
-        {user.role === 'manager' ? 'Manager' : 'Staff'}
-      </Badge>
+      {user.groupManager ? (
+        <Badge color="grape" variant="filled">
+          Group manager
+        </Badge>
+      ) : (
+        <Badge color={user.role === 'manager' ? 'grape' : 'blue'} variant="light">
+          {user.role === 'manager' ? 'Manager' : 'Staff'}
+        </Badge>
+      )}
       {s === 'disabled' && (
         <Badge color="orange" variant="filled">
           Disabled
@@ -157,6 +170,14 @@ function Badges({ user }: { user: ManagedUser }) {
     </Group>
   );
 }
+
+/** The stores a person works in, by code; a group manager has them all. */
+const Stores = ({ user }: { user: ManagedUser }) => (
+  <Text size="sm" c={user.groupManager ? 'dimmed' : undefined} data-testid="user-stores" style={{ overflowWrap: 'anywhere' }}>
+    <VisuallyHidden>Stores: </VisuallyHidden>
+    {user.groupManager ? 'All stores' : user.stores.join(', ') || '—'}
+  </Text>
+);
 
 /** A new address asked for, until its owner confirms it. */
 const PendingEmail = ({ user }: { user: ManagedUser }) =>

@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Group, NumberInput, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { call } from '../api/client';
-import { useRules } from '../api/rules';
+import { rulesKey, useRules } from '../api/rules';
+import { useStore } from '../stores/store';
 import { notifyFail, notifyOk } from '../components/notify';
 import { businessHoursSchema, isRuleKey, RULE_LABELS, rulesSchema, type Rules } from '../../domain/rules';
 import type { RulesAnswer } from '../../domain/contract/answers';
 import { BusinessHours } from './BusinessHours';
 import { dayHoursText, WEEKDAYS, type DayHours } from '../../domain/hours';
-import { when } from '../components/when';
+import { useWhen } from '../components/when';
 
 /** Business hours in a change line: each day, or "around the clock". */
 const hoursShown = (v: unknown) => {
@@ -30,12 +31,13 @@ type Draft = Omit<Rules, NumberKey | 'businessHours'> & Record<NumberKey, number
 
 function RulesForm({ saved }: { saved: RulesAnswer }) {
   const qc = useQueryClient();
+  const { code } = useStore();
   const [values, setValues] = useState<Draft>(saved.rules);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
-    mutationFn: (rules: Partial<Rules>) => call('PATCH /rules', { body: rules }),
+    mutationFn: (rules: Partial<Rules>) => call('PATCH /rules', { body: rules, store: code }),
     onSuccess: (answer) => {
-      qc.setQueryData(['rules'], answer);
+      qc.setQueryData(rulesKey(code), answer);
       notifyOk('Dealership rules saved.');
     },
     onError: (err) => notifyFail('Could not save the rules', err),
@@ -101,6 +103,7 @@ function RulesForm({ saved }: { saved: RulesAnswer }) {
 /** Manager → Dealership rules: one record of the floor's rules, every change kept. */
 export function RulesSection() {
   const q = useRules();
+  const when = useWhen();
   return (
     <Paper withBorder p="md" radius="md">
       <Title order={2} size="h4" mb="sm">

@@ -1,9 +1,12 @@
-import { Button, Divider, Group, Loader, Modal, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Divider, Group, Loader, Modal, MultiSelect, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { saveUserSchema } from '../../domain/schemas';
-import { showFieldError, useSchemaForm } from '../forms/schemaForm';
+import { showFieldError } from '../forms/schemaForm';
+import { useSession } from '../session/SessionProvider';
+import { useStore } from '../stores/store';
 import { describeAudit } from '../../domain/users';
-import { useAudit, useSaveUser, type ManagedUser } from './api';
-import { when } from '../components/when';
+import { useAudit, useSaveUser, type ManagedUser, type UserInput } from './api';
+import { useWhen } from '../components/when';
 
 /** "Add User" (no user) or "Edit User" with the record's recent history. */
 export function UserDialog({ user, opened, onClose }: { user: ManagedUser | null; opened: boolean; onClose: () => void }) {
@@ -21,15 +24,54 @@ const CONFIGURED = 'Set by configuration (MANAGER_EMAILS).';
 const fixedRoleWhy = (user: ManagedUser | null) =>
   !user || user.can.changeRole ? null : user.configured ? CONFIGURED : 'Your own role: another manager can change it.';
 
+/** The form's role: a group manager is a manager of every store. */
+type RoleChoice = 'staff' | 'manager' | 'group';
+interface Draft {
+  email: string;
+  name: string;
+  role: RoleChoice;
+  stores: string[];
+}
+
+const checkBody = schemaResolver(saveUserSchema, { sync: true });
+
+/**
+ * What is sent. A group manager says who is a group manager and which stores the others are in;
+ * a store's manager sends neither: the person he adds joins his store, an edit keeps the stores.
+ * A role that may not change here is not sent as a change.
+ */
+function toBody(v: Draft, groupEditor: boolean, fixedRole: boolean): UserInput {
+  const body: UserInput = { email: v.email, name: v.name, role: v.role === 'group' ? 'manager' : v.role };
+  if (!groupEditor) return body;
+  if (!fixedRole) body.groupManager = v.role === 'group';
+  if (v.role !== 'group') body.stores = v.stores;
+  return body;
+}
+
 function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixedRole: string | null; onClose: () => void }) {
-  const form = useSchemaForm(saveUserSchema, {
-    email: user?.email ?? '',
-    name: !user || user.name === 'User' ? '' : user.name,
-    role: user?.role ?? 'staff',
+  const { user: me } = useSession();
+  const here = useStore();
+  const groupEditor = !!me?.groupManager;
+  const fixed = !!fixedRole;
+  const form = useForm<Draft>({
+    initialValues: {
+      email: user?.email ?? '',
+      name: !user || user.name === 'User' ? '' : user.name,
+      role: user?.groupManager ? 'group' : (user?.role ?? 'staff'),
+      stores: user?.stores ?? [here.code],
+    },
+    // The server's own schema checks what will be sent; its message goes under the field.
+    validate: (v) => checkBody(toBody(v, groupEditor, fixed)),
   });
   const save = useSaveUser(onClose);
+  const { role } = form.getValues();
 
-  const submit = form.onSubmit((v) => save.mutate({ id: user?.id, ...v }, { onError: (err) => showFieldError(form, err) }));
+  const submit = form.onSubmit((v) => save.mutate({ id: user?.id, ...toBody(v, groupEditor, fixed) }, { onError: (err) => showFieldError(form, err) }));
+  const roles = [
+    { value: 'staff', label: 'Staff' },
+    { value: 'manager', label: 'Manager' },
+    ...(groupEditor || role === 'group' ? [{ value: 'group', label: 'Group manager' }] : []),
+  ];
 
   return (
     <Stack>
@@ -58,12 +100,26 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
             label="Role"
             {...form.getInputProps('role')}
             disabled={!!fixedRole}
-            description={fixedRole}
-            data={[
-              { value: 'manager', label: 'Manager' },
-              { value: 'staff', label: 'Staff' },
-            ]}
+            description={fixedRole ?? (role === 'group' ? 'A group manager runs every store, and the group screen.' : undefined)}
+            data={roles}
           />
+          {groupEditor && role !== 'group' && (
+            <MultiSelect
+              label="Stores"
+              description="The stores this person works in."
+              withAsterisk
+              data={me.stores.map((s) => ({ value: s.code, label: `${s.name} (${s.code})` }))}
+              {...form.getInputProps('stores')}
+              hidePickedOptions
+              comboboxProps={{ withinPortal: true }}
+              data-testid="user-stores"
+            />
+          )}
+          {!user && !groupEditor && (
+            <Text size="sm" c="dimmed">
+              {`They join ${here.name}.`}
+            </Text>
+          )}
           {!user && (
             <Text size="sm" c="dimmed">
               New people start off duty: they join the queue when they clock in or a manager turns On Duty on.
@@ -85,6 +141,7 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
 }
 
 function History({ id }: { id: string }) {
+  const when = useWhen();
   const q = useAudit(id);
   return (
     <section aria-label="Recent history">

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { call } from '../api/client';
 import type { Role } from '../../domain/roles';
 import { messageOf } from '../../domain/errors';
+import { useStore } from '../stores/store';
 
 export type { ManagedUser } from '../../domain/contract/answers';
 
@@ -10,20 +11,29 @@ export interface UserInput {
   email: string;
   name: string;
   role: Role;
+  /** Sent by a group manager only: a group manager has every store. */
+  groupManager?: boolean;
+  /** Sent by a group manager only: the stores' codes. Left out, the store he adds the person in. */
+  stores?: string[];
 }
 
-export const useUsers = (deleted: boolean) =>
-  useQuery({
-    queryKey: ['users', { deleted }],
-    queryFn: async () => (await call('GET /users', { query: { deleted: deleted ? 1 : undefined } })).users,
+/** The people of the current store. */
+export function useUsers(deleted: boolean) {
+  const { code: store } = useStore();
+  return useQuery({
+    queryKey: ['users', store, { deleted }],
+    queryFn: async () => (await call('GET /users', { query: { deleted: deleted ? 1 : undefined }, store })).users,
   });
+}
 
-export const useAudit = (id: string | undefined) =>
-  useQuery({
-    queryKey: ['users', id, 'audit'],
-    queryFn: async () => (await call('GET /users/:id/audit', { params: { id: id ?? '' } })).entries,
+export function useAudit(id: string | undefined) {
+  const { code: store } = useStore();
+  return useQuery({
+    queryKey: ['users', store, id, 'audit'],
+    queryFn: async () => (await call('GET /users/:id/audit', { params: { id: id ?? '' }, store })).entries,
     enabled: !!id,
   });
+}
 
 /** The specification's failure alert: "Failed to save: {message}". */
 const notifyFailed = (what: string, err: unknown) =>

@@ -10,7 +10,7 @@ import { useRotation } from '../api/rotation';
 import { useSession } from '../session/SessionProvider';
 import { OVERVIEW_LOG_SIZE } from '../../domain/rotation';
 import { formatClock } from '../../domain/format';
-import { APP_TIMEZONE } from '../api/meta';
+import { useTimeZone } from '../stores/store';
 import { FloorHours } from './FloorHours';
 
 /** A salesman clocks in and out of the rotation themselves, like a showroom up-board. */
@@ -52,6 +52,7 @@ function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
 export default function OverviewPage() {
   const { user, isManager } = useSession();
   const q = useRotation(OVERVIEW_LOG_SIZE);
+  const tz = useTimeZone();
   const me = q.data?.queue.find((m) => m.id === user?.uid);
   const mine = q.data?.team.find((m) => m.id === user?.uid);
   const nextUp = q.data ? (q.data.nextUp?.name ?? '—') : undefined;
@@ -65,7 +66,7 @@ export default function OverviewPage() {
         ? 'You are next up.'
         : `${me.place - 1} ahead of you.`
       : mine?.snoozeUntil && new Date(mine.snoozeUntil) > new Date()
-        ? `Skipped until ${formatClock(new Date(mine.snoozeUntil), APP_TIMEZONE)}.`
+        ? `Skipped until ${formatClock(new Date(mine.snoozeUntil), tz)}.`
         : mine && !mine.active
           ? 'A manager must activate you.'
           : mine && !mine.onDuty

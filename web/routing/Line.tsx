@@ -4,16 +4,14 @@ import { ActionIcon, Badge, Group, Paper, Skeleton, Stack, Switch, Table, Text, 
 import { IconArrowDown, IconArrowUp, IconGripVertical } from '@tabler/icons-react';
 import { useCompact } from '../components/useCompact';
 import { formatClock } from '../../domain/format';
-import { APP_TIMEZONE } from '../api/meta';
+import { useStore, useTimeZone } from '../stores/store';
 import { notifyFail } from '../components/notify';
-import { useReorder, type RotationView } from '../api/rotation';
+import { rotationQuery, useReorder, type RotationView } from '../api/rotation';
 import { call } from '../api/client';
 import { heldOutText } from '../../domain/floor';
 import { moveInLine, ROUTING_LOG_SIZE } from '../../domain/rotation';
 
 type Member = RotationView['team'][number];
-
-const clock = (iso: string) => formatClock(new Date(iso), APP_TIMEZONE);
 
 /**
  * The line as it is served, Next Up first, and below it, in a group of their own, those not in
@@ -25,7 +23,8 @@ const clock = (iso: string) => formatClock(new Date(iso), APP_TIMEZONE);
 export function Line({ team }: { team: Member[] | undefined }) {
   const compact = useCompact();
   const qc = useQueryClient();
-  const key = ['rotation', ROUTING_LOG_SIZE];
+  const { code } = useStore();
+  const key = rotationQuery(ROUTING_LOG_SIZE, code).queryKey;
   const status = useMutation({
     mutationFn: (b: { uid: string; active?: boolean; onDuty?: boolean }) => call('POST /rotation/status', { body: b }),
     // The switch moves at once; the server's answer (or its refusal) settles it.
@@ -261,6 +260,7 @@ export function Line({ team }: { team: Member[] | undefined }) {
 
 /** A place in line counted from Next Up (#1, as the salesman's overview shows it), or why he is not in line. */
 function Place({ member: t }: { member: Member }) {
+  const tz = useTimeZone();
   if (t.place) return <Text size="sm">#{t.place}</Text>;
   if (t.pastDueCount && t.onDuty && t.active && !t.snoozeUntil) {
     return (
@@ -269,7 +269,7 @@ function Place({ member: t }: { member: Member }) {
       </Badge>
     );
   }
-  const [label, color] = t.snoozeUntil ? [`Snoozed until ${clock(t.snoozeUntil)}`, 'orange'] : [t.notInLine ?? 'Off duty', 'gray'];
+  const [label, color] = t.snoozeUntil ? [`Snoozed until ${formatClock(new Date(t.snoozeUntil), tz)}`, 'orange'] : [t.notInLine ?? 'Off duty', 'gray'];
   return (
     <Badge color={color} variant="light">
       {label}

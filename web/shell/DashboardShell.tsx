@@ -3,12 +3,14 @@ import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-r
 import { AppShell, Burger, Center, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { SIGNED_OUT_WHY, useSession } from '../session/SessionProvider';
-import { useLiveEvents } from '../api/live';
+import { ALL_STORES, useLiveEvents } from '../api/live';
 import { WeatherReadout } from './WeatherReadout';
 import { greetingFor } from '../../domain/greeting';
 import { displayName } from '../../domain/format';
 import { localHour } from '../../domain/time';
-import { APP_NAME, APP_TIMEZONE } from '../api/meta';
+import { APP_NAME } from '../api/meta';
+import { useStore, useStorePath, useTimeZone } from '../stores/store';
+import { StoreSwitcher } from '../stores/StoreSwitcher';
 import { UserMenu } from './UserMenu';
 import { NamePrompt } from './NamePrompt';
 import {
@@ -17,6 +19,7 @@ import {
   IconHome,
   IconInbox,
   IconLogout,
+  IconBuildingStore,
   IconPresentationAnalytics,
   IconRoute,
   IconSettings,
@@ -32,22 +35,27 @@ import { UpNow } from '../leads/UpNow';
 import { registerServiceWorker } from '../leads/alerts';
 
 function useHour() {
-  // The greeting follows the dealership's clock, like every other time shown.
-  const [hour, setHour] = useState(() => localHour(new Date(), APP_TIMEZONE));
+  // The greeting follows the store's clock, like every other time shown. The shell is drawn anew
+  // in another store (StoreScope), so its zone is the one it started with.
+  const tz = useTimeZone();
+  const [hour, setHour] = useState(() => localHour(new Date(), tz));
   useEffect(() => {
-    const t = setInterval(() => setHour(localHour(new Date(), APP_TIMEZONE)), 60_000);
+    const t = setInterval(() => setHour(localHour(new Date(), tz)), 60_000);
     return () => clearInterval(t);
-  }, []);
+  }, [tz]);
   return hour;
 }
 
-export default function DashboardShell() {
+/** The frame of every screen: header, menu, live updates. `group`: the group's screen, live on every store. */
+export default function DashboardShell({ group = false }: { group?: boolean }) {
   const { user, isManager, logout } = useSession();
+  const store = useStore();
+  const to = useStorePath();
   const [opened, { toggle, close }] = useDisclosure(false);
   const location = useLocation();
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const onStats = location.pathname.startsWith('/dashboard/stats');
+  const onStats = location.pathname.startsWith(to('/dashboard/stats'));
   const [statsOpen, setStatsOpen] = useState(onStats);
   const hour = useHour();
   // Below the sm breakpoint the sidebar is a slide-over; while it is shut it is off screen, so it
@@ -70,7 +78,7 @@ export default function DashboardShell() {
     qc.setQueryData(['me'], null);
     void navigate('/', { replace: true });
   }, [qc, navigate]);
-  useLiveEvents(onRevoked);
+  useLiveEvents(group ? ALL_STORES : store.code, onRevoked);
   useEffect(registerServiceWorker, []);
 
   const icon = (I: typeof IconHome) => <I size={18} stroke={1.6} aria-hidden />;
@@ -89,9 +97,10 @@ export default function DashboardShell() {
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap" miw={0}>
               <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close menu' : 'Open menu'} />
-              <Text fw={700} visibleFrom="xs" truncate>
+              <Text fw={700} visibleFrom="md" truncate>
                 {APP_NAME}
               </Text>
+              <StoreSwitcher group={group} />
             </Group>
             <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: 1, justifyContent: 'flex-end' }}>
               <Text size="sm" truncate data-testid="greeting" title={name ? `${greeting}, ${name}` : greeting} miw={0}>
@@ -112,8 +121,9 @@ export default function DashboardShell() {
 
         <AppShell.Navbar p="xs" aria-label="Main" inert={phone && !opened}>
           <AppShell.Section grow component={ScrollArea}>
-            {link('/dashboard/overview', 'Overview', IconHome)}
-            {link('/dashboard/associates', 'Salesman', IconUser)}
+            {user?.groupManager && link('/group', 'Group', IconBuildingStore)}
+            {link(to('/dashboard/overview'), 'Overview', IconHome)}
+            {link(to('/dashboard/associates'), 'Salesman', IconUser)}
             <NavLink
               component="button"
               label="Stats"
@@ -124,17 +134,17 @@ export default function DashboardShell() {
               active={false}
               childrenOffset={28}
             >
-              {link('/dashboard/stats/sales', 'Sales', IconChartBar)}
-              {link('/dashboard/stats/leads', 'Leads', IconChartDots)}
+              {link(to('/dashboard/stats/sales'), 'Sales', IconChartBar)}
+              {link(to('/dashboard/stats/leads'), 'Leads', IconChartDots)}
             </NavLink>
             {isManager && (
               <>
-                {link('/dashboard/management', 'Manager', IconUsers)}
-                {link('/dashboard/routing', 'Routing', IconRoute)}
-                {link('/dashboard/leads', 'Leads', IconInbox)}
+                {link(to('/dashboard/management'), 'Manager', IconUsers)}
+                {link(to('/dashboard/routing'), 'Routing', IconRoute)}
+                {link(to('/dashboard/leads'), 'Leads', IconInbox)}
               </>
             )}
-            {link('/dashboard/settings', 'Settings', IconSettings)}
+            {link(to('/dashboard/settings'), 'Settings', IconSettings)}
             <NavLink
               component="button"
               label="Logout"
@@ -143,6 +153,9 @@ export default function DashboardShell() {
             />
           </AppShell.Section>
           <AppShell.Section>
+            <Text size="xs" c="dimmed" px="xs" pt="xs" truncate data-testid="store-name">
+              {store.name}
+            </Text>
             <Text size="xs" c="dimmed" p="xs" truncate data-testid="user-email">
               {user?.email}
             </Text>

@@ -19,7 +19,7 @@ export function NamePrompt() {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   // Settings has the name field itself.
-  const onSettings = useLocation().pathname.startsWith('/dashboard/settings');
+  const onSettings = useLocation().pathname.endsWith('/dashboard/settings');
   if (!user || skipped || onSettings || !hasDefaultName(user.name)) return null;
 
   const skip = () => {

@@ -4,6 +4,7 @@ import { Button, Divider, Popover, Stack, Text, UnstyledButton } from '@mantine/
 import { IconLogout, IconSettings } from '@tabler/icons-react';
 import { useSession } from '../session/SessionProvider';
 import { displayName, initials } from '../../domain/format';
+import { useStorePath } from '../stores/store';
 
 const avatar = {
   display: 'inline-flex',
@@ -26,6 +27,7 @@ const avatar = {
 export function UserMenu() {
   const { user, logout } = useSession();
   const navigate = useNavigate();
+  const to = useStorePath();
   const [opened, setOpened] = useState(false);
   if (!user) return null;
   const name = displayName(user.name, user.email);
@@ -66,7 +68,7 @@ export function UserMenu() {
             color="gray"
             justify="flex-start"
             leftSection={<IconSettings size={16} aria-hidden />}
-            onClick={go(() => navigate('/dashboard/settings'))}
+            onClick={go(() => navigate(to('/dashboard/settings')))}
           >
             Settings
           </Button>

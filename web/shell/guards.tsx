@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { Center, Loader } from '@mantine/core';
 import { useSession } from '../session/SessionProvider';
+import { useStorePath } from '../stores/store';
 
 export const PageLoader = () => (
   <Center mih="100dvh">
@@ -19,6 +20,15 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 /** Courtesy only: the server refuses non-managers on every manager route. */
 export function RequireManager({ children }: { children: ReactNode }) {
   const { isManager } = useSession();
-  if (!isManager) return <Navigate to="/dashboard/overview" replace />;
+  const to = useStorePath();
+  if (!isManager) return <Navigate to={to('/dashboard/overview')} replace />;
+  return <>{children}</>;
+}
+
+/** The group's screens: a group manager's only (the server refuses anyone else too). */
+export function RequireGroupManager({ children }: { children: ReactNode }) {
+  const { user } = useSession();
+  const to = useStorePath();
+  if (!user?.groupManager) return <Navigate to={to('/dashboard/overview')} replace />;
   return <>{children}</>;
 }

@@ -3,7 +3,7 @@ import { Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, TextInp
 import { IconDownload, IconMail, IconPrinter } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { call } from '../api/client';
-import { APP_TIMEZONE } from '../api/meta';
+import { useStore, useTimeZone } from '../stores/store';
 import { LoadError } from '../components/LoadError';
 import { notifyFail, notifyOk } from '../components/notify';
 import { useCompact } from '../components/useCompact';
@@ -39,15 +39,17 @@ const COLUMNS: [string, (r: Row) => string | number][] = [
  * report is printed), as CSV, and mailed to every manager on demand.
  */
 export function FloorReport() {
-  const today = dayKey(new Date(), APP_TIMEZONE);
+  const tz = useTimeZone();
+  const { code: store } = useStore();
+  const today = dayKey(new Date(), tz);
   const [params, setParams] = useSearchParams();
   const asked = params.get('day') ?? '';
   const pick = reportDaySchemaOn(today);
   const day = pick.safeParse({ day: asked }).success ? asked : today;
   const compact = useCompact();
-  const q = useQuery({ queryKey: ['floor-report', day], queryFn: () => call('GET /floor/report', { query: { day } }) });
+  const q = useQuery({ queryKey: ['floor-report', store, day], queryFn: () => call('GET /floor/report', { query: { day }, store }) });
   const send = useMutation({
-    mutationFn: () => call('POST /floor/report/send', { body: { day } }),
+    mutationFn: () => call('POST /floor/report/send', { body: { day }, store }),
     onSuccess: (r) => notifyOk(`Floor report for ${formatDay(r.day)} sent to ${r.sent} manager${r.sent === 1 ? '' : 's'}.`),
     onError: (err) => notifyFail('Could not send the floor report', err),
   });
@@ -62,7 +64,7 @@ export function FloorReport() {
           </Title>
           {q.data?.closedAt && (
             <Text size="sm" c="dimmed">
-              The floor closed at {formatClock(new Date(q.data.closedAt), APP_TIMEZONE)}; every manager got this report then.
+              The floor closed at {formatClock(new Date(q.data.closedAt), tz)}; every manager got this report then.
             </Text>
           )}
         </div>
@@ -86,7 +88,7 @@ export function FloorReport() {
         </Button>
         <Button
           component="a"
-          href={`/api/floor/report.csv?day=${day}`}
+          href={`/api/floor/report.csv?${new URLSearchParams({ day, store })}`}
           download={`floor-report-${day}.csv`}
           variant="light"
           leftSection={<IconDownload size={16} aria-hidden />}

@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { LoadError } from '../components/LoadError';
 import { useCompact } from '../components/useCompact';
 import { BarChart } from '@mantine/charts';
 import '../styles/charts';
 import { PageTitle } from '../components/PageTitle';
-import { call } from '../api/client';
+import { useKpis } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
 import type { AssociateKpi } from '../../domain/contract/answers';
 import { SpeedFigures } from './SpeedFigures';
@@ -18,7 +17,7 @@ const pct = (v: number | null) => (v === null ? '—' : `${v}%`);
 
 export default function LeadsKpiPage() {
   const { isManager } = useSession();
-  const q = useQuery({ queryKey: ['kpis'], queryFn: () => call('GET /leads/kpis') });
+  const q = useKpis();
   const rows: Kpi[] = q.data ? [...q.data.associates, { ...q.data.average, name: 'Team average' }] : [];
   const compact = useCompact();
   const chart = rows.map((r) => ({ name: r.name, Received: r.received, Closed: r.closed, Skips: r.skips }));

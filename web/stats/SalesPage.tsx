@@ -13,9 +13,11 @@ import { SaleForm } from './sales/SaleForm';
 import { SalesList } from './sales/SalesList';
 import { Figures } from './sales/Figures';
 import { Charts } from './sales/Charts';
+import { useStore } from '../stores/store';
 
 export default function SalesPage() {
   const { user, isManager } = useSession();
+  const { code } = useStore();
   const [params, setParams] = useSearchParams();
   const picked = params.get('user');
   const userId = picked && picked !== user?.uid ? picked : null;
@@ -76,7 +78,13 @@ export default function SalesPage() {
                   Through {formatDay(t.today)}, against the same days last month and last year.
                 </Text>
               </div>
-              <Button component="a" href={exportUrl(userId)} download="sales_records.csv" variant="light" leftSection={<IconDownload size={16} aria-hidden />}>
+              <Button
+                component="a"
+                href={exportUrl(userId, code)}
+                download="sales_records.csv"
+                variant="light"
+                leftSection={<IconDownload size={16} aria-hidden />}
+              >
                 Export CSV
               </Button>
             </Group>

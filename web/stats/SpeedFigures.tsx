@@ -4,6 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { formatSeconds, type Spread } from '../../domain/speed';
 import type { Speed } from '../../domain/contract/answers';
 import { StatCard } from '../components/StatCard';
+import { useStore } from '../stores/store';
 
 const spreadText = (s: Spread) => (s.count ? `${formatSeconds(s.median)} · 90%: ${formatSeconds(s.p90)}` : '—');
 type Row = Speed['today']['team'] & { id?: string; name: string };
@@ -11,6 +12,7 @@ type Row = Speed['today']['team'] & { id?: string; name: string };
 /** Speed to lead per salesman and for the team: today or month to date (the dealership's time zone). */
 export function SpeedFigures({ speed, canExport }: { speed: Speed; canExport: boolean }) {
   const [period, setPeriod] = useState<'today' | 'month'>('today');
+  const { code } = useStore();
   const narrow = useMediaQuery('(max-width: 40em)', undefined, { getInitialValueInEffect: false });
   const figures = speed[period];
   const rows: Row[] = [...figures.associates, { ...figures.team, name: 'Team' }];
@@ -32,7 +34,7 @@ export function SpeedFigures({ speed, canExport }: { speed: Speed; canExport: bo
             ]}
           />
           {canExport && (
-            <Anchor href="/api/leads/export.csv" download size="sm">
+            <Anchor href={`/api/leads/export.csv?store=${encodeURIComponent(code)}`} download size="sm">
               Export leads CSV
             </Anchor>
           )}

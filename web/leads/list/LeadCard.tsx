@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Group, Paper, SimpleGrid, Text } from '@mantine/core';
-import { when } from '../../components/when';
+import { useWhen } from '../../components/when';
 import type { RowProps } from './LeadsList';
 import { LeadDetails } from './LeadDetails';
 import { Assignee, FollowUp, Status } from './LeadCells';
@@ -8,6 +8,7 @@ import { CloseOrReopen, SpeedActions } from './LeadActions';
 
 /** A lead as a card on a phone; like the row, it renders again only when its lead changed. */
 export const LeadCard = memo(function LeadCard({ showAssignee, day: _day, ...row }: RowProps) {
+  const when = useWhen();
   const l = row.lead;
   return (
     <Paper component="li" withBorder p="sm" radius="md" data-testid="lead-row">

@@ -1,6 +1,6 @@
 import { Badge, Stack, Text } from '@mantine/core';
 import type { Lead } from '../../api/leads';
-import { when } from '../../components/when';
+import { useWhen } from '../../components/when';
 
 const statusColor = (l: Lead) => (l.closed ? 'gray' : l.status === 'new' ? 'orange' : 'blue');
 
@@ -13,6 +13,7 @@ export function Status({ lead: l }: { lead: Lead }) {
 }
 
 export function FollowUp({ lead: l }: { lead: Lead }) {
+  const when = useWhen();
   return (
     <Stack gap={2} align="flex-start">
       <Text size="sm">{l.assignedTo ? when(l.followUpDue) : '—'}</Text>

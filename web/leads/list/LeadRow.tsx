@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Group, Table } from '@mantine/core';
-import { when } from '../../components/when';
+import { useWhen } from '../../components/when';
 import type { RowProps } from './LeadsList';
 import { LeadDetails } from './LeadDetails';
 import { Assignee, FollowUp, Status } from './LeadCells';
@@ -8,6 +8,7 @@ import { CloseOrReopen, SpeedActions } from './LeadActions';
 
 /** A lead as a row of the desktop table; it renders again only when its lead changed (React Query keeps an unchanged lead the same object). */
 export const LeadRow = memo(function LeadRow({ showAssignee, day: _day, ...row }: RowProps) {
+  const when = useWhen();
   const l = row.lead;
   return (
     <Table.Tr data-testid="lead-row">

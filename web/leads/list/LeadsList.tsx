@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { Stack, Table, Text } from '@mantine/core';
 import type { Lead } from '../../api/leads';
 import { useCompact } from '../../components/useCompact';
-import { APP_TIMEZONE } from '../../api/meta';
+import { useTimeZone } from '../../stores/store';
 import { dayKey } from '../../../domain/time';
 import { useCloseWithUndo } from './useCloseWithUndo';
 import type { OpenDialog } from './LeadDialogs';
@@ -25,7 +25,8 @@ export function LeadsList({ leads, showAssignee = true, onOpen }: { leads: Lead[
   const { mutate, isPending, variables } = useCloseWithUndo();
   const compact = useCompact();
   const onAct = useCallback((id: number, close: boolean) => mutate({ id, close }), [mutate]);
-  const day = dayKey(new Date(), APP_TIMEZONE);
+  const tz = useTimeZone();
+  const day = dayKey(new Date(), tz);
   if (!leads.length) return <Text c="dimmed">No leads found.</Text>;
   const props = (l: Lead): RowProps & { key: number } => ({
     key: l.id,

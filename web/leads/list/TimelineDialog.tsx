@@ -1,7 +1,7 @@
 import { Modal, Skeleton, Stack, Text, Timeline } from '@mantine/core';
 import { useTimeline, type Lead } from '../../api/leads';
 import type { TimelineEntry } from '../../../domain/contract/answers';
-import { when } from '../../components/when';
+import { useWhen } from '../../components/when';
 import { may as offers } from './may';
 import { ContactForm } from './ContactForm';
 
@@ -26,6 +26,7 @@ function describe(e: TimelineEntry): string {
 
 /** A lead's life so far, and (for its holder, while it is open) the form that logs a contact. */
 export function TimelineDialog({ lead, opened, onClose }: { lead: Lead; opened: boolean; onClose: () => void }) {
+  const when = useWhen();
   const q = useTimeline(lead.id, opened);
   const may = offers(lead);
   return (

@@ -3,6 +3,7 @@ import { call } from '../../api/client';
 import { ApiError } from '../../../domain/errors';
 import { notifyFail, notifyOk } from '../../components/notify';
 import type { Split } from '../../../domain/commission';
+import { useStore } from '../../stores/store';
 
 export type { Sale, Tracker } from '../../../domain/contract/answers';
 
@@ -14,17 +15,18 @@ export type SaleDraft = {
   split: Split;
 };
 
-const query = (userId: string | null) => (userId ? `?user=${encodeURIComponent(userId)}` : '');
-
-export const useTracker = (userId: string | null) =>
-  useQuery({
-    queryKey: ['sales', userId ?? 'me'],
-    queryFn: () => call('GET /sales', { query: { user: userId ?? undefined } }),
+export function useTracker(userId: string | null) {
+  const { code: store } = useStore();
+  return useQuery({
+    queryKey: ['sales', store, userId ?? 'me'],
+    queryFn: () => call('GET /sales', { query: { user: userId ?? undefined }, store }),
     // A refusal or an unknown salesman will not change on a second try.
     retry: (n, err) => n < 1 && !(err instanceof ApiError && err.status >= 400 && err.status < 500),
   });
+}
 
-export const exportUrl = (userId: string | null) => `/api/sales/export.csv${query(userId)}`;
+/** A plain link cannot send X-Store: it names its store in the query. */
+export const exportUrl = (userId: string | null, store: string) => `/api/sales/export.csv?${new URLSearchParams(userId ? { store, user: userId } : { store })}`;
 
 export function useSaveSale(id?: number) {
   const qc = useQueryClient();

@@ -1,0 +1,29 @@
+import type { InStore, Route } from '../../domain/contract/routes';
+
+/** The contract's routes that act on no one store (no `store: true`). */
+type Unscoped = { [R in Route]: InStore<R> extends true ? never : R }[Route];
+
+/**
+ * Checked against the contract both ways: a route listed here that acts on a store, or one that
+ * does not and is missing, fails to compile. The web keeps this list because the contract itself
+ * (zod and every schema) is too large to load with the sign-in page.
+ */
+const UNSCOPED: Record<Unscoped, true> = {
+  'POST /auth/link': true,
+  'POST /auth/complete': true,
+  'GET /auth/me': true,
+  'POST /auth/logout': true,
+  'PATCH /profile': true,
+  'GET /profile/notes': true,
+  'PUT /profile/notes': true,
+  'GET /weather': true,
+  'PUT /profile/store': true,
+  'GET /stores': true,
+  'POST /stores': true,
+  'PATCH /stores/:code': true,
+  'GET /group': true,
+  'POST /users/confirm-email': true,
+};
+
+/** The route acts on one store's data, so its call names the store (X-Store). */
+export const inStore = (route: Route) => !Object.hasOwn(UNSCOPED, route);
