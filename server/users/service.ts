@@ -72,6 +72,7 @@ export async function listUsers(db: Db, store: number, withDeleted: boolean, id?
     .orderBy('users.name')
     .orderBy('users.email')
     .execute();
+  if (!rows.length) return [];
   const codes = await db
     .selectFrom('memberships')
     .innerJoin('stores', 'stores.id', 'memberships.store_id')

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
+import { insertUser } from '../users/repo';
+import { addStore } from './service';
+import { routes, type RouteContract } from '../../domain/contract/routes';
+import { methodAndPath } from '../../domain/contract/method';
+import type { Store } from '../../domain/stores';
+import { atStore } from '../db';
+import { teamStaff } from '../rotation/queries';
+
+/**
+ * Two stores of one group: every store route, for every role, in its own store and the other;
+ * lines that never wait on or serve each other; a salesman of both stores.
+ */
+describe.each(DIALECTS)('a group of two stores on %s', (dialect) => {
+  let t: TestApp;
+  let north: Store;
+  let south: Store;
+  const who: Record<'group' | 'northManager' | 'northRep', string> = { group: '', northManager: '', northRep: '' };
+  const ids: Record<string, string> = {};
+  let southLead = 0;
+  let northLead = 0;
+
+  const call = (method: string, url: string, cookie: string, store?: string, payload?: object) =>
+    t.app.inject({ method: method as 'GET', url: `/api${url}`, headers: { cookie, ...(store ? { 'x-store': store } : {}) }, payload });
+
+  beforeAll(async () => {
+    t = await testApp(dialect, { SIGNIN_LINKS_PER_MINUTE: '1000', SIGNIN_LINKS_PER_ADDRESS: '1000' });
+    north = await addStore(t.dbh, { name: 'Northside Honda', code: 'NSH', timezone: 'America/Chicago' });
+    south = await addStore(t.dbh, { name: 'Southside Toyota', code: 'SST', timezone: 'America/Denver' });
+    const add = async (email: string, role: string, stores: number[]) =>
+      (await insertUser(t.db, { email, name: email.split('@')[0], role, stores, onDuty: true })).id;
+    ids.northManager = await add('north.boss@dealer.test', 'manager', [north.id]);
+    ids.northRep = await add('north.rep@dealer.test', 'staff', [north.id]);
+    ids.southRep = await add('south.rep@dealer.test', 'staff', [south.id]);
+    who.group = await t.signIn(MANAGER);
+    who.northManager = await t.signIn('north.boss@dealer.test');
+    who.northRep = await t.signIn('north.rep@dealer.test');
+    const s = await call('POST', '/rotation/assign', who.group, 'SST', { customer: 'South Customer' });
+    expect(s.statusCode).toBe(200);
+    southLead = s.json().leadId;
+    const n = await call('POST', '/rotation/assign', who.group, 'NSH', { customer: 'North Customer' });
+    expect(n.json().assignedTo.name).toBe('north.rep');
+    northLead = n.json().leadId;
+  });
+  afterAll(async () => {
+    t.dbh.pool?.on('error', () => undefined);
+    await t.close();
+  });
+
+  const storeRoutes = Object.entries(routes as Record<string, RouteContract>).filter(([, r]) => r.store);
+
+  it('every store route answers "Store not found" for a store its caller is not in, and acts in his own', async () => {
+    expect(storeRoutes.length).toBeGreaterThan(30);
+    for (const [route, def] of storeRoutes) {
+      const [method, path] = methodAndPath(route);
+      const url = path.replace(':id', route.includes('/users/') ? ids.southRep : String(southLead)).replace(':code', 'SST');
+      for (const cookie of [who.northManager, who.northRep]) {
+        const other = await call(method, url, cookie, 'SST', {});
+        // A salesman is refused a manager's route by his role, before any store is looked at.
+        if (def.access === 'manager' && cookie === who.northRep) {
+          expect(other.statusCode, route).toBe(403);
+          continue;
+        }
+        expect(other.statusCode, `${route} in another store`).toBe(404);
+        expect(other.json().error, route).toBe('Store not found');
+        const own = await call(method, url, cookie, 'NSH', {});
+        expect(own.json().error ?? '', `${route} in his own store`).not.toBe('Store not found');
+      }
+      // A group manager opens every store (on a lead and a person that are not there: the walk changes nothing).
+      const group = await call(method, path.replace(':id', route.includes('/users/') ? 'nobody' : '999999').replace(':code', 'SST'), who.group, 'SST', {});
+      expect(group.json().error ?? '', `${route} for a group manager`).not.toBe('Store not found');
+    }
+  });
+
+  it("a store manager gets 404 for another store's lead, person, rules, report and CSV, even naming his own store", async () => {
+    expect((await call('GET', `/leads/${southLead}/timeline`, who.northManager, 'NSH')).json()).toEqual({ error: 'Lead not found' });
+    expect((await call('POST', `/leads/${southLead}/close`, who.northManager, 'NSH')).statusCode).toBe(404);
+    expect((await call('PATCH', `/users/${ids.southRep}`, who.northManager, 'NSH', { email: 'x@dealer.test' })).json().error).toBe('User not found');
+    expect((await call('GET', `/users/${ids.southRep}/audit`, who.northManager, 'NSH')).statusCode).toBe(404);
+    const people = (await call('GET', '/users', who.northManager, 'NSH')).json().users.map((u: { email: string }) => u.email);
+    expect(people).toContain('north.rep@dealer.test');
+    expect(people).not.toContain('south.rep@dealer.test');
+    const leads = (await call('GET', '/leads', who.northManager, 'NSH')).json().leads.map((l: { id: number }) => l.id);
+    expect(leads).toEqual([northLead]);
+    for (const url of ['/leads/export.csv?store=SST', '/floor/report.csv?store=SST', '/sales/export.csv?store=SST', '/events?store=SST']) {
+      const r = await t.app.inject({ method: 'GET', url: `/api${url}`, headers: { cookie: who.northManager } });
+      expect(r.statusCode, url).toBe(404);
+    }
+    const csv = await t.app.inject({ method: 'GET', url: '/api/leads/export.csv?store=NSH', headers: { cookie: who.northManager } });
+    expect(csv.body).toContain('North Customer');
+    expect(csv.body).not.toContain('South Customer');
+    // Only a group manager adds stores or sees the group.
+    expect((await call('POST', '/stores', who.northManager, undefined, { name: 'X', code: 'XX', timezone: 'UTC' })).statusCode).toBe(403);
+    expect((await call('GET', '/group', who.northManager)).statusCode).toBe(403);
+    expect((await call('GET', '/stores', who.northManager)).json().stores.map((s: Store) => s.code)).toEqual(['NSH']);
+  });
+
+  it("each store's line is its own: concurrent assigns in both stores go round their own salesmen only", async () => {
+    const reps: Record<string, string[]> = { NSH: [ids.northRep], SST: [ids.southRep] };
+    for (const store of [north, south])
+      for (let i = 0; i < 3; i++)
+        reps[store.code].push(
+          (await insertUser(t.db, { email: `${store.code}.${i}@dealer.test`, name: `${store.code} ${i}`, stores: [store.id], onDuty: true })).id,
+        );
+    const per = 12;
+    const answers = await Promise.all(
+      [north, south].flatMap((s) =>
+        Array.from({ length: per }, (_, i) =>
+          call('POST', '/rotation/assign', who.group, s.code, { customer: `${s.code} burst ${i}` }).then((r) => ({ store: s.code, r })),
+        ),
+      ),
+    );
+    for (const { store, r } of answers) {
+      expect(r.statusCode).toBe(200);
+      expect(reps[store]).toContain(r.json().assignedTo.id);
+    }
+    for (const store of [north, south]) {
+      const got = answers.filter((a) => a.store === store.code).map((a) => a.r.json().assignedTo.id);
+      // Four salesmen, twelve leads: three each, whatever order the requests ran in.
+      for (const id of reps[store.code]) expect(got.filter((g) => g === id).length, store.code).toBe(3);
+      const log = await t.db.selectFrom('rotation_log').select('target_id').where('store_id', '=', store.id).where('customer', 'like', '% burst %').execute();
+      expect(log).toHaveLength(per);
+    }
+  });
+
+  it('a salesman of both stores is in both lines, and on one floor at a time', async () => {
+    const both = await insertUser(t.db, { email: 'both@dealer.test', name: 'Both Stores', stores: [north.id, south.id] });
+    for (const s of [north, south]) expect((await teamStaff(t.db, s.id)).map((m) => m.id)).toContain(both.id);
+    const cookie = await t.signIn('both@dealer.test');
+    expect((await call('POST', '/rotation/duty', cookie, 'NSH', { onDuty: true })).statusCode).toBe(200);
+    expect((await call('POST', '/rotation/duty', cookie, 'SST', { onDuty: true })).statusCode).toBe(200);
+    const duty = async (s: Store) => (await teamStaff(atStore(t.dbh, s.id).db, s.id)).find((m) => m.id === both.id)?.onDuty;
+    expect(await duty(south)).toBe(true);
+    expect(await duty(north)).toBe(false);
+    // Both stores assign at once, many times: he is served by the one he is on the floor of.
+    const answers = await Promise.all(
+      [north, south].flatMap((s) =>
+        Array.from({ length: 8 }, (_, i) => call('POST', '/rotation/assign', who.group, s.code, { customer: `${s.code} both ${i}` }).then((r) => ({ s, r }))),
+      ),
+    );
+    const his = answers.filter((a) => a.r.json().assignedTo?.id === both.id);
+    expect(his.length).toBeGreaterThan(0);
+    expect(his.every((a) => a.s.code === 'SST')).toBe(true);
+  });
+
+  it('the session names his stores; a group manager sees the group at a glance', async () => {
+    const me = (await call('GET', '/auth/me', who.northManager)).json().user;
+    expect(me.stores.map((s: Store) => s.code)).toEqual(['NSH']);
+    expect(me.store).toBe('NSH');
+    expect(me.groupManager).toBe(false);
+    const group = (await call('GET', '/group', who.group)).json();
+    expect(group.stores.map((s: { store: Store }) => s.store.code)).toEqual(['MAIN', 'NSH', 'SST']);
+    const sst = group.stores.find((s: { store: Store }) => s.store.code === 'SST');
+    expect(sst.upsToday).toBeGreaterThanOrEqual(1);
+    expect(sst.nextUp).not.toBeNull();
+    expect((await call('PUT', '/profile/store', who.northManager, undefined, { code: 'SST' })).statusCode).toBe(404);
+    expect((await call('PUT', '/profile/store', who.group, undefined, { code: 'SST' })).statusCode).toBe(200);
+    expect((await call('GET', '/auth/me', who.group)).json().user.store).toBe('SST');
+  });
+});
