@@ -3,6 +3,7 @@ import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { openDb, withRotationLock } from '../db';
 import { buildApp } from '../app';
+import { inStore } from '../context';
 import { sweep } from '../rotation/handout';
 import { addDays, atClock, TYPICAL_HOURS, type DayHours } from '../../domain/hours';
 import { formatDay } from '../../domain/format';
@@ -66,20 +67,23 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
     await hours(TYPICAL_HOURS);
     for (const who of ['Amy', 'Bob']) expect((await duty(who, true)).statusCode).toBe(200);
     await t.db
-      .updateTable('users')
+      .updateTable('memberships')
       .set({ snooze_until: AFTER_CLOSING.getTime() + HOUR })
-      .where('id', '=', rep.Cy.id)
+      .where('user_id', '=', rep.Cy.id)
+      .where('store_id', '=', 1)
       .execute();
     const seen = [MANAGER, SECOND_MANAGER].map((m) => t.smtp.count(m));
     // On PostgreSQL a second app server on the same database sweeps at the same moment (SQLite is one server's).
     const twinDb = dialect === 'postgres' ? await openDb({ databaseUrl: t.dbh.url, dataDir: t.dbh.dir }) : null;
     const twin = twinDb ? await buildApp({ config: t.config, dbh: twinDb, sweepMs: 24 * HOUR }) : t.app;
     await twin.ready();
+    const here = t.store;
+    const there = inStore(twin.ctx, t.store.store);
     try {
       // Before closing nothing happens.
-      await Promise.all([sweep(t.app.ctx, new Date(AFTER_CLOSING.getTime() - HOUR)), sweep(twin.ctx, new Date(AFTER_CLOSING.getTime() - HOUR))]);
+      await Promise.all([sweep(here, new Date(AFTER_CLOSING.getTime() - HOUR)), sweep(there, new Date(AFTER_CLOSING.getTime() - HOUR))]);
       expect((await call('GET', 'rotation')).json().queue).toHaveLength(2);
-      await Promise.all([sweep(t.app.ctx, AFTER_CLOSING), sweep(twin.ctx, AFTER_CLOSING), sweep(t.app.ctx, AFTER_CLOSING), sweep(twin.ctx, AFTER_CLOSING)]);
+      await Promise.all([sweep(here, AFTER_CLOSING), sweep(there, AFTER_CLOSING), sweep(here, AFTER_CLOSING), sweep(there, AFTER_CLOSING)]);
     } finally {
       if (twinDb) {
         await twin.close();
@@ -88,7 +92,9 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
     }
     const team = await t.db
       .selectFrom('users')
+      .innerJoin('memberships', 'memberships.user_id', 'users.id')
       .select(['name', 'on_duty', 'snooze_until'])
+      .where('memberships.store_id', '=', 1)
       .where('email', 'like', '%.day@dealer.test')
       .orderBy('name')
       .execute();
@@ -106,22 +112,22 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
 
     for (const [i, manager] of [MANAGER, SECOND_MANAGER].entries()) {
       const mail = await t.smtp.mailTo(manager, 5000, seen[i]);
-      expect(mail.subject).toBe('BDC Portal: floor report for Nov 16, 2026');
+      expect(mail.subject).toBe(`BDC Portal: floor report for Nov 16, 2026 · ${t.store.store.name}`);
       for (const name of ['Amy Day', 'Bob Day', 'Cy Day']) expect(mail.text).toMatch(new RegExp(`${name}\\r?\\n  Ups: 0 `));
     }
     // The next sweeps find the day closed; a later event (another mail) proves no second report came.
-    await Promise.all([sweep(t.app.ctx, new Date(AFTER_CLOSING.getTime() + HOUR)), sweep(t.app.ctx, AFTER_CLOSING)]);
+    await Promise.all([sweep(t.store, new Date(AFTER_CLOSING.getTime() + HOUR)), sweep(t.store, AFTER_CLOSING)]);
     await call('POST', 'floor/report/send', boss, { day: '2026-11-15' });
     await t.smtp.mailTo(MANAGER, 5000, seen[0] + 1);
     await t.drained();
     expect(
       t.smtp.inbox
-        .filter((m) => m.subject === 'BDC Portal: floor report for Nov 16, 2026')
+        .filter((m) => m.subject === `BDC Portal: floor report for Nov 16, 2026 · ${t.store.store.name}`)
         .flatMap((m) => m.to)
         .sort(),
     ).toEqual([MANAGER, SECOND_MANAGER].sort());
     expect(await t.db.selectFrom('floor_days').selectAll().where('day', '=', '2026-11-16').execute()).toEqual([
-      { day: '2026-11-16', closed_at: expect.anything() },
+      { store_id: 1, day: '2026-11-16', closed_at: expect.anything() },
     ]);
   });
 
@@ -131,7 +137,7 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
     expect((await call('POST', 'rotation/status', boss, { uid: rep.Bob.id, onDuty: true })).statusCode).toBe(200);
     const r = await intake('Night Owl');
     expect(r.json().leads[0]).toMatchObject({ customer: 'Night Owl', status: 'unassigned', assignedTo: null });
-    await sweep(t.app.ctx);
+    await sweep(t.store);
     await duty('Amy', true);
     expect((await leadOf('Night Owl')).assigned_to).toBe('');
     const walkIn = await call('POST', 'rotation/assign', boss, { customer: 'Walk In' });
@@ -142,7 +148,7 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
     // Morning: the floor opens with nobody on it (the closing clocked everyone out).
     for (const who of ['Amy', 'Bob']) await duty(who, false);
     await hours(null);
-    await sweep(t.app.ctx);
+    await sweep(t.store);
     expect((await leadOf('Night Owl')).assigned_to).toBe('');
     await duty('Cy', true);
     expect((await leadOf('Night Owl')).assigned_to).toBe(rep.Cy.id);
@@ -162,7 +168,7 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
     expect((await call('GET', 'floor/report?day=2026-11-16')).json()).toMatchObject({ report: { day: '2026-11-16' }, closedAt: AFTER_CLOSING.toISOString() });
     const csv = await call('GET', `floor/report.csv?day=${today}`);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(csv.headers['content-disposition']).toBe(`attachment; filename="floor-report-${today}.csv"`);
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="floor-report-${t.store.store.code}-${today}.csv"`);
     expect(csv.body).toMatch(/^Salesman,Ups,Be-backs,/);
     expect(csv.body).toContain('Cy Day,1,');
 
@@ -205,12 +211,19 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
       while (![1, 2, 3].includes(weekdayOf(d))) d = addDays(d, 1);
       return d;
     })();
-    const reportsFor = (day: string) => t.smtp.inbox.filter((m) => m.to.includes(MANAGER) && m.subject === `BDC Portal: floor report for ${formatDay(day)}`);
+    const reportsFor = (day: string) =>
+      t.smtp.inbox.filter((m) => m.to.includes(MANAGER) && m.subject === `BDC Portal: floor report for ${formatDay(day)} · ${t.store.store.name}`);
     const onDuty = async () =>
-      (await t.db.selectFrom('users').select(['name', 'on_duty']).where('email', 'like', '%.day@dealer.test').orderBy('name').execute()).map((u) => [
-        u.name,
-        u.on_duty,
-      ]);
+      (
+        await t.db
+          .selectFrom('users')
+          .innerJoin('memberships', 'memberships.user_id', 'users.id')
+          .select(['name', 'on_duty'])
+          .where('memberships.store_id', '=', 1)
+          .where('email', 'like', '%.day@dealer.test')
+          .orderBy('name')
+          .execute()
+      ).map((u) => [u.name, u.on_duty]);
     const clockIn = async (who: string, at: Date) => {
       const before = Date.now();
       await duty(who, true);
@@ -234,7 +247,7 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
       await clockIn('Bob', atClock(addDays(ahead, 1), '08:10', tz)); // came in early the next day
       const seen = t.smtp.count(MANAGER);
       // The server was down from before the closing until the morning.
-      await Promise.all([sweep(t.app.ctx, morning), sweep(t.app.ctx, morning)]);
+      await Promise.all([sweep(t.store, morning), sweep(t.store, morning)]);
       expect(await onDuty()).toEqual([
         ['Amy Day', 0],
         ['Bob Day', 1],
@@ -243,7 +256,7 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
       expect(closing.getTime()).toBeLessThan(morning.getTime());
       await t.smtp.mailTo(MANAGER, 5000, seen);
       // Later sweeps find the day closed: with the outbox drained, one report is all there is.
-      await sweep(t.app.ctx, new Date(morning.getTime() + 60_000));
+      await sweep(t.store, new Date(morning.getTime() + 60_000));
       await t.drained();
       expect(reportsFor(ahead)).toHaveLength(1);
     });
@@ -261,11 +274,11 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
         { tz, now: early.getTime() },
       );
       expect(saved.changed).toBe(true);
-      await sweep(t.app.ctx, new Date(early.getTime() + 60_000));
+      await sweep(t.store, new Date(early.getTime() + 60_000));
       expect((await onDuty()).filter(([, on]) => on === 1).map(([name]) => name)).toEqual(['Amy Day', 'Bob Day']);
       // The day's own closing comes: now the floor closes, and its report is the one mailed.
       const seen = t.smtp.count(MANAGER);
-      await sweep(t.app.ctx, new Date(atClock(day, '20:00', tz).getTime() + 30_000));
+      await sweep(t.store, new Date(atClock(day, '20:00', tz).getTime() + 30_000));
       expect((await onDuty()).filter(([, on]) => on === 1)).toEqual([]);
       await t.smtp.mailTo(MANAGER, 5000, seen);
       await t.drained();

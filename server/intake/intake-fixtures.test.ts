@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { FIXTURES } from './fixtures/expected';
+import { setPlaces } from '../test/places';
 
 const dir = path.join(import.meta.dirname, 'fixtures');
 const fixture = (name: string) => fs.readFileSync(path.join(dir, name));
@@ -20,7 +21,7 @@ describe.each(DIALECTS)('ADF as senders send it, on %s', (dialect) => {
     boss = await t.signIn(MANAGER);
     rep = await t.signIn('fixture.rep@dealer.test');
     repId = (await t.db.selectFrom('users').select('id').where('email', '=', 'fixture.rep@dealer.test').executeTakeFirstOrThrow()).id;
-    await t.db.updateTable('users').set({ on_duty: 1 }).where('id', '=', repId).execute();
+    await setPlaces(t.db, { on_duty: 1 }, (u) => u.where('id', '=', repId));
   });
   afterAll(() => t.close());
 

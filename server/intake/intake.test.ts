@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { requestHash } from './service';
+import { setPlaces } from '../test/places';
 
 const sample = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'samples', name));
 const ADF = 'application/x-adf+xml';
@@ -30,7 +31,7 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
     await t.db.deleteFrom('rotation_log').execute();
     await t.db.deleteFrom('idempotency_keys').execute();
     await t.db.updateTable('rotation_state').set({ pointer_pos: 0 }).execute();
-    await t.db.updateTable('users').set({ on_duty: 0 }).where('email', '=', 'floor@dealer.test').execute();
+    await setPlaces(t.db, { on_duty: 0 }, (u) => u.where('email', '=', 'floor@dealer.test'));
     await t.db.deleteFrom('users').where('email', 'like', 'rep%').execute();
     reps = [];
     for (const name of ['Ann', 'Ben', 'Cat']) {
@@ -309,7 +310,7 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
   });
 
   it('keeps a lead unassigned when no one is eligible and hands it out first when someone clocks in', async () => {
-    await t.db.updateTable('users').set({ on_duty: 0 }).where('role', '=', 'staff').execute();
+    await setPlaces(t.db, { on_duty: 0 }, (u) => u.where('role', '=', 'staff'));
     const r = await send({ customer: 'Night Owl', phone: '555-0001' });
     expect(r.statusCode).toBe(201);
     expect(r.json().leads[0]).toMatchObject({ status: 'unassigned', assignedTo: null });
@@ -334,7 +335,7 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
   });
 
   it('a manager putting someone on duty, or the next Assign, hands waiting leads out first', async () => {
-    await t.db.updateTable('users').set({ on_duty: 0 }).where('role', '=', 'staff').execute();
+    await setPlaces(t.db, { on_duty: 0 }, (u) => u.where('role', '=', 'staff'));
     await send(sample('two-prospects.xml'));
     expect((await leads()).map((l) => l.assigned_to)).toEqual(['', '', '']);
     await t.app.inject({ method: 'POST', url: '/api/rotation/status', headers: { cookie: boss }, payload: { uid: reps[1].id, onDuty: true } });
@@ -342,9 +343,9 @@ describe.each(DIALECTS)('lead intake API on %s', (dialect) => {
 
     // Someone becomes eligible without a duty change (here: straight in the database, like a snooze ending).
     await send({ customer: 'Late Lead' }, {}, key);
-    await t.db.updateTable('users').set({ on_duty: 0 }).where('role', '=', 'staff').execute();
+    await setPlaces(t.db, { on_duty: 0 }, (u) => u.where('role', '=', 'staff'));
     await send({ customer: 'Waiting Wendy' });
-    await t.db.updateTable('users').set({ on_duty: 1 }).where('id', 'in', [reps[0].id, reps[2].id]).execute();
+    await setPlaces(t.db, { on_duty: 1 }, (u) => u.where('id', 'in', [reps[0].id, reps[2].id]));
     const r = await t.app.inject({ method: 'POST', url: '/api/rotation/assign', headers: { cookie: boss }, payload: { customer: 'Walk-in Walt' } });
     expect(r.statusCode).toBe(200);
     const all = await leads();

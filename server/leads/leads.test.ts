@@ -149,23 +149,24 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
     await addLead('Mid February', u, 'Tz Rep', Date.parse('2026-02-15T12:00:00Z'));
     // Sunday a week before, 9 AM in New York: the same weekday last week, before this time of day.
     await addLead('Last Sunday', u, 'Tz Rep', Date.parse('2026-02-22T14:00:00Z'));
-    expect(await myCounts(t.db, u.id, tz, now)).toEqual({ assignedToday: 1, assignedMonth: 1, sameDayLastWeek: 1, lastMonthSoFar: 0 });
-    expect(await myCounts(t.db, u.id, 'UTC', now)).toEqual({ assignedToday: 2, assignedMonth: 2, sameDayLastWeek: 1, lastMonthSoFar: 0 });
+    expect(await myCounts(t.db, 1, u.id, tz, now)).toEqual({ assignedToday: 1, assignedMonth: 1, sameDayLastWeek: 1, lastMonthSoFar: 0 });
+    expect(await myCounts(t.db, 1, u.id, 'UTC', now)).toEqual({ assignedToday: 2, assignedMonth: 2, sameDayLastWeek: 1, lastMonthSoFar: 0 });
     // 11:45 PM on Feb 28 in New York: February so far against January so far.
-    expect(await myCounts(t.db, u.id, tz, new Date('2026-03-01T04:45:00Z'))).toEqual({
+    expect(await myCounts(t.db, 1, u.id, tz, new Date('2026-03-01T04:45:00Z'))).toEqual({
       assignedToday: 1,
       assignedMonth: 3,
       sameDayLastWeek: 0,
       lastMonthSoFar: 0,
     });
     // Mid-March against February up to the same point: the Feb 15 and Feb 22 leads.
-    expect((await myCounts(t.db, u.id, tz, new Date('2026-03-25T15:00:00Z'))).lastMonthSoFar).toBe(2);
+    expect((await myCounts(t.db, 1, u.id, tz, new Date('2026-03-25T15:00:00Z'))).lastMonthSoFar).toBe(2);
   });
 
   it('reports KPIs: managers see everyone, staff themselves beside the team average', async () => {
     await t.db
       .insertInto('rotation_log')
       .values({
+        store_id: 1,
         type: 'skip',
         customer: null,
         target_id: ann.id,

@@ -43,7 +43,7 @@ describe.each(DIALECTS)('the new-lead mail on %s', (dialect) => {
       .returning('id')
       .executeTakeFirstOrThrow();
 
-    notifyAssigned(t.app.ctx, [Number(id)]);
+    notifyAssigned(t.store, [Number(id)]);
     const mail = await t.smtp.mailTo('rep.kai@dealer.test');
     expect(mail.subject).toBe('New lead: Lani Akana');
     expect(mail.text).toMatch(/^Accept by: Wed, Nov 25, 10:10 AM HST\r?$/m);

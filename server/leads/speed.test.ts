@@ -3,10 +3,12 @@ import { DIALECTS, MANAGER, PG_AVAILABLE, testApp, type TestApp } from '../test/
 import { insertUser } from '../users/repo';
 import { withRotationLock, openDb } from '../db';
 import { buildApp } from '../app';
+import { inStore } from '../context';
 import { sweep } from '../rotation/handout';
 import { speedReport } from './speed';
 import { LEAD_SOURCE } from '../../domain/leads';
 import { DEFAULT_RULES } from '../../domain/rules';
+import { setPlaces } from '../test/places';
 
 const MIN = 60_000;
 
@@ -33,7 +35,7 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
 
   beforeEach(async () => {
     // Everyone on the floor and awake; the window back to its default.
-    await t.db.updateTable('users').set({ snooze_until: null, on_duty: 1, active: 1 }).where('role', '=', 'staff').execute();
+    await setPlaces(t.db, { snooze_until: null, on_duty: 1, active: 1 }, (u) => u.where('role', '=', 'staff'));
     expect((await call('PATCH', 'rules', boss, { responseWindowMinutes: 10 })).statusCode).toBe(200);
     // Earlier tests' leads are accepted, so only this test's leads can be overdue.
     await t.db.updateTable('leads').set({ accept_due: null, accepted_at: Date.now() }).where('accepted_at', 'is', null).execute();
@@ -69,14 +71,14 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     const due = Number(l.accept_due);
 
     // One second before the end nothing moves; one second after, it is handed on once.
-    expect(await sweep(t.app.ctx, new Date(due - 1000))).toEqual([]);
+    expect(await sweep(t.store, new Date(due - 1000))).toEqual([]);
     expect(await holder(a.leadId)).toBe(first.name);
     const seen = Object.fromEntries(Object.values(rep).map((r) => [r.email, t.smtp.count(r.email)]));
-    const moved = await sweep(t.app.ctx, new Date(due + 1000));
+    const moved = await sweep(t.store, new Date(due + 1000));
     expect(moved).toHaveLength(1);
     expect(moved[0].missed.id).toBe(first.id);
     expect(moved[0].to?.id).not.toBe(first.id);
-    expect(await sweep(t.app.ctx, new Date(due + 2000))).toEqual([]);
+    expect(await sweep(t.store, new Date(due + 2000))).toEqual([]);
 
     const after = await lead(a.leadId);
     expect(after.assigned_to).toBe(moved[0].to!.id);
@@ -85,7 +87,12 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     // The one who missed it is skipped with the reason and snoozed, as a manager's skip does.
     const skipRow = await t.db.selectFrom('rotation_log').selectAll().where('type', '=', 'skip').orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(skipRow).toMatchObject({ target_id: first.id, reason: 'No response in 10 min', manager_name: 'Rotation' });
-    const missed = await t.db.selectFrom('users').select('snooze_until').where('id', '=', first.id).executeTakeFirstOrThrow();
+    const missed = await t.db
+      .selectFrom('memberships')
+      .select('snooze_until')
+      .where('user_id', '=', first.id)
+      .where('store_id', '=', 1)
+      .executeTakeFirstOrThrow();
     expect(Number(missed.snooze_until)).toBe(due + 1000 + 30 * MIN);
     // The new salesman gets his own mail, which links straight to the lead.
     const to = Object.values(rep).find((r) => r.id === moved[0].to!.id)!;
@@ -115,25 +122,25 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     const again = await call('POST', `leads/${a.leadId}/accept`, owner.cookie);
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe('You already accepted this lead.');
-    expect(await sweep(t.app.ctx, new Date(Date.now() + 24 * 60 * MIN))).toEqual([]);
+    expect(await sweep(t.store, new Date(Date.now() + 24 * 60 * MIN))).toEqual([]);
     expect(await holder(a.leadId)).toBe(a.assignedTo.name);
   });
 
   it('never hands a lead back to a salesman who let it pass, and parks it after three people, not three passes', async () => {
-    await t.db.updateTable('users').set({ on_duty: 0 }).where('id', '=', rep.Cal.id).execute();
+    await setPlaces(t.db, { on_duty: 0 }, (u) => u.where('id', '=', rep.Cal.id));
     const a = await assign('Rita Returned');
     const first = a.assignedTo.id;
     let now = Number((await lead(a.leadId)).accept_due) + 1000;
-    const [moved] = await sweep(t.app.ctx, new Date(now));
+    const [moved] = await sweep(t.store, new Date(now));
     const second = moved.to!.id;
     expect(second).not.toBe(first);
     // The first one's snooze is over when the second lets it pass too: it waits rather than go back.
-    await t.db.updateTable('users').set({ snooze_until: null }).where('role', '=', 'staff').execute();
+    await setPlaces(t.db, { snooze_until: null }, (u) => u.where('role', '=', 'staff'));
     now = Number((await lead(a.leadId)).accept_due) + 1000;
-    expect(await sweep(t.app.ctx, new Date(now))).toMatchObject([{ leadId: a.leadId, to: null, parked: false }]);
-    await t.db.updateTable('users').set({ snooze_until: null }).where('role', '=', 'staff').execute();
+    expect(await sweep(t.store, new Date(now))).toMatchObject([{ leadId: a.leadId, to: null, parked: false }]);
+    await setPlaces(t.db, { snooze_until: null }, (u) => u.where('role', '=', 'staff'));
     // Both are awake and on the floor; the waiting lead is theirs to take no more, though a new one is.
-    await sweep(t.app.ctx, new Date(now + 1000));
+    await sweep(t.store, new Date(now + 1000));
     expect(await lead(a.leadId)).toMatchObject({ assigned_to: '', handoffs: 2 });
     expect((await assign('Next Walk-in')).assignedTo.id).toMatch(new RegExp(`^(${first}|${second})$`));
     expect(await lead(a.leadId)).toMatchObject({ assigned_to: '' });
@@ -142,7 +149,7 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     expect(await holder(a.leadId)).toBe('Cal Speed');
     now = Number((await lead(a.leadId)).accept_due) + 1000;
     const told = t.smtp.count(MANAGER);
-    expect((await sweep(t.app.ctx, new Date(now))).find((m) => m.leadId === a.leadId)).toMatchObject({ to: null, parked: true });
+    expect((await sweep(t.store, new Date(now))).find((m) => m.leadId === a.leadId)).toMatchObject({ to: null, parked: true });
     expect((await t.smtp.mailTo(MANAGER, 5000, told)).subject).toBe('No one accepted: Rita Returned');
     const passes = await t.db.selectFrom('lead_events').select('actor_id').where('lead_id', '=', a.leadId).where('type', '=', 'handed_on').execute();
     expect(passes.map((p) => p.actor_id)).toEqual([first, second, rep.Cal.id]);
@@ -169,8 +176,8 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     let now = Number((await lead(a.leadId)).accept_due) + 1000;
     for (let i = 0; i < 3; i++) {
       // Each miss snoozes the salesman; wake everyone so the lead keeps finding someone.
-      await t.db.updateTable('users').set({ snooze_until: null }).where('role', '=', 'staff').execute();
-      const moved = await sweep(t.app.ctx, new Date(now));
+      await setPlaces(t.db, { snooze_until: null }, (u) => u.where('role', '=', 'staff'));
+      const moved = await sweep(t.store, new Date(now));
       expect(moved).toHaveLength(1);
       expect(moved[0].parked).toBe(i === 2);
       now += 10 * MIN + 1000;
@@ -180,7 +187,7 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     const mail = await t.smtp.mailTo(MANAGER, 5000, managerMails);
     expect(mail.subject).toBe('No one accepted: Pat Parked');
     // The waiting-lead sweep leaves it for the manager.
-    await sweep(t.app.ctx);
+    await sweep(t.store);
     expect((await lead(a.leadId)).assigned_to).toBe('');
     expect((await call('POST', `leads/${a.leadId}/handout`, rep.Ann.cookie, {})).statusCode).toBe(403);
     const out = await call('POST', `leads/${a.leadId}/handout`, boss, {});
@@ -202,7 +209,7 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     const id = sent.json().leads[0].id as number;
     const l = await lead(id);
     expect(Number(l.accept_due) - Number(l.offered_at)).toBe(10 * MIN);
-    const moved = await sweep(t.app.ctx, new Date(Number(l.accept_due) + 1000));
+    const moved = await sweep(t.store, new Date(Number(l.accept_due) + 1000));
     expect(moved.map((m) => m.leadId)).toEqual([id]);
     expect((await lead(id)).assigned_to).toBe(moved[0].to!.id);
   });
@@ -213,7 +220,7 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     expect((await lead(pending.leadId)).accept_due).toBeNull();
     const a = await assign('Otto Off');
     expect((await lead(a.leadId)).accept_due).toBeNull();
-    expect(await sweep(t.app.ctx, new Date(Date.now() + 24 * 60 * MIN))).toEqual([]);
+    expect(await sweep(t.store, new Date(Date.now() + 24 * 60 * MIN))).toEqual([]);
     expect(await holder(a.leadId)).toBe(a.assignedTo.name);
   });
 
@@ -249,18 +256,18 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     await put('2027-02-01T04:50:00Z', '2027-02-01T04:59:00Z', null);
     // Earlier on Feb 1 in New York, accepted 30 s after.
     await put('2027-02-01T14:00:00Z', '2027-02-01T14:00:30Z', null);
-    const r = await speedReport(t.db, tz, new Date('2027-02-01T20:00:00Z'));
+    const r = await speedReport(t.db, 1, tz, new Date('2027-02-01T20:00:00Z'));
     expect(r.today.team.accept).toEqual({ count: 2, median: 30, p90: 120 });
     expect(r.today.team.contact).toEqual({ count: 1, median: 720, p90: 720 });
     expect(r.month.team.accept.count).toBe(2);
     const ben = r.today.associates.find((x) => x.id === rep.Ben.id)!;
     expect(ben.accept.count).toBe(2);
     // Next day at 00:30 New York (05:30 UTC Feb 2): nothing today, both still this month.
-    const next = await speedReport(t.db, tz, new Date('2027-02-02T05:30:00Z'));
+    const next = await speedReport(t.db, 1, tz, new Date('2027-02-02T05:30:00Z'));
     expect(next.today.team.accept.count).toBe(0);
     expect(next.month.team.accept.count).toBe(2);
     // March 1: a new month.
-    expect((await speedReport(t.db, tz, new Date('2027-03-01T06:00:00Z'))).month.team.accept.count).toBe(0);
+    expect((await speedReport(t.db, 1, tz, new Date('2027-03-01T06:00:00Z'))).month.team.accept.count).toBe(0);
   });
 });
 
@@ -292,7 +299,7 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database', () =>
       leads.push(r.json().leadId as number);
     }
     const later = new Date(Date.now() + 11 * MIN);
-    const [a, b] = await Promise.all([sweep(t.app.ctx, later), sweep(second.ctx, later)]);
+    const [a, b] = await Promise.all([sweep(t.store, later), sweep(inStore(second.ctx, t.store.store), later)]);
     expect([...a, ...b].map((m) => m.leadId).sort((x, y) => x - y)).toEqual(leads);
     const rows = await t.db.selectFrom('leads').select(['handoffs']).where('id', 'in', leads).execute();
     expect(rows.map((r) => r.handoffs)).toEqual(Array(6).fill(1));
@@ -301,7 +308,7 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database', () =>
   });
 
   it('lets an Accept and the sweep race: each lead is either accepted and stays, or handed on and the Accept refused', async () => {
-    await t.db.updateTable('users').set({ snooze_until: null }).execute();
+    await setPlaces(t.db, { snooze_until: null });
     await t.db.updateTable('leads').set({ accept_due: null }).execute();
     const boss = await t.signIn(MANAGER);
     const cookies = new Map<string, string>();
@@ -319,8 +326,8 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database', () =>
       Promise.all(
         leads.map((l, i) => (i % 2 ? second : t.app).inject({ method: 'POST', url: `/api/leads/${l.id}/accept`, headers: { cookie: cookies.get(l.holder)! } })),
       ),
-      sweep(t.app.ctx, later),
-      sweep(second.ctx, later),
+      sweep(t.store, later),
+      sweep(inStore(second.ctx, t.store.store), later),
     ]);
     for (const [i, l] of leads.entries()) {
       const row = await t.db.selectFrom('leads').selectAll().where('id', '=', l.id).executeTakeFirstOrThrow();

@@ -3,9 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import pg from 'pg';
-import { openDb, type DbHandle, type Dialect } from '../db';
+import { openDb, type StoreDb, type Dialect } from '../db';
+import { FIRST_STORE } from '../db/migrations';
+import type { FirstStore } from '../db/migrations/023_stores';
 import { loadConfig } from '../config';
 import { buildApp, type AppOptions } from '../app';
+import { inStore } from '../context';
+import { storeById } from '../stores/service';
+import { FIRST_STORE_ID } from '../users/repo';
 import { startSmtp, linkIn } from './smtp';
 
 export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -34,8 +39,12 @@ export const DIALECTS: Dialect[] = PG_AVAILABLE ? ['sqlite', 'postgres'] : ['sql
 /**
  * A fresh, empty database of its own: a temp SQLite file, or a PostgreSQL database with a random
  * name. close() closes and removes it; release() only closes the connection, drop() removes it.
+ * `firstStore`: the store it starts with (store 1, where every test that names no store acts).
  */
-export async function freshDb(dialect: Dialect): Promise<DbHandle & { url?: string; dir: string; release: () => Promise<void>; drop: () => Promise<void> }> {
+export async function freshDb(
+  dialect: Dialect,
+  firstStore: FirstStore = FIRST_STORE,
+): Promise<StoreDb & { url?: string; dir: string; release: () => Promise<void>; drop: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-test-'));
   let url: string | undefined;
   let name = '';
@@ -50,7 +59,7 @@ export async function freshDb(dialect: Dialect): Promise<DbHandle & { url?: stri
     url = u.toString();
   }
   // A connection cut while the database is dropped is expected, not a finding.
-  const h = await openDb({ databaseUrl: url, dataDir: dir, onConnectionError: () => undefined });
+  const h = await openDb({ databaseUrl: url, dataDir: dir, onConnectionError: () => undefined, firstStore });
   const drop = async () => {
     if (name) {
       const a = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -66,8 +75,10 @@ export async function freshDb(dialect: Dialect): Promise<DbHandle & { url?: stri
     released = true;
     await h.close();
   };
+  // The first store: what every test that names no store acts on.
   return {
     ...h,
+    store: FIRST_STORE_ID,
     url,
     dir,
     release,
@@ -93,19 +104,22 @@ export async function testApp(
   opts: Pick<AppOptions, 'logger' | 'sweepMs' | 'outboxTiming' | 'pruneMs' | 'webDist' | 'intakeClock'> = {},
 ) {
   const smtp = await startSmtp();
-  const dbh = await freshDb(dialect);
-  const config = loadConfig({
+  const settings = {
     NODE_ENV: 'test',
-    DATA_DIR: dbh.dir,
     SMTP_URL: smtp.url,
     MANAGER_EMAILS: MANAGER,
     ALLOWED_EMAIL_DOMAINS: STAFF_DOMAIN,
     WEATHER_URL: 'http://127.0.0.1:9',
     HEALTH_TOKEN,
     ...env,
-  });
+  };
+  // As at start-up, the first store keeps the dealership's clock (APP_TIMEZONE).
+  const dbh = await freshDb(dialect, { ...FIRST_STORE, timezone: loadConfig(settings).APP_TIMEZONE });
+  const config = loadConfig({ DATA_DIR: dbh.dir, ...settings });
   const app = await buildApp({ config, dbh, ...opts });
   await app.ready();
+  /** The app's context in the first store: what the store's routes and jobs see there. */
+  const store = inStore(app.ctx, await storeById(dbh.db, FIRST_STORE_ID));
 
   /** Signs in through the real link flow and returns the session cookie. */
   async function signIn(email: string): Promise<string> {
@@ -139,6 +153,7 @@ export async function testApp(
     db: dbh.db,
     smtp,
     config,
+    store,
     signIn,
     drained,
     async close() {

@@ -11,6 +11,27 @@ export interface ReceivedMail {
 
 const decodeQp = (s: string) => s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
 
+/** One RFC 2047 encoded word's text (=?UTF-8?Q?...?= or =?UTF-8?B?...?=). */
+function decodeWord(charset: string, encoding: string, text: string): string {
+  const bytes =
+    encoding.toUpperCase() === 'B'
+      ? Buffer.from(text, 'base64')
+      : Buffer.from(
+          text.replace(/_/g, ' ').replace(/=([0-9A-Fa-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))),
+          'latin1',
+        );
+  return new TextDecoder(charset).decode(bytes);
+}
+
+/** A header's value as the reader sees it: folded lines joined, encoded words (a subject with a non-ASCII letter) decoded. */
+export function headerValue(raw: string, name: string): string {
+  const head = raw.split(/\r?\n\r?\n/, 1)[0].replace(/\r?\n[ \t]+/g, ' ');
+  const value = new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1] ?? '';
+  return value
+    .replace(/(\?=)\s+(?==\?)/g, '$1')
+    .replace(/=\?([^?]+)\?([BQbq])\?([^?]*)\?=/g, (_, charset: string, encoding: string, text: string) => decodeWord(charset, encoding, text));
+}
+
 /**
  * A real SMTP server on a free local port (or the given one, to stand in again after a stop)
  * that keeps what it receives (and hands each mail to onMail).
@@ -25,7 +46,7 @@ export async function startSmtp(onMail?: (mail: ReceivedMail) => void, port = 0)
       let raw = '';
       stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
       stream.on('end', () => {
-        const subject = /^Subject: (.*)$/im.exec(raw)?.[1] ?? '';
+        const subject = headerValue(raw, 'Subject');
         const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw, text: decodeQp(raw), subject };
         inbox.push(mail);
         onMail?.(mail);
