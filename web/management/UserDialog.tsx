@@ -111,6 +111,8 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
               data={me.stores.map((s) => ({ value: s.code, label: `${s.name} (${s.code})` }))}
               {...form.getInputProps('stores')}
               hidePickedOptions
+              searchable
+              nothingFoundMessage="No such store"
               comboboxProps={{ withinPortal: true }}
               data-testid="user-stores"
             />

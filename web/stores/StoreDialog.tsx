@@ -33,12 +33,10 @@ function StoreForm({ store, onClose }: { store: Store | null; onClose: () => voi
   });
   const zones = useZones(form.getValues().timezone);
   const [failed, setFailed] = useState<string | null>(null);
-  const save = useSaveStore(onClose);
+  const save = useSaveStore(store?.code ?? null, onClose);
   const submit = form.onSubmit((v) => {
     setFailed(null);
-    const onError = (err: Error) => showFieldError(form, err) || setFailed(messageOf(err) || 'The store could not be saved.');
-    if (store) save.mutate({ code: store.code, name: v.name, timezone: v.timezone }, { onError });
-    else save.mutate({ name: v.name, code: v.code, timezone: v.timezone }, { onError });
+    save.mutate(v, { onError: (err) => showFieldError(form, err) || setFailed(messageOf(err) || 'The store could not be saved.') });
   });
   return (
     <form onSubmit={submit} noValidate aria-label={store ? 'Edit store' : 'Add store'}>

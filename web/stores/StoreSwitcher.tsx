@@ -82,7 +82,8 @@ export function StoreSwitcher({ group }: { group: boolean }) {
           <IconChevronDown size={14} aria-hidden style={{ flexShrink: 0 }} />
         </UnstyledButton>
       </Popover.Target>
-      <Popover.Dropdown p="xs" role="dialog" aria-label="Choose a store">
+      {/* Named by the button that opens it ("Store: Northside Honda NSH"). */}
+      <Popover.Dropdown p="xs" role="dialog">
         <Text size="xs" c="dimmed" fw={700} tt="uppercase" px={6} pb={6}>
           Your stores
         </Text>

@@ -19,23 +19,20 @@ export function useChooseStore() {
   });
 }
 
-type StoreEdit = { code?: undefined } & Body<'POST /stores'>;
-type StorePatch = { code: string } & Body<'PATCH /stores/:code'>;
-
 /**
- * Adds a store (no code given before) or changes one's name or time zone. His stores in the
- * session (the switcher, the addresses he may open) follow. A caller that shows the refusal
- * under a field passes its own onError to mutate.
+ * Adds a store (`editing` null) or changes the name or time zone of the one whose code `editing`
+ * is. His stores in the session (the switcher, the addresses he may open) follow. A caller that
+ * shows the refusal under a field passes its own onError to mutate.
  */
-export function useSaveStore(onDone: () => void) {
+export function useSaveStore(editing: string | null, onDone: () => void) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (v: StoreEdit | StorePatch) =>
-      v.code === undefined
+    mutationFn: (v: Body<'POST /stores'>) =>
+      editing === null
         ? call('POST /stores', { body: v })
-        : call('PATCH /stores/:code', { params: { code: v.code }, body: { name: v.name, timezone: v.timezone } }),
-    onSuccess: ({ store }, v) => {
-      notifyOk(v.code === undefined ? `Store ${store.name} (${store.code}) added.` : `Store ${store.name} saved.`);
+        : call('PATCH /stores/:code', { params: { code: editing }, body: { name: v.name, timezone: v.timezone } }),
+    onSuccess: ({ store }) => {
+      notifyOk(editing === null ? `Store ${store.name} (${store.code}) added.` : `Store ${store.name} saved.`);
       void qc.invalidateQueries({ queryKey: ['stores'] });
       void qc.invalidateQueries({ queryKey: ['me'] });
       void qc.invalidateQueries({ queryKey: ['group'] });
