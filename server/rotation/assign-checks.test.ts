@@ -5,6 +5,7 @@ import { openDb } from '../db';
 import { buildApp } from '../app';
 import { MAX_HANDOFFS } from '../../domain/speed';
 import { UNASSIGNED } from './queries';
+import { setPlaces } from '../test/places';
 
 const MINUTE = 60_000;
 
@@ -30,7 +31,7 @@ describe.each(DIALECTS)('what an assign checks first on %s', (dialect) => {
     await t.db.deleteFrom('rotation_log').execute();
     await t.db.updateTable('rotation_state').set({ pointer_pos: 0 }).execute();
     await t.db.deleteFrom('users').where('email', 'like', 'rep.%').execute();
-    await t.db.deleteFrom('settings').where('key', '=', 'rules').execute();
+    await t.db.updateTable('stores').set({ rules: '' }).where('id', '=', 1).execute();
     reps = [];
     round++;
     for (const name of ['Ann', 'Ben', 'Cat']) {
@@ -103,9 +104,9 @@ describe.each(DIALECTS)('what an assign checks first on %s', (dialect) => {
       .where('customer', '=', 'Before')
       .execute();
     await t.db
-      .updateTable('settings')
-      .set({ value: JSON.stringify({ holdOut: true }) })
-      .where('key', '=', 'rules')
+      .updateTable('stores')
+      .set({ rules: JSON.stringify({ holdOut: true }) })
+      .where('id', '=', 1)
       .execute();
     expect((await assign({ customer: 'Held' })).json().assignedTo.name).toBe('Cat');
     expect((await assign({ customer: 'Held too' })).json().assignedTo.name).toBe('Ben');
@@ -148,7 +149,7 @@ describe.each(DIALECTS)('what an assign checks first on %s', (dialect) => {
   });
 
   it('with no one eligible a waiting lead stays, and the new one is refused as before', async () => {
-    await t.db.updateTable('users').set({ on_duty: 0 }).where('email', 'like', 'rep.%').execute();
+    await setPlaces(t.db, { on_duty: 0 }, (u) => u.where('email', 'like', 'rep.%'));
     await waitingLead('Still waiting', Date.now());
     const r = await assign({ customer: 'Nobody' });
     expect(r.statusCode).toBe(409);

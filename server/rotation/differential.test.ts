@@ -4,7 +4,7 @@ import { DIALECTS, freshDb } from '../test/harness';
 import { all, due, eq, holds, ne } from '../../domain/conditions';
 import { eligibleQueue, OVERDUE, PAST_DUE, pickNext, pointerAfterSkip, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
 import { DEFAULT_RULES } from '../../domain/rules';
-import type { DbHandle } from '../db';
+import type { StoreDb } from '../db';
 import { AskAgain, assignNext } from './assign';
 import { firstOverdue, sqlEnv, UNASSIGNED } from './queries';
 import { skip } from './team';
@@ -60,10 +60,10 @@ const BOOK = { pastDue: PAST_DUE, overdue: OVERDUE, waiting: WAITING };
 type Book = typeof BOOK;
 
 /** Writes the floor into the database, replacing the last one. */
-async function store(h: DbHandle, f: Floor, run: number, book: Book = BOOK) {
+async function store(h: StoreDb, f: Floor, run: number, book: Book = BOOK) {
   const db = h.db;
   for (const table of ['leads', 'rotation_log', 'rotation_actions', 'users'] as const) await db.deleteFrom(table).execute();
-  await db.updateTable('rotation_state').set({ pointer_pos: f.pointer }).execute();
+  await db.updateTable('rotation_state').set({ pointer_pos: f.pointer }).where('id', '=', h.store).execute();
   const members: Member[] = f.people.map((p, i) => ({
     id: `r${run}p${i}`,
     name: `P${i}`,
@@ -83,10 +83,6 @@ async function store(h: DbHandle, f: Floor, run: number, book: Book = BOOK) {
         email: `${m.id}@diff.test`,
         name: m.name,
         role: m.role,
-        active: m.active ? 1 : 0,
-        on_duty: m.onDuty ? 1 : 0,
-        position: m.position,
-        snooze_until: m.snoozeUntil?.getTime() ?? null,
         disabled: m.disabled ? 1 : 0,
         deleted_at: m.deletedAt?.getTime() ?? null,
         greeting: null,
@@ -94,6 +90,19 @@ async function store(h: DbHandle, f: Floor, run: number, book: Book = BOOK) {
         signed_in_at: null,
         created_at: T,
         updated_at: T,
+      })
+      .execute();
+    // His place in the store's line (a user's row goes with its memberships).
+    await db
+      .insertInto('memberships')
+      .values({
+        user_id: m.id,
+        store_id: h.store,
+        position: m.position,
+        active: m.active ? 1 : 0,
+        on_duty: m.onDuty ? 1 : 0,
+        snooze_until: m.snoozeUntil?.getTime() ?? null,
+        created_at: T,
       })
       .execute();
   }
@@ -111,6 +120,7 @@ async function store(h: DbHandle, f: Floor, run: number, book: Book = BOOK) {
     const row = await db
       .insertInto('leads')
       .values({
+        store_id: h.store,
         customer: `Lead ${i}`,
         assigned_to: facts.assignedTo,
         assigned_to_name: facts.assignedTo,
@@ -145,9 +155,9 @@ async function store(h: DbHandle, f: Floor, run: number, book: Book = BOOK) {
 }
 
 /** What one path did with the floor, in terms the domain can say too. */
-async function outcome(h: DbHandle, f: Floor, members: Member[]) {
+async function outcome(h: StoreDb, f: Floor, members: Member[]) {
   const rules = { ...DEFAULT_RULES, holdOut: f.holdOut };
-  const overdue = (await firstOverdue(h.db, sqlEnv(NOW, rules)))?.id;
+  const overdue = (await firstOverdue(h.db, h.store, sqlEnv(NOW, rules)))?.id;
   const overdueId = overdue === undefined ? null : Number(overdue);
   try {
     if (f.action === 'skip') {

@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sql } from 'kysely';
+import crypto from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import { DIALECTS, freshDb, MANAGER, STAFF_DOMAIN, testApp, type TestApp } from '../test/harness';
 import { migrate } from '../db/migrations';
 import { linkIn } from '../test/smtp';
 import { createUser, editUser, setStatus as setUserStatus } from '../users/service';
 import { assignNext } from './assign';
-import { candidates, sqlEnv, toMember } from './queries';
+import { candidates, line, sqlEnv, toMember } from './queries';
 import { rotationView } from './present';
 import { reorder, setStatus, skip } from './team';
-import { eligibleQueue, moveInLine } from '../../domain/rotation';
+import { eligibleQueue, lineOf, moveInLine, type Member } from '../../domain/rotation';
+import { setPlaces } from '../test/places';
 
-const positions = async (t: Pick<TestApp, 'db'>) => (await t.db.selectFrom('users').select('position').execute()).map((u) => u.position);
+/** The places in the first store's line. */
+const positions = async (t: Pick<TestApp, 'db'>) =>
+  (await t.db.selectFrom('memberships').select('position').where('store_id', '=', 1).execute()).map((u) => u.position);
 
 describe.each(DIALECTS)('a fair rotation on every path on %s', (dialect) => {
   let t: TestApp;
@@ -89,36 +93,74 @@ describe.each(DIALECTS)('a fair rotation on every path on %s', (dialect) => {
   });
 });
 
+/** The tables as a release before stores (023_stores) kept them: a salesman's place was on his user row. */
+interface BeforeStores {
+  users: {
+    id: string;
+    email: string;
+    name: string;
+    role: string;
+    position: number;
+    active: number;
+    on_duty: number;
+    created_at: number;
+    updated_at: number;
+  };
+  rotation_state: { id: number; pointer_pos: number };
+}
+
 describe.each(DIALECTS)('repairing shared places on %s', (dialect) => {
   it('renumbers duplicate positions keeping the order and Next Up', async () => {
-    const h = await freshDb(dialect);
+    // The database as a release before stores left it (places on users), places shared, and the migration not yet run.
+    const h = await freshDb(dialect, { without: ['023_stores'] });
     try {
       const shell = { id: null, name: 'test' };
-      const names = ['Ann', 'Ben', 'Cat', 'Dan', 'Eve'];
-      for (const name of names) await createUser(h, { email: `${name.toLowerCase()}@x.test`, name, role: 'staff' }, shell);
-      await h.db.updateTable('users').set({ on_duty: 1 }).execute();
-      // The database as the old code left it: places shared, and the migration not yet run.
+      const old = h.db as unknown as Kysely<BeforeStores>;
+      const now = Date.now();
       await h.db.schema.dropIndex('users_position').execute();
       await h.db.schema.dropTable('rotation_actions').execute();
-      await sql`delete from kysely_migration where name = '007_unique_positions'`.execute(h.db);
-      const set = (name: string, position: number) => h.db.updateTable('users').set({ position }).where('name', '=', name).execute();
-      await set('Ann', 3);
-      await set('Ben', 3);
-      await set('Cat', 5);
-      await set('Dan', 5);
-      await set('Eve', 9);
-      await h.db.updateTable('rotation_state').set({ pointer_pos: 3 }).execute();
-      const before = await rotationView(h.db, 1);
-      // Old reading: Cat or Dan (ties go by id) is Next Up, above the pointer; then Eve; then Ann and Ben.
-      const order = before.queue.map((m) => m.name);
+      await sql`delete from kysely_migration where name in ('007_unique_positions', '023_stores')`.execute(h.db);
+      for (const [name, position] of [
+        ['Ann', 3],
+        ['Ben', 3],
+        ['Cat', 5],
+        ['Dan', 5],
+        ['Eve', 9],
+      ] as const) {
+        await old
+          .insertInto('users')
+          .values({
+            id: crypto.randomUUID(),
+            email: `${name.toLowerCase()}@x.test`,
+            name,
+            role: 'staff',
+            position,
+            active: 1,
+            on_duty: 1,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+      }
+      await old.updateTable('rotation_state').set({ pointer_pos: 3 }).execute();
+      // The old reading (the rule book on the rows as they are, ties by id): Cat or Dan is Next Up, above the pointer; then Eve; then Ann and Ben.
+      const team = (await old.selectFrom('users').selectAll().orderBy('position').orderBy('id').execute()).map((u): Member => ({
+        ...u,
+        active: !!u.active,
+        onDuty: !!u.on_duty,
+        snoozeUntil: null,
+        disabled: false,
+        deletedAt: null,
+      }));
+      const order = lineOf(team, 3, new Date()).map((m) => m.name);
       expect(order.slice(0, 2).sort()).toEqual(['Cat', 'Dan']);
       expect(order[2]).toBe('Eve');
       expect(order.slice(3).sort()).toEqual(['Ann', 'Ben']);
 
       await migrate(h.db, dialect);
-      const after = await rotationView(h.db, 1);
+      const after = await rotationView(h, 1);
       expect(after.queue.map((m) => m.name)).toEqual(order);
-      expect(after.team.map((m) => m.name)).toEqual(before.team.map((m) => m.name));
+      expect(after.team.map((m) => m.name)).toEqual(order);
       const all = await positions(h);
       expect(new Set(all).size).toBe(all.length);
       // Now every one of them gets his turn, the second holder of a shared place included.
@@ -170,7 +212,7 @@ describe('the rotation under random histories (SQLite)', () => {
               if (s.op === 'clockIn' || s.op === 'clockOut') return setStatus(h, p.id, { onDuty: s.op === 'clockIn' }, by);
               if (s.op === 'up' || s.op === 'down') {
                 // An arrow in the line as shown: someone not in line, or at its end, is refused.
-                const shown = (await rotationView(h.db, 1)).queue.map((m) => m.id);
+                const shown = (await rotationView(h, 1)).queue.map((m) => m.id);
                 const i = shown.indexOf(p.id);
                 return reorder(h, { uid: p.id, shown, order: moveInLine(shown, p.id, s.op === 'up' ? i - 1 : i + 1) ?? shown }, by);
               }
@@ -181,9 +223,9 @@ describe('the rotation under random histories (SQLite)', () => {
             const all = await positions(h);
             expect(new Set(all).size).toBe(all.length);
           }
-          await h.db.updateTable('users').set({ snooze_until: null }).execute();
+          await setPlaces(h.db, { snooze_until: null });
           await h.db.deleteFrom('leads').execute();
-          const queue = (await rotationView(h.db, 1)).queue;
+          const queue = (await rotationView(h, 1)).queue;
           if (!queue.length) return;
           for (let i = 0; i < assigns; i++) await assignNext(h, 'Walk-in', by);
           const leads = await h.db.selectFrom('leads').select('assigned_to').execute();
@@ -228,10 +270,6 @@ describe.each(DIALECTS)('one definition of eligibility on %s', (dialect) => {
                 email: `u${n}@x.test`,
                 name: `U${n}`,
                 role: p.role,
-                active: p.active,
-                on_duty: p.on_duty,
-                position: n,
-                snooze_until: p.snooze === null ? null : t + p.snooze,
                 disabled: p.disabled,
                 deleted_at: p.deleted ? t : null,
                 greeting: null,
@@ -241,9 +279,21 @@ describe.each(DIALECTS)('one definition of eligibility on %s', (dialect) => {
                 updated_at: t,
               })
               .execute();
+            await h.db
+              .insertInto('memberships')
+              .values({
+                user_id: `u${n}`,
+                store_id: h.store,
+                position: n,
+                active: p.active,
+                on_duty: p.on_duty,
+                snooze_until: p.snooze === null ? null : t + p.snooze,
+                created_at: t,
+              })
+              .execute();
           }
-          const all = (await h.db.selectFrom('users').selectAll().execute()).map(toMember);
-          const bySql = (await candidates(h.db, sqlEnv(now, { holdOut: false }))).map((m) => m.id);
+          const all = (await line(h.db, h.store).execute()).map(toMember);
+          const bySql = (await candidates(h.db, h.store, sqlEnv(now, { holdOut: false }))).map((m) => m.id);
           expect(bySql).toEqual(eligibleQueue(all, now).map((m) => m.id));
         }),
         { numRuns: 30 },

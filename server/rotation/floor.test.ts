@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { withRotationLock } from '../db';
+import { setPlaces } from '../test/places';
 
 const HOUR = 3_600_000;
 
@@ -90,7 +91,7 @@ describe.each(DIALECTS)('the floor by the day on %s', (dialect) => {
   });
 
   it('holds out a salesman with a past-due follow-up when the rule is on, says which lead, and lets him back in once he makes contact', async () => {
-    await t.db.updateTable('users').set({ snooze_until: null, on_duty: 1, active: 1 }).where('role', '=', 'staff').execute();
+    await setPlaces(t.db, { snooze_until: null, on_duty: 1, active: 1 }, (u) => u.where('role', '=', 'staff'));
     await t.db.updateTable('leads').set({ first_contact_at: Date.now() }).execute();
     const late = (await call('POST', 'rotation/assign', boss, { customer: 'Overdue Olga' })).json();
     const holder = late.assignedTo as { id: string; name: string };

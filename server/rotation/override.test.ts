@@ -3,6 +3,7 @@ import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { withRotationLock } from '../db';
 import { UNASSIGNED } from './queries';
+import { setPlaces } from '../test/places';
 
 const MIN = 60_000;
 
@@ -23,7 +24,7 @@ describe.each(DIALECTS)('leads a manager hands to a salesman he names, and leads
   afterAll(() => t.close());
 
   beforeEach(async () => {
-    await t.db.updateTable('users').set({ snooze_until: null, on_duty: 1, active: 1 }).where('role', '=', 'staff').execute();
+    await setPlaces(t.db, { snooze_until: null, on_duty: 1, active: 1 }, (u) => u.where('role', '=', 'staff'));
     await t.db.updateTable('leads').set({ accept_due: null, accepted_at: Date.now() }).where('accepted_at', 'is', null).execute();
   });
 
@@ -125,17 +126,19 @@ describe.each(DIALECTS)('leads a manager hands to a salesman he names, and leads
 
   it('refuses someone inactive, deleted, disabled, a manager or no one, and a name without a reason, saying why and changing nothing', async () => {
     const id = await waitingLead('Nobody Ned');
-    const make = async (name: string, set: { active?: number; disabled?: number; deleted_at?: number }) => {
+    const make = async (name: string, { active, ...set }: { active?: number; disabled?: number; deleted_at?: number }) => {
       const u = await withRotationLock(t.dbh, (trx) => insertUser(trx, { email: `${name.toLowerCase()}.refused@dealer.test`, name }));
-      await t.db.updateTable('users').set(set).where('id', '=', u.id).execute();
+      if (Object.keys(set).length) await t.db.updateTable('users').set(set).where('id', '=', u.id).execute();
+      if (active !== undefined) await setPlaces(t.db, { active }, (q) => q.where('id', '=', u.id));
       return u.id;
     };
-    const bossId = (await call('GET', 'auth/me')).json().user.uid;
+    // A manager on the store's team (a group manager is on no store's team).
+    const manager = await withRotationLock(t.dbh, (trx) => insertUser(trx, { email: 'mo.refused@dealer.test', name: 'Mo', role: 'manager', stores: [1] }));
     const cases: [string, string][] = [
       [await make('Ivy', { active: 0 }), 'Ivy is inactive. Activate him first, or name someone else.'],
       [await make('Dee', { disabled: 1, deleted_at: Date.now() }), 'Dee was deleted. Restore him first, or name someone else.'],
       [await make('Xi', { disabled: 1 }), 'Xi is disabled. Enable him first, or name someone else.'],
-      [bossId, 'User is a manager: only salesmen take leads.'],
+      [manager.id, 'Mo is a manager: only salesmen take leads.'],
       ['no-such-id', 'The salesman you named is not on the team.'],
     ];
     const logBefore = (await view()).log[0]?.id;

@@ -4,18 +4,19 @@ import { insertUser } from '../users/repo';
 import { UNASSIGNED } from './queries';
 import { handOutWaiting } from './sweep';
 import { LINE_CHANGED, moveInLine, REORDER_SAME_PEOPLE, REORDER_WHOM } from '../../domain/rotation';
+import { setPlaces } from '../test/places';
 
 describe.each(DIALECTS)('round robin on %s', (dialect) => {
   let t: TestApp;
   let boss: string;
   let staffCookie: string;
-  let reps: { id: string; name: string; position: number }[];
+  let reps: { id: string; name: string }[];
 
   beforeAll(async () => {
     t = await testApp(dialect);
     boss = await t.signIn(MANAGER);
     staffCookie = await t.signIn('watcher@dealer.test');
-    await t.db.updateTable('users').set({ on_duty: 0 }).where('email', '=', 'watcher@dealer.test').execute();
+    await setPlaces(t.db, { on_duty: 0 }, (u) => u.where('email', '=', 'watcher@dealer.test'));
   });
   afterAll(() => t.close());
 
@@ -27,7 +28,7 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
     reps = [];
     for (const name of ['Ann', 'Ben', 'Cat', 'Dan']) {
       const u = await insertUser(t.db, { email: `rep.${name.toLowerCase()}@dealer.test`, name, onDuty: true });
-      reps.push({ id: u.id, name, position: u.position });
+      reps.push({ id: u.id, name });
     }
   });
 
@@ -63,7 +64,7 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
     const empty = await post('/assign', { customer: '   ' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error).toBe('Customer is required');
-    await t.db.updateTable('users').set({ on_duty: 0 }).where('role', '=', 'staff').execute();
+    await setPlaces(t.db, { on_duty: 0 }, (u) => u.where('role', '=', 'staff'));
     const none = await post('/assign', { customer: 'Walk-in' });
     expect(none.statusCode).toBe(409);
     expect(none.json().error).toBe('No eligible associates right now.');
@@ -121,7 +122,9 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
     const i = shown.indexOf(idOf(name));
     return post('/reorder', { uid: idOf(name), shown, order: moveInLine(shown, idOf(name), dir === 'up' ? i - 1 : i + 1) }, cookie);
   };
-  const places = async () => (await t.db.selectFrom('users').select(['id', 'position']).orderBy('id').execute()).map((u) => `${u.id}:${u.position}`);
+  /** The first store's line as it is kept: each member's place. */
+  const line = () => t.db.selectFrom('memberships').where('store_id', '=', 1);
+  const places = async () => (await line().select(['user_id', 'position']).orderBy('user_id').execute()).map((u) => `${u.user_id}:${u.position}`);
 
   it('moves exactly the person clicked by one place in the line shown; Next Up changes only when the first two swap', async () => {
     for (const c of ['P1', 'P2']) await post('/assign', { customer: c });
@@ -181,7 +184,7 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
   it('two managers reordering at once: one wins, the other is refused, and places stay a permutation', async () => {
     const other = await insertUser(t.db, { email: 'boss2@dealer.test', name: 'Second Boss', role: 'manager' });
     const boss2 = await t.signIn(other.email);
-    const placesBefore = (await t.db.selectFrom('users').select('position').execute()).map((u) => u.position).sort((a, b) => a - b);
+    const placesBefore = (await line().select('position').execute()).map((u) => u.position).sort((a, b) => a - b);
     for (let round = 0; round < 6; round++) {
       const shown = await lineIds();
       const first = moveInLine(shown, shown[1], 0)!;
@@ -209,7 +212,7 @@ describe.each(DIALECTS)('round robin on %s', (dialect) => {
       }),
     );
     expect(won).toBeGreaterThan(0);
-    const after = (await t.db.selectFrom('users').select('position').execute()).map((u) => u.position).sort((a, b) => a - b);
+    const after = (await line().select('position').execute()).map((u) => u.position).sort((a, b) => a - b);
     expect(after).toEqual(placesBefore);
     expect(new Set(after).size).toBe(after.length);
     expect([...(await lineIds())].sort()).toEqual(reps.map((r) => r.id).sort());
@@ -315,11 +318,7 @@ describe.each(DIALECTS)('waiting leads on %s', (dialect) => {
     const t = await testApp(dialect, {}, { sweepMs: 100 });
     try {
       const rep = await insertUser(t.db, { email: 'sleepy@dealer.test', name: 'Sleepy', onDuty: true });
-      await t.db
-        .updateTable('users')
-        .set({ snooze_until: Date.now() + 3_600_000 })
-        .where('id', '=', rep.id)
-        .execute();
+      await setPlaces(t.db, { snooze_until: Date.now() + 3_600_000 }, (u) => u.where('id', '=', rep.id));
       const now = Date.now();
       await t.db
         .insertInto('leads')
@@ -351,7 +350,7 @@ describe.each(DIALECTS)('waiting leads on %s', (dialect) => {
           resolve();
         });
       });
-      await t.db.updateTable('users').set({ snooze_until: Date.now() }).where('id', '=', rep.id).execute();
+      await setPlaces(t.db, { snooze_until: Date.now() }, (u) => u.where('id', '=', rep.id));
       await handedOut;
       expect(await lead()).toMatchObject({ assigned_to: rep.id, assigned_to_name: 'Sleepy' });
       await t.smtp.mailTo('sleepy@dealer.test');

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import pg from 'pg';
+import SQLite from 'better-sqlite3';
 import { openDb, type StoreDb, type Dialect } from '../db';
 import { FIRST_STORE } from '../db/migrations';
 import type { FirstStore } from '../db/migrations/023_stores';
@@ -40,10 +41,12 @@ export const DIALECTS: Dialect[] = PG_AVAILABLE ? ['sqlite', 'postgres'] : ['sql
  * A fresh, empty database of its own: a temp SQLite file, or a PostgreSQL database with a random
  * name. close() closes and removes it; release() only closes the connection, drop() removes it.
  * `firstStore`: the store it starts with (store 1, where every test that names no store acts).
+ * `without`: migrations it is made without (marked as run, so openDb passes them over), for a test
+ * of a database as an earlier release left it; such a test runs them itself with migrate().
  */
 export async function freshDb(
   dialect: Dialect,
-  firstStore: FirstStore = FIRST_STORE,
+  { firstStore = FIRST_STORE, without = [] }: { firstStore?: FirstStore; without?: string[] } = {},
 ): Promise<StoreDb & { url?: string; dir: string; release: () => Promise<void>; drop: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-test-'));
   let url: string | undefined;
@@ -58,6 +61,7 @@ export async function freshDb(
     u.pathname = `/${name}`;
     url = u.toString();
   }
+  if (without.length) await markRun(dialect, url ?? path.join(dir, 'portal.sqlite'), without);
   // A connection cut while the database is dropped is expected, not a finding.
   const h = await openDb({ databaseUrl: url, dataDir: dir, onConnectionError: () => undefined, firstStore });
   const drop = async () => {
@@ -90,6 +94,31 @@ export async function freshDb(
   };
 }
 
+/** Records these migrations as run in an empty database (Kysely's own table), so that migrating it passes them over. */
+async function markRun(dialect: Dialect, where: string, names: string[]) {
+  const create = 'create table kysely_migration (name varchar(255) not null primary key, timestamp varchar(255) not null)';
+  const at = new Date().toISOString();
+  if (dialect === 'sqlite') {
+    const db = new SQLite(where);
+    try {
+      db.exec(create);
+      const insert = db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)');
+      for (const name of names) insert.run(name, at);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: where });
+  await client.connect();
+  try {
+    await client.query(create);
+    for (const name of names) await client.query('insert into kysely_migration (name, timestamp) values ($1, $2)', [name, at]);
+  } finally {
+    await client.end();
+  }
+}
+
 export const MANAGER = 'boss@dealer.test';
 export const STAFF_DOMAIN = 'dealer.test';
 
@@ -114,7 +143,7 @@ export async function testApp(
     ...env,
   };
   // As at start-up, the first store keeps the dealership's clock (APP_TIMEZONE).
-  const dbh = await freshDb(dialect, { ...FIRST_STORE, timezone: loadConfig(settings).APP_TIMEZONE });
+  const dbh = await freshDb(dialect, { firstStore: { ...FIRST_STORE, timezone: loadConfig(settings).APP_TIMEZONE } });
   const config = loadConfig({ DATA_DIR: dbh.dir, ...settings });
   const app = await buildApp({ config, dbh, ...opts });
   await app.ready();
