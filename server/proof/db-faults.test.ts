@@ -34,7 +34,7 @@ describe.runIf(CLUSTER_AVAILABLE)('database faults under load (PostgreSQL, two a
     for (let i = 0; i < 6; i++) await insertUser(dbh.db, { email: `fault${i}@dealer.test`, name: `Fault ${i}`, onDuty: true });
     const secret = crypto.randomBytes(32).toString('hex');
     cookie = await managerSession(dbh, secret, boss.id);
-    for (let i = 0; i < 4; i++) keys.push((await createKey(dbh.db, `Feed ${i}`, boss.id)).key);
+    for (let i = 0; i < 4; i++) keys.push((await createKey(dbh.db, 1, `Feed ${i}`, boss.id)).key);
     const env = { DATABASE_URL: cluster.url, DATA_DIR: dataDir, SESSION_SECRET: secret };
     servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   });
@@ -151,7 +151,13 @@ describe.runIf(CLUSTER_AVAILABLE)('database faults under load (PostgreSQL, two a
       [...count].filter(([, k]) => k > 1),
       'no lead is stored twice',
     ).toEqual([]);
-    const staff = await dbh.db.selectFrom('users').select('position').where('role', '=', 'staff').execute();
+    const staff = await dbh.db
+      .selectFrom('memberships')
+      .innerJoin('users', 'users.id', 'memberships.user_id')
+      .select('memberships.position')
+      .where('memberships.store_id', '=', 1)
+      .where('users.role', '=', 'staff')
+      .execute();
     expect(new Set(staff.map((u) => u.position)).size, 'places in line are unique').toBe(staff.length);
     // Both servers still answer a plain assign.
     for (const s of servers) expect((await assign(s, `After ${s.port}`)).status).toBe(200);

@@ -93,7 +93,7 @@ describe.each(DIALECTS)('intake durability on %s', (dialect) => {
     for (let i = 0; i < 4; i++) await insertUser(dbh.db, { email: `feed.rep${i}@dealer.test`, name: `Feed Rep ${i}` });
     // One key per client; each sends and then retries more than the per-key burst, which is not what this tests.
     const keys: string[] = [];
-    for (let c = 0; c < 8; c++) keys.push((await createKey(dbh.db, `Feed ${c}`, 'test')).key);
+    for (let c = 0; c < 8; c++) keys.push((await createKey(dbh.db, 1, `Feed ${c}`, 'test')).key);
     const env = { DATA_DIR: dbh.dir, INTAKE_LEASE_SECONDS: '1', INTAKE_BURST: '10000', ...(dbh.url ? { DATABASE_URL: dbh.url } : {}) };
     await dbh.release();
 

@@ -84,7 +84,7 @@ describe.runIf(PG_AVAILABLE)('two app servers on one PostgreSQL database share l
   });
 
   it('draws one intake bucket per key across both servers: a burst of 10, then 429 with Retry-After', async () => {
-    const { key } = await createKey(dbh.db, 'Website', MANAGER);
+    const { key } = await createKey(dbh.db, 1, 'Website', MANAGER);
     const post = (server: ServerProcess) =>
       fetch(`${server.base}/api/v1/leads`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}' });
     const codes = [];

@@ -139,7 +139,7 @@ describe('the compiled server', () => {
         expect(await page.text()).toBe('<title>Compiled Motors</title>');
         // ADF documents are read by build/intake-worker.js on a thread of its own: found, started, answering.
         const dbh = await openDb({ dataDir: data });
-        const { key } = await createKey(dbh.db, 'Compiled feed', 'test');
+        const { key } = await createKey(dbh.db, 1, 'Compiled feed', 'test');
         await dbh.close();
         const adf = (body: string) =>
           fetch(`${server.base}/api/v1/leads`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/x-adf+xml' }, body });
