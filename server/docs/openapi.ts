@@ -59,7 +59,19 @@ const PROFILE = {
   updatedAt: ISO,
 };
 const SESSION = {
-  user: { uid: PROFILE.id, email: PROFILE.email, name: PROFILE.name, claimRole: null, profileRole: 'staff', role: 'staff', isManager: false, profile: PROFILE },
+  user: {
+    uid: PROFILE.id,
+    email: PROFILE.email,
+    name: PROFILE.name,
+    claimRole: null,
+    profileRole: 'staff',
+    role: 'staff',
+    isManager: false,
+    groupManager: false,
+    stores: [{ id: 1, code: 'MAIN', name: 'Main store', timezone: 'America/New_York' }],
+    store: 'MAIN',
+    profile: PROFILE,
+  },
 };
 
 /** The routes this document describes. The intake API, its keys, and signing in. */
