@@ -14,6 +14,7 @@ type Glance = Answer<'GET /group'>['stores'][number];
 /** The figures of a store's floor, in the order the table and the cards show them. */
 const FIGURES: { key: 'inLine' | 'waiting' | 'pending' | 'upsToday'; label: string }[] = [
   { key: 'inLine', label: 'In line' },
+  // Leads no one eligible could take yet: the store's Unassigned.
   { key: 'waiting', label: 'Waiting' },
   { key: 'pending', label: 'Accepts pending' },
   { key: 'upsToday', label: "Today's ups" },
@@ -113,7 +114,7 @@ export default function GroupPage() {
         <>
           <SimpleGrid cols={{ base: 2, sm: 3 }}>
             <StatCard label="Stores" value={q.data?.stores.length} testId="group-stores" />
-            <StatCard label="Unassigned" value={q.data?.unassigned} testId="group-unassigned" hint="Leads waiting for a manager to hand them out." />
+            <StatCard label="Unassigned" value={q.data?.unassigned} testId="group-unassigned" hint="Open leads not in any store yet." />
           </SimpleGrid>
           {!q.data ? (
             <Skeleton h={160} aria-hidden />
