@@ -35,32 +35,36 @@ export async function request(port: number, method: string, url: string, cookie:
   return (await send(port, method, url, { cookie, ...(body ? { 'content-type': 'application/json' } : {}) }, body)).status;
 }
 
-/** CONCURRENCY workers each run `once` back to back for SECONDS; the seconds it took. */
-export async function concurrently(once: () => Promise<void>) {
+/** `clients` workers (CONCURRENCY unless said) each run `once` back to back for SECONDS; the seconds it took. */
+export async function concurrently(once: (client: number) => Promise<void>, clients = CONCURRENCY) {
   const end = Date.now() + SECONDS * 1000;
   const start = performance.now();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (Date.now() < end) await once();
+    Array.from({ length: clients }, async (_, client) => {
+      while (Date.now() < end) await once(client);
     }),
   );
   return (performance.now() - start) / 1000;
 }
 
-/** CONCURRENCY clients each send requests back to back for SECONDS; returns rate and latency. */
-export async function load(port: number, method: string, url: string, cookie: string, body?: () => string, onTick?: () => void) {
+/** `clients` clients each send requests (`ask`: one request, its status) back to back for SECONDS; rate and latency. */
+export async function loadBy(clients: number, ask: (client: number) => Promise<number>, onTick?: () => void) {
   const lat: number[] = [];
   let errors = 0;
   const tick = onTick ? setInterval(onTick, 100) : null;
-  const secs = await concurrently(async () => {
+  const secs = await concurrently(async (client) => {
     const t0 = performance.now();
-    const status = await request(port, method, url, cookie, body?.());
+    const status = await ask(client);
     lat.push(performance.now() - t0);
     if (status >= 400) errors++;
-  });
+  }, clients);
   if (tick) clearInterval(tick);
   return { rps: lat.length / secs, p50: pct(lat, 50), p99: pct(lat, 99), errors };
 }
+
+/** CONCURRENCY clients each send requests back to back for SECONDS; returns rate and latency. */
+export const load = (port: number, method: string, url: string, cookie: string, body?: () => string, onTick?: () => void) =>
+  loadBy(CONCURRENCY, () => request(port, method, url, cookie, body?.()), onTick);
 
 /** `once` run `times` times one after another: the latency of each, in ms. */
 export async function oneByOne(times: number, once: (i: number) => Promise<unknown>) {

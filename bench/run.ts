@@ -8,6 +8,7 @@ import { buildWeb } from './server';
 import { lastResults, writeResults, type Results } from './table';
 import { adfBench } from './parts/adf';
 import { assignBench } from './parts/assign';
+import { groupBench } from './parts/group';
 import { lighthouseBench } from './parts/lighthouse';
 import { liveBench } from './parts/live';
 import { pagesBench } from './parts/pages';
@@ -41,6 +42,13 @@ const PARTS: Record<string, () => Promise<Results>> = {
     await postgres.stop();
     await postgres.drop();
     return postgres.results;
+  },
+  async group() {
+    if (!PG_AVAILABLE) {
+      say(`!!! PostgreSQL at ${PG_ADMIN_URL} does not answer: the group's rows are left out.`);
+      return {};
+    }
+    return groupBench();
   },
   pages: pagesBench,
   lighthouse: lighthouseBench,

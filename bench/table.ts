@@ -6,6 +6,7 @@ import { round, say, SECONDS } from './load';
 import { SSE_CLIENTS } from './parts/live';
 import { SEARCH_LEADS } from './parts/search';
 import { CPU_SLOWDOWN } from './parts/pages';
+import { APP_SERVERS, GROUP_MANAGERS, GROUP_SALESMEN, GROUP_STORES } from './parts/group';
 
 export type Results = Record<string, number>;
 
@@ -50,6 +51,24 @@ function tableOf(r: Results) {
       ['  ceiling: one-call assign on the database', `${r.assign_postgres_ceiling_rps}/s (${round(times)}× the step-by-step)`, '≥ 3×', ok(times >= 3)],
       ['  ceiling: step-by-step transaction (before)', `${r.assign_postgres_stepwise_ceiling_rps}/s`, 'baseline', ''],
       ['  ceiling: trivial route over HTTP', `${r.http_ceiling_postgres_rps}/s`, 'baseline', ''],
+    );
+  }
+  if (has('assign_group_rps', 'assign_group_one_store_rps')) {
+    const times = r.assign_group_rps / r.assign_group_one_store_rps;
+    rows.push(
+      [
+        `assign, group: ${GROUP_STORES} stores × ${GROUP_SALESMEN} salesmen, ${GROUP_MANAGERS} managers, ${APP_SERVERS} app servers, PostgreSQL`,
+        `${r.assign_group_rps}/s (${round(times)}× one store)`,
+        '≥ 2× one store',
+        ok(times >= 2),
+      ],
+      ['  latency', `p50 ${r.assign_group_p50_ms} ms, p99 ${r.assign_group_p99_ms} ms`, 'p99 < 50 ms', ok(r.assign_group_p99_ms < 50)],
+      [
+        `  one store: the same ${GROUP_MANAGERS} managers all in one store`,
+        `${r.assign_group_one_store_rps}/s, p99 ${r.assign_group_one_store_p99_ms} ms`,
+        'baseline',
+        '',
+      ],
     );
   }
   if (has('live_p95_ms')) {

@@ -1,6 +1,7 @@
 /** ADF intake under attack: other users' latency while one API key sends its worst documents. */
 import { freshDb } from '../../server/test/harness';
 import { createKey } from '../../server/intake/service';
+import { FIRST_STORE_ID } from '../../server/users/repo';
 import { pct, request, round, say, SECONDS, send } from '../load';
 import { seed, startServer } from '../server';
 import type { Results } from '../table';
@@ -35,8 +36,8 @@ const ATTACKERS = 4;
 export async function adfBench(): Promise<Results> {
   const dbh = await freshDb('sqlite');
   const { cookie } = await seed(dbh);
-  const { key } = await createKey(dbh.db, 'Hostile feed', 'bench');
-  const warm = await createKey(dbh.db, 'Warm-up feed', 'bench');
+  const { key } = await createKey(dbh.db, FIRST_STORE_ID, 'Hostile feed', 'bench');
+  const warm = await createKey(dbh.db, FIRST_STORE_ID, 'Warm-up feed', 'bench');
   await dbh.release();
   const server = await startServer({ DATA_DIR: dbh.dir });
   // A server that has been running a while: the parser and the routes are warm.

@@ -1,8 +1,9 @@
 /** Assign on SQLite or PostgreSQL: over HTTP with 16 managers, next to the same transaction on the database and a trivial route. */
 import fs from 'node:fs';
-import type { DbHandle } from '../../server/db';
+import { atStore, type DbHandle } from '../../server/db';
 import { freshDb } from '../../server/test/harness';
 import { assignNext } from '../../server/rotation/service';
+import { FIRST_STORE_ID } from '../../server/users/repo';
 import { concurrently, CONCURRENCY, load, round, say, SECONDS } from '../load';
 import { seed, startServer } from '../server';
 import type { Results } from '../table';
@@ -13,13 +14,13 @@ const rssMb = (pid: number) => {
 };
 
 /**
- * The same assign transaction run directly on the database, CONCURRENCY at a time: the ceiling.
+ * The same assign transaction run directly on the database, CONCURRENCY at a time, in the first store: the ceiling.
  * `stepwise` runs PostgreSQL's statement-by-statement transaction (before the one-call function).
  */
 async function dbCeiling(dbh: DbHandle, stepwise = false) {
   let n = 0;
   const secs = await concurrently(async () => {
-    await assignNext(dbh, `Ceiling ${n}`, { id: null, name: 'Bench' }, { stepwise });
+    await assignNext(atStore(dbh, FIRST_STORE_ID), `Ceiling ${n}`, { id: null, name: 'Bench' }, { stepwise });
     n++;
   });
   return n / secs;

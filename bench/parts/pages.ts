@@ -141,8 +141,15 @@ async function pageLoads(demo: Demo, appName: string, runs = 3): Promise<PageLoa
  */
 async function clickToScreens(demo: Demo, rounds = 40) {
   const { openDb } = await import('../../server/db');
+  const { FIRST_STORE_ID } = await import('../../server/users/repo');
   const dbh = await openDb({ dataDir: demo.dir });
-  await dbh.db.updateTable('users').set({ on_duty: 0 }).where('role', '=', 'staff').where('id', '!=', demo.salesmanId).execute();
+  await dbh.db
+    .updateTable('memberships')
+    .set({ on_duty: 0 })
+    .where('store_id', '=', FIRST_STORE_ID)
+    .where('user_id', '!=', demo.salesmanId)
+    .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('role', '=', 'staff'))
+    .execute();
   await dbh.close();
 
   const browser = await launch();

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import { openDb } from '../../server/db';
 import { firstOverdue, sqlEnv } from '../../server/rotation/service';
+import { FIRST_STORE_ID } from '../../server/users/repo';
 import { oneByOne, pct, round, say } from '../load';
 import type { Results } from '../table';
 import { SEARCH_LEADS } from './search';
@@ -22,7 +23,7 @@ export async function sweepBench(dir: string): Promise<Results> {
     .where('id', 'in', (eb) => eb.selectFrom('leads').select('id').where('assigned_to', '!=', '').orderBy('id').limit(20))
     .execute();
   const lat = await oneByOne(300, async () => {
-    const lead = await firstOverdue(dbh.db, sqlEnv(new Date(now), { holdOut: false }));
+    const lead = await firstOverdue(dbh.db, FIRST_STORE_ID, sqlEnv(new Date(now), { holdOut: false }));
     if (!lead) throw new Error('the sweep found no overdue lead');
   });
   await dbh.close();
