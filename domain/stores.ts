@@ -8,7 +8,7 @@ export interface Store {
   timezone: string;
 }
 
-export const STORE_CODE = /^[A-Z0-9]{2,8}$/;
+const STORE_CODE = /^[A-Z0-9]{2,8}$/;
 export const BAD_CODE = 'Store code must be 2 to 8 letters or digits, like NSH';
 export const BAD_TIMEZONE = 'Time zone must be an IANA zone like America/Chicago';
 

@@ -59,4 +59,6 @@ export const dayQuery = z.object({
 });
 
 /** A store by its code in the path; one that cannot be a code names no store. */
-export const storeCode = z.object({ code: z.string().transform((v, ctx) => readCode(v) ?? (ctx.addIssue({ code: 'custom', message: 'Store not found' }), z.NEVER)) });
+export const storeCode = z.object({
+  code: z.string().transform((v, ctx) => readCode(v) ?? (ctx.addIssue({ code: 'custom', message: 'Store not found' }), z.NEVER)),
+});

@@ -30,7 +30,12 @@ export type StoreDb = DbHandle & { store: number };
 
 export const atStore = (h: DbHandle, store: number): StoreDb => ({ ...h, store });
 
-export async function openDb(opts: { databaseUrl?: string; dataDir: string; onConnectionError?: (err: Error) => void; firstStore?: FirstStore }): Promise<DbHandle> {
+export async function openDb(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  onConnectionError?: (err: Error) => void;
+  firstStore?: FirstStore;
+}): Promise<DbHandle> {
   let handle: DbHandle;
   if (opts.databaseUrl) {
     // A database that does not answer at all (a network blackhole) fails a request after 5 s

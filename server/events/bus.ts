@@ -32,7 +32,12 @@ export interface Bus {
 }
 
 const CHANNEL = 'bdc_events';
-const eventSchema = z.object({ topic: z.enum(TOPICS), userId: z.string().optional(), storeId: z.number().optional(), at: z.number() }) satisfies z.ZodType<PortalEvent>;
+const eventSchema = z.object({
+  topic: z.enum(TOPICS),
+  userId: z.string().optional(),
+  storeId: z.number().optional(),
+  at: z.number(),
+}) satisfies z.ZodType<PortalEvent>;
 
 /** In-process on SQLite; on PostgreSQL every app server LISTENs, so events cross servers. */
 export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m: string) => void }): Promise<Bus> {

@@ -57,7 +57,14 @@ export async function reportFor(db: Db, store: number, day: string, tz: string):
         ]),
       )
       .execute(),
-    db.selectFrom('leads').select('assigned_to').where('store_id', '=', store).where('closed', '=', 1).where('closed_at', '>=', from).where('closed_at', '<', to).execute(),
+    db
+      .selectFrom('leads')
+      .select('assigned_to')
+      .where('store_id', '=', store)
+      .where('closed', '=', 1)
+      .where('closed_at', '>=', from)
+      .where('closed_at', '<', to)
+      .execute(),
   ]);
   const n = (v: number | string | null) => (v === null ? null : Number(v));
   return floorReport({

@@ -69,7 +69,16 @@ export class AskAgain extends Error {
  * Logs the assign and moves the pointer to the salesman who got the lead; a manager's override
  * logs his reason and leaves the pointer where override() puts it.
  */
-async function logAssign(trx: Db, store: number, leadId: number, customer: string, next: Member, by: Actor, at: number, named?: { reason: string; pointer: number }) {
+async function logAssign(
+  trx: Db,
+  store: number,
+  leadId: number,
+  customer: string,
+  next: Member,
+  by: Actor,
+  at: number,
+  named?: { reason: string; pointer: number },
+) {
   const pointer = named ? named.pointer : next.position;
   await logRotation(trx, { store, type: 'assign', customer, target: next, reason: named?.reason, by, pointer, leadId, at });
   await trx

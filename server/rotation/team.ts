@@ -73,7 +73,7 @@ export async function reorder(h: StoreDb, move: { uid: string; shown: string[]; 
 }
 
 /** The place after everyone's in a store's line: its end. Read and written inside the store's rotation transaction (places are unique). */
-export const lastPlace = async (db: Db, store: number) => {
+const lastPlace = async (db: Db, store: number) => {
   const row = await db
     .selectFrom('memberships')
     .select((eb) => eb.fn.max('position').as('max'))
@@ -86,7 +86,8 @@ export const lastPlace = async (db: Db, store: number) => {
 async function toEndOfLine(trx: Db, store: number, id: string) {
   const [team, state, top] = [await teamStaff(trx, store), await readState(trx, store), (await lastPlace(trx, store)) - 1];
   const r = checkIn(team, id, state.pointer_pos, top);
-  for (const p of r.places) await trx.updateTable('memberships').set({ position: p.position }).where('store_id', '=', store).where('user_id', '=', p.id).execute();
+  for (const p of r.places)
+    await trx.updateTable('memberships').set({ position: p.position }).where('store_id', '=', store).where('user_id', '=', p.id).execute();
   await trx.updateTable('rotation_state').set({ pointer_pos: r.pointer }).where('id', '=', store).execute();
 }
 
@@ -98,7 +99,9 @@ async function toEndOfLine(trx: Db, store: number, id: string) {
 export async function setStatus(h: StoreDb, id: string, patch: { active?: boolean; onDuty?: boolean }, by: Actor) {
   const { store } = h;
   const elsewhere = patch.onDuty
-    ? (await h.db.selectFrom('memberships').select('store_id').where('user_id', '=', id).where('store_id', '<>', store).execute()).map((m) => Number(m.store_id))
+    ? (await h.db.selectFrom('memberships').select('store_id').where('user_id', '=', id).where('store_id', '<>', store).execute()).map((m) =>
+        Number(m.store_id),
+      )
     : [];
   return withRotationLock(
     h,
@@ -114,8 +117,8 @@ export async function setStatus(h: StoreDb, id: string, patch: { active?: boolea
         .executeTakeFirst();
       if (!before) throw notFound('User not found');
       const set: { active?: number; on_duty?: number } = {};
-    const entries: AuditEntry[] = [];
-    let lineUp = false;
+      const entries: AuditEntry[] = [];
+      let lineUp = false;
       if (patch.active !== undefined && Number(patch.active) !== before.active) {
         set.active = Number(patch.active);
         entries.push({ action: patch.active ? 'activated' : 'deactivated', changes: { active: { from: !patch.active, to: patch.active } } });

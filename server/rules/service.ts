@@ -40,15 +40,12 @@ async function storedRules(db: Db, store: number): Promise<Required<KnownRules>>
 /** A store's rules. */
 export const loadRules = async (db: Db, store: number): Promise<Rules> => (await storedRules(db, store)).rules;
 
-/** The stored text of a store's rules, as the assign compares it under the lock. */
-export const rulesTextSql = (db: Db, store: number) => db.selectFrom('stores').select('rules').where('id', '=', store);
-
 const remembered = new WeakMap<Db, Map<number, Promise<Required<KnownRules>>>>();
 
 /** The store's rules this app server read last (`reread`: read them again), for the assign, which checks them. */
 export function rememberedRules(h: StoreDb, reread = false): Promise<Required<KnownRules>> {
   let byStore = remembered.get(h.db);
-  if (!byStore) remembered.set(h.db, (byStore = new Map()));
+  if (!byStore) remembered.set(h.db, (byStore = new Map<number, Promise<Required<KnownRules>>>()));
   const mine = byStore;
   let known = mine.get(h.store);
   if (!known || reread) {
@@ -87,7 +84,14 @@ export function saveRules(h: StoreDb, change: Partial<Rules>, by: Actor, at: { t
 }
 
 export async function rulesHistory(db: Db, store: number) {
-  const rows = await db.selectFrom('rules_audit').selectAll().where('store_id', '=', store).orderBy('at', 'desc').orderBy('id', 'desc').limit(HISTORY).execute();
+  const rows = await db
+    .selectFrom('rules_audit')
+    .selectAll()
+    .where('store_id', '=', store)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(HISTORY)
+    .execute();
   return rows.map((r) => ({
     actorName: r.actor_name,
     at: new Date(Number(r.at)).toISOString(),

@@ -6,7 +6,7 @@ import type { UserRow } from '../users/repo';
 import { homeStore, openStore, STORE_NOT_FOUND } from './service';
 
 /** The store code a request names: the X-Store header (the web app's calls), else ?store= (a link, the event stream). */
-export function namedStore(req: FastifyRequest): string | undefined {
+function namedStore(req: FastifyRequest): string | undefined {
   const header = req.headers['x-store'];
   const query = (req.query as Record<string, unknown> | undefined)?.store;
   const v = typeof header === 'string' ? header : typeof query === 'string' ? query : undefined;

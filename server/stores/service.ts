@@ -53,7 +53,7 @@ export async function homeStore(db: Db, me: Pick<UserRow, 'id' | 'all_stores' | 
   return mine.find((s) => s.id === me.store_id) ?? mine[0] ?? null;
 }
 
-export const storeByCode = async (db: Db, code: string): Promise<Store | null> => {
+const storeByCode = async (db: Db, code: string): Promise<Store | null> => {
   const row = await db.selectFrom('stores').select(columns).where('code', '=', code).executeTakeFirst();
   return row ? toStore(row) : null;
 };

@@ -24,7 +24,7 @@ function decodeWord(charset: string, encoding: string, text: string): string {
 }
 
 /** A header's value as the reader sees it: folded lines joined, encoded words (a subject with a non-ASCII letter) decoded. */
-export function headerValue(raw: string, name: string): string {
+function headerValue(raw: string, name: string): string {
   const head = raw.split(/\r?\n\r?\n/, 1)[0].replace(/\r?\n[ \t]+/g, ' ');
   const value = new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1] ?? '';
   return value

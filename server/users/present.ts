@@ -11,7 +11,8 @@ import type { StorePerson } from './service';
 function personCan(me: Pick<UserRow, 'id' | 'all_stores'>, u: UserRow, managerEmails: readonly string[]) {
   const free = (change: 'disable' | 'delete' | 'demote' | 'email') => lockoutRefusal(u, change, me.id, managerEmails) === null;
   // A store manager leaves the group's managers to a group manager.
-  if (u.all_stores && !me.all_stores) return { edit: false, changeEmail: false, changeRole: false, disable: false, enable: false, delete: false, restore: false };
+  if (u.all_stores && !me.all_stores)
+    return { edit: false, changeEmail: false, changeRole: false, disable: false, enable: false, delete: false, restore: false };
   return {
     edit: u.deleted_at === null,
     changeEmail: u.deleted_at === null && free('email'),
@@ -25,7 +26,12 @@ function personCan(me: Pick<UserRow, 'id' | 'all_stores'>, u: UserRow, managerEm
 }
 
 /** A person as a manager sees him: `configured` a manager by MANAGER_EMAILS, the address waiting for its confirmation, and what he may do. */
-export const presentPerson = (me: Pick<UserRow, 'id' | 'all_stores'>, u: StorePerson, pending: Map<string, string>, managerEmails: readonly string[]): ManagedUser => ({
+export const presentPerson = (
+  me: Pick<UserRow, 'id' | 'all_stores'>,
+  u: StorePerson,
+  pending: Map<string, string>,
+  managerEmails: readonly string[],
+): ManagedUser => ({
   ...toUser(u, u.place),
   configured: managerEmails.includes(u.email),
   groupManager: !!u.all_stores,

@@ -40,7 +40,7 @@ export const findUser = (db: Db, id: string) => db.selectFrom('users').selectAll
  * A newcomer's place in a store's line: after everyone. Read and written inside the store's
  * rotation transaction (places are unique, so a caller outside it fails rather than sharing one).
  */
-export async function nextPosition(db: Db, store: number): Promise<number> {
+async function nextPosition(db: Db, store: number): Promise<number> {
   const r = await db
     .selectFrom('memberships')
     .select((eb) => eb.fn.max('position').as('max'))
@@ -55,7 +55,15 @@ export async function join(db: Db, userId: string, store: number, onDuty = false
   if (there) return;
   await db
     .insertInto('memberships')
-    .values({ user_id: userId, store_id: store, position: await nextPosition(db, store), active: 1, on_duty: onDuty ? 1 : 0, snooze_until: null, created_at: Date.now() })
+    .values({
+      user_id: userId,
+      store_id: store,
+      position: await nextPosition(db, store),
+      active: 1,
+      on_duty: onDuty ? 1 : 0,
+      snooze_until: null,
+      created_at: Date.now(),
+    })
     .execute();
 }
 
@@ -102,7 +110,9 @@ export const mailedManagers = (db: Db, store: number) =>
     .where((eb) =>
       eb.or([
         eb('all_stores', '=', 1),
-        eb.exists(eb.selectFrom('memberships').select('memberships.user_id').whereRef('memberships.user_id', '=', 'users.id').where('memberships.store_id', '=', store)),
+        eb.exists(
+          eb.selectFrom('memberships').select('memberships.user_id').whereRef('memberships.user_id', '=', 'users.id').where('memberships.store_id', '=', store),
+        ),
       ]),
     )
     .execute();

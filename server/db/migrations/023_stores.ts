@@ -64,7 +64,10 @@ export default (dialect: Dialect, first: FirstStore): Migration => {
       await sql`insert into memberships (user_id, store_id, position, active, on_duty, snooze_until, created_at)
         select id, 1, position, active, on_duty, snooze_until, created_at from users where role <> 'manager'`.execute(db);
 
-      await raw.schema.alterTable('users').addColumn('all_stores', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await raw.schema
+        .alterTable('users')
+        .addColumn('all_stores', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       // The store a person last chose, where his screens open.
       await raw.schema.alterTable('users').addColumn('store_id', 'integer').execute();
       await db.updateTable('users').set({ all_stores: 1 }).where('role', '=', 'manager').execute();
