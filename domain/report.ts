@@ -89,7 +89,8 @@ export function reportCsv(r: FloorReport): string {
   return toCsv([REPORT_CSV_HEADER, ...r.associates.map((a) => line(a.name, a)), line('Team', r.team)]);
 }
 
-export const reportSubject = (appName: string, day: string) => `${appName}: floor report for ${formatDay(day)}`;
+/** "BDC Portal: Northside Honda floor report for Nov 25, 2026": a group manager gets one from each store. */
+export const reportSubject = (appName: string, store: string, day: string) => `${appName}: ${store} floor report for ${formatDay(day)}`;
 
 /** The report as the mail's plain text: one block per salesman, then the team. */
 export function reportText(r: FloorReport): string {

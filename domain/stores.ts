@@ -19,9 +19,8 @@ export function readCode(v: unknown): string | null {
   return STORE_CODE.test(code) ? code : null;
 }
 
-/** A code made from a name ("Northside Honda" → NH; the default "Main store" → MAIN) for a store nobody named one for. */
+/** A code made from a name ("Northside Honda" → NH) for a store nobody named one for. */
 export function codeFromName(name: string): string {
-  if (name === 'Main store') return 'MAIN';
   const words = name.toUpperCase().match(/[A-Z0-9]+/g) ?? [];
   const initials = words.map((w) => w[0]).join('');
   const code = (initials.length >= 2 ? initials : (words[0] ?? '')).slice(0, 8);

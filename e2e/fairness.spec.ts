@@ -60,7 +60,8 @@ test('a newcomer is listed but not in the queue until he is on the floor', async
 test("a manager's own row and a MANAGER_EMAILS row offer no Disable, Delete or role change, and the server refuses them", async ({ browser }) => {
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
   const email = `deputy.${stamp()}@e2e.test`;
-  const added = await boss.request.post('/api/users', { data: { email, name: 'Dana Deputy', role: 'manager' } });
+  // A group manager, who may change another group manager but for the configured one's lock-out.
+  const added = await boss.request.post('/api/users', { data: { email, name: 'Dana Deputy', role: 'manager', groupManager: true } });
   const deputyId = (await added.json()).user.id as string;
   const deputy = await personPage(browser, email, 'Dana Deputy');
   await deputy.goto('/dashboard/management');

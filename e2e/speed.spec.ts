@@ -97,7 +97,9 @@ test('a lead nobody accepts moves on by itself; the next salesman accepts it, lo
     await expect(benRow.getByRole('cell').nth(2)).toHaveText(/\d+ (s|min) · 90%: \d+ (s|min)/);
     await expect(boss.getByTestId('speed-row').filter({ hasText: annName }).getByRole('cell').nth(3)).toHaveText('1');
     const csv = await (await boss.request.get('/api/leads/export.csv')).text();
-    expect(csv.split('\r\n')[0]).toBe('Lead,Customer,Source,Salesman,Assigned,Accepted,SecondsToAccept,FirstContact,SecondsToFirstContact,HandedOn,Closed');
+    expect(csv.split('\r\n')[0]).toBe(
+      'Lead,Store,Customer,Source,Salesman,Assigned,Accepted,SecondsToAccept,FirstContact,SecondsToFirstContact,HandedOn,Closed',
+    );
     expect(csv).toContain(`,${customer},BDC Portal,${benName},`);
   } finally {
     await boss.request.patch('/api/rules', { data: { responseWindowMinutes: 0 } });

@@ -95,6 +95,9 @@ export interface RouteInfo {
   access: string | undefined;
 }
 
+/** Rendered pages kept (a screen's hints in a store); beyond, a page is made for its request. */
+const PAGES_KEPT = 1000;
+
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { config, dbh } = opts;
   const app = Fastify({
@@ -267,13 +270,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       .replaceAll('__APP_NAME__', esc(config.APP_NAME))
       .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? ''))
       .replaceAll('__APP_TIMEZONE__', esc(config.APP_TIMEZONE));
-    // One page per set of hints (a dashboard screen's code and data), compressed once.
+    // One page per set of hints (a dashboard screen's code and its store's data), compressed once.
+    // An address may name any store code: once so many are kept, a new one gets its screen's page
+    // without the store's data (never a compression per request).
     const hintsFor = dashboardHints(webDist);
     const pages = new Map<string, ReturnType<typeof precompressed>>();
-    const pageFor = (url: string) => {
+    const pageFor = (url: string): ReturnType<typeof precompressed> => {
       const hints = hintsFor(url);
       let page = pages.get(hints);
-      if (!page) pages.set(hints, (page = precompressed(template.replace('</head>', `${hints}</head>`))));
+      if (!page) {
+        if (pages.size >= PAGES_KEPT && url.startsWith('/s/')) return pageFor(url.replace(/^\/s\/[^/?]*/, ''));
+        pages.set(hints, (page = precompressed(template.replace('</head>', `${hints}</head>`))));
+      }
       return page;
     };
     // Every non-API path is the single-page app; it shows its own "Page Not Found".

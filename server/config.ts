@@ -1,4 +1,6 @@
 import { codeFromName, isTimeZone } from '../domain/stores';
+import { FIRST_STORE } from './db/migrations';
+import type { FirstStore } from './db/migrations/023_stores';
 import { z } from 'zod';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -108,7 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 /** The store a database made before stores becomes, and a new one starts with: DEALERSHIP_NAME on APP_TIMEZONE. */
-export function firstStoreOf(config: Pick<Config, 'DEALERSHIP_NAME' | 'APP_TIMEZONE'>) {
-  const name = config.DEALERSHIP_NAME || 'Main store';
-  return { name, code: codeFromName(name), timezone: config.APP_TIMEZONE };
+export function firstStoreOf(config: Pick<Config, 'DEALERSHIP_NAME' | 'APP_TIMEZONE'>): FirstStore {
+  const name = config.DEALERSHIP_NAME;
+  return name ? { name, code: codeFromName(name), timezone: config.APP_TIMEZONE } : { ...FIRST_STORE, timezone: config.APP_TIMEZONE };
 }

@@ -112,7 +112,7 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
 
     for (const [i, manager] of [MANAGER, SECOND_MANAGER].entries()) {
       const mail = await t.smtp.mailTo(manager, 5000, seen[i]);
-      expect(mail.subject).toBe(`BDC Portal: floor report for Nov 16, 2026 · ${t.store.store.name}`);
+      expect(mail.subject).toBe(`BDC Portal: ${t.store.store.name} floor report for Nov 16, 2026`);
       for (const name of ['Amy Day', 'Bob Day', 'Cy Day']) expect(mail.text).toMatch(new RegExp(`${name}\\r?\\n  Ups: 0 `));
     }
     // The next sweeps find the day closed; a later event (another mail) proves no second report came.
@@ -122,7 +122,7 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
     await t.drained();
     expect(
       t.smtp.inbox
-        .filter((m) => m.subject === `BDC Portal: floor report for Nov 16, 2026 · ${t.store.store.name}`)
+        .filter((m) => m.subject === `BDC Portal: ${t.store.store.name} floor report for Nov 16, 2026`)
         .flatMap((m) => m.to)
         .sort(),
     ).toEqual([MANAGER, SECOND_MANAGER].sort());
@@ -212,7 +212,7 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
       return d;
     })();
     const reportsFor = (day: string) =>
-      t.smtp.inbox.filter((m) => m.to.includes(MANAGER) && m.subject === `BDC Portal: floor report for ${formatDay(day)} · ${t.store.store.name}`);
+      t.smtp.inbox.filter((m) => m.to.includes(MANAGER) && m.subject === `BDC Portal: ${t.store.store.name} floor report for ${formatDay(day)}`);
     const onDuty = async () =>
       (
         await t.db

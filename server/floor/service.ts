@@ -87,7 +87,7 @@ export async function reportFor(db: Db, store: number, day: string, tz: string):
 /** Queues the report to every manager (in `db`, a transaction or the database); answers how many. */
 export async function queueReport(ctx: StoreCtx, db: Db, report: FloorReport): Promise<number> {
   const managers = await mailedManagers(db, ctx.store.id);
-  const subject = `${reportSubject(ctx.config.APP_NAME, report.day)} · ${ctx.store.name}`;
+  const subject = reportSubject(ctx.config.APP_NAME, ctx.store.name, report.day);
   const body = reportText(report);
   const link = `${ctx.config.PUBLIC_URL}${storePath(ctx.store.code, `/dashboard/stats/leads?day=${report.day}`)}`;
   const expiresAt = Date.now() + REPORT_MAIL_TTL_MS;

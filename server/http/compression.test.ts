@@ -115,24 +115,29 @@ describe('compression and caching as a browser sees them', () => {
     expect(small.json().user.email).toBe(MANAGER);
   });
 
-  it("a dashboard address names its screen's code and first data with the page, so they load at once", async () => {
-    const r = await t.app.inject({ method: 'GET', url: '/dashboard/overview' });
+  it("a dashboard address names its screen's code and its store's first data with the page, so they load at once", async () => {
+    const r = await t.app.inject({ method: 'GET', url: '/s/MAIN/dashboard/overview' });
     for (const hint of [
       '<link rel="modulepreload" crossorigin href="/assets/OverviewPage-Ef56Gh78.js">',
       '<link rel="modulepreload" crossorigin href="/assets/dashboard-Ij90Kl12.js">',
       '<link rel="preload" as="style" crossorigin href="/assets/dashboard-Mn34Op56.css">',
       '<link rel="preload" as="fetch" crossorigin href="/api/auth/me">',
-      '<link rel="preload" as="fetch" crossorigin href="/api/rotation?log=10">',
-      '<link rel="preload" as="fetch" crossorigin href="/api/rules">',
+      '<link rel="preload" as="fetch" crossorigin href="/api/rotation?log=10&store=MAIN">',
+      '<link rel="preload" as="fetch" crossorigin href="/api/rules?store=MAIN">',
       '<link rel="preload" as="fetch" crossorigin href="/api/weather">',
     ])
       expect(r.body).toContain(hint);
     expect(r.body).not.toContain('modulepreload crossorigin href="/assets/index-Ab12Cd34.js"');
+    // An address without a store goes on to the person's own: the screen's code and the shell's data, no store's.
+    const bare = (await t.app.inject({ method: 'GET', url: '/dashboard/overview' })).body;
+    expect(bare).toContain('<link rel="modulepreload" crossorigin href="/assets/OverviewPage-Ef56Gh78.js">');
+    expect(bare).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/me">');
+    expect(bare).not.toContain('/api/rotation');
     // Each screen its own first data; an address with a query asks for other data, so it gets the code alone.
-    const leads = (await t.app.inject({ method: 'GET', url: '/dashboard/leads' })).body;
-    expect(leads).toContain('<link rel="preload" as="fetch" crossorigin href="/api/leads?open=1">');
+    const leads = (await t.app.inject({ method: 'GET', url: '/s/NSH/dashboard/leads' })).body;
+    expect(leads).toContain('<link rel="preload" as="fetch" crossorigin href="/api/leads?open=1&store=NSH">');
     expect(leads).not.toContain('/api/rotation');
-    const unassigned = (await t.app.inject({ method: 'GET', url: '/dashboard/leads?view=unassigned' })).body;
+    const unassigned = (await t.app.inject({ method: 'GET', url: '/s/MAIN/dashboard/leads?view=unassigned' })).body;
     expect(unassigned).toContain('<link rel="modulepreload" crossorigin href="/assets/LeadsPage-Qr78St90.js">');
     expect(unassigned).not.toContain('as="fetch"');
     // The sign-in page asks for nothing of the dashboard, and the build's manifest is never served.

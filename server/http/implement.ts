@@ -4,6 +4,7 @@ import { routes, type Access, type AccessOf, type Answer, type BodyOut, type InS
 import { methodAndPath } from '../../domain/contract/method';
 import { notFound, parse, unauthorized } from './errors';
 import { admits } from '../auth/policy';
+import { isRecord } from '../../domain/guards';
 import type { UserRow } from '../users/repo';
 import type { StoreCtx } from '../context';
 import { storeScope } from '../stores/scope';
@@ -30,6 +31,13 @@ type Extra = Pick<RouteShorthandOptions, 'bodyLimit' | 'onRequest'> & { config?:
 
 /** Whether the contract lets `me` call the route at all (its access level): what an answer's `can` says of a route with no other rule. */
 export const mayCall = (route: Route, me: Pick<UserRow, 'role'> | null) => admits(routes[route].access, me);
+
+/** A store route's query less `store`, which names the store (server/stores/scope.ts) and is no part of the route's own query. */
+function withoutStore(query: unknown): unknown {
+  if (!isRecord(query)) return query;
+  const { store: _, ...rest } = query;
+  return rest;
+}
 
 /** Path parameters that name no row are a 404 with the schema's message ("Lead not found"). */
 function parseParams(schema: z.ZodType, input: unknown): unknown {
@@ -61,7 +69,7 @@ export function implement<R extends Route>(app: FastifyInstance, route: R, handl
         me,
         ctx: def.store && me ? await storeScope(app.ctx, req, me) : undefined,
         params: def.params ? parseParams(def.params, req.params) : {},
-        query: def.query ? parse(def.query, req.query) : {},
+        query: def.query ? parse(def.query, def.store ? withoutStore(req.query) : req.query) : {},
         body: def.body ? parse(def.body, req.body) : undefined,
         req,
         reply,

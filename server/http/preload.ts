@@ -46,7 +46,7 @@ export function dashboardHints(webDist: string): (url: string) => string {
   const file = path.join(webDist, '.vite', 'manifest.json');
   if (!fs.existsSync(file)) return () => '';
   const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-  const hints = new Map<string, { code: string; all: string }>();
+  const hints = new Map<string, { code: string; data: string[] }>();
   for (const [screen, source] of Object.entries(SCREENS)) {
     const js: string[] = [];
     const css: string[] = [];
@@ -65,13 +65,20 @@ export function dashboardHints(webDist: string): (url: string) => string {
       ...css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
       ...js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
     ].join('');
-    const data = [...SHELL_DATA, ...(DATA[screen] ?? [])].map((u) => `<link rel="preload" as="fetch" crossorigin href="${u}">`).join('');
-    hints.set(screen, { code, all: data + code });
+    hints.set(screen, { code, data: DATA[screen] ?? [] });
   }
+  const fetches = (urls: string[]) => urls.map((u) => `<link rel="preload" as="fetch" crossorigin href="${u}">`).join('');
   return (url) => {
     const [pathname, query] = url.split('?', 2);
-    const m = /^\/dashboard(?:\/(.*?))?\/?$/.exec(pathname);
-    const h = m && hints.get(m[1] ?? '');
-    return !h ? '' : query ? h.code : h.all;
+    const m = /^(?:\/s\/([A-Z0-9]{2,8}))?\/dashboard(?:\/(.*?))?\/?$/.exec(pathname);
+    const h = m && hints.get(m[2] ?? '');
+    if (!h) return '';
+    // An address with a query (another salesman's tracker, the unassigned leads) asks for other data: the code alone.
+    if (query) return h.code;
+    // A screen's data is its store's, named last as the app names it (web/api/client.ts); an
+    // address without a store goes on to the person's own, so only the shell's is known.
+    const store = m[1];
+    const data = store ? h.data.map((u) => `${u}${u.includes('?') ? '&' : '?'}store=${store}`) : [];
+    return fetches([...SHELL_DATA, ...data]) + h.code;
   };
 }

@@ -26,28 +26,43 @@ const shape = (a: Assigned): Assigned => ({
 });
 
 /**
- * At most this many assigns of one app server wait at the database at once. They queue on the
- * rotation lock anyway; each one waiting there holds a pooled connection, and with sixteen
- * managers pressing at once the pool ran dry for everything else (sessions, mail, events). Two:
- * one running, the next already waiting for the lock, so the lock is never idle.
+ * At most this many assigns of one app server wait at the database at once for one store. They
+ * queue on the store's rotation lock anyway; each one waiting there holds a pooled connection,
+ * and with sixteen managers pressing at once the pool ran dry for everything else (sessions,
+ * mail, events). Two: one running, the next already waiting for the lock, so the lock is never
+ * idle. Stores have locks of their own, so each has its own gate; all of them together hold at
+ * most ALL_STORES connections, leaving the rest of the pool to everything else.
  */
 const IN_FLIGHT = 2;
-const gates = new WeakMap<Db, { running: number; waiting: (() => void)[] }>();
+const ALL_STORES = 6;
 
-async function gated<T>(h: StoreDb, run: () => Promise<T>): Promise<T> {
+/** A queue of at most `size` runs at once; a freed slot passes straight to the next in line. */
+function gate(size: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await run();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+type Gate = ReturnType<typeof gate>;
+const gates = new WeakMap<Db, { all: Gate; stores: Map<number, Gate> }>();
+
+/** Runs an assign through its store's gate, then the app server's (a store's queue never holds a connection). */
+function gated<T>(h: StoreDb, run: () => Promise<T>): Promise<T> {
   let g = gates.get(h.db);
-  if (!g) gates.set(h.db, (g = { running: 0, waiting: [] }));
-  const gate = g;
-  if (gate.running >= IN_FLIGHT) await new Promise<void>((resolve) => gate.waiting.push(resolve));
-  else gate.running++;
-  try {
-    return await run();
-  } finally {
-    const next = gate.waiting.shift();
-    // The slot passes straight to the next in line; otherwise it is freed.
-    if (next) next();
-    else gate.running--;
-  }
+  if (!g) gates.set(h.db, (g = { all: gate(ALL_STORES), stores: new Map() }));
+  let mine = g.stores.get(h.store);
+  if (!mine) g.stores.set(h.store, (mine = gate(IN_FLIGHT)));
+  const all = g.all;
+  return mine(() => all(run));
 }
 
 /**

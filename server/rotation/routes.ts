@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Ctx } from '../context';
+import type { Ctx, StoreCtx } from '../context';
+import { storeIdsOf } from '../users/repo';
 import { implement } from '../http/implement';
 import { checkOwnDuty } from './policy';
 import { reorder, setStatus, skip } from './team';
@@ -52,7 +53,7 @@ export async function rotationRoutes(app: FastifyInstance, { ctx: root, sweepMs 
 
   implement(app, 'POST /rotation/status', async ({ me, ctx, body: { uid, active, onDuty } }) => {
     await setStatus(ctx.dbh, uid, { active, onDuty }, actor(me));
-    tellDuty(root, ctx.bus, onDuty);
+    await tellDuty(ctx, uid, onDuty);
     if (active || onDuty) await handOutWaitingLeads(ctx);
     return { ok: true };
   });
@@ -61,15 +62,14 @@ export async function rotationRoutes(app: FastifyInstance, { ctx: root, sweepMs 
   implement(app, 'POST /rotation/duty', async ({ me, ctx, body: { onDuty } }) => {
     checkOwnDuty(me);
     await setStatus(ctx.dbh, me.id, { onDuty }, actor(me));
-    tellDuty(root, ctx.bus, onDuty);
+    await tellDuty(ctx, me.id, onDuty);
     if (onDuty) await handOutWaitingLeads(ctx);
     return { ok: true, onDuty };
   });
 }
 
-/** A change of duty is the store's news; coming on duty may take him off another store's floor, so every store hears of it. */
-function tellDuty(root: Ctx, bus: Ctx['bus'], onDuty: boolean | undefined) {
-  const to = onDuty ? root.bus : bus;
-  to.publish({ topic: 'rotation' });
-  to.publish({ topic: 'users' });
+/** A change of duty is the store's news; coming on duty takes him off his other stores' floors, so they hear of it too. */
+async function tellDuty(ctx: StoreCtx, id: string, onDuty: boolean | undefined) {
+  const stores = onDuty ? await storeIdsOf(ctx.dbh.db, id) : [ctx.store.id];
+  for (const storeId of stores) for (const topic of ['rotation', 'users'] as const) ctx.bus.publish({ topic, storeId });
 }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Cond, Field, OrderKey } from '../../domain/conditions';
-import { ELIGIBLE, NEXT_UP, OVERDUE, PAST_DUE, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
+import { ELIGIBLE, NEXT_UP, OVERDUE, PAST_DUE, PENDING_ACCEPT, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
 import type { Dialect } from '../db';
 import type { LeadsTable } from '../db/schema';
 
@@ -112,6 +112,7 @@ export const eligibleSql = (env: SqlEnv) => toSql(ELIGIBLE, memberColumns(env), 
 export const pastDueSql = (env: SqlEnv) => toSql(PAST_DUE, LEAD_COLUMNS, env);
 export const waitingSql = (env: SqlEnv) => toSql(WAITING, LEAD_COLUMNS, env);
 export const overdueSql = (env: SqlEnv) => toSql(OVERDUE, LEAD_COLUMNS, env);
+export const pendingSql = (env: SqlEnv) => toSql(PENDING_ACCEPT, LEAD_COLUMNS, env);
 export const pastDueCountSql = pastDueCount;
 export const nextUpOrderSql = (env: SqlEnv, dialect: Dialect, pointer: number | RawBuilder<unknown>) =>
   orderSql(NEXT_UP, memberColumns(env), dialect, { pointer });

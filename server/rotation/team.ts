@@ -1,6 +1,7 @@
 import type { StoreDb, Db } from '../db';
 import { withRotationLock } from '../db';
 import { writeAudit, type AuditEntry } from '../users/audit';
+import { nextPosition, storeIdsOf } from '../users/repo';
 import { ApiError, notFound } from '../http/errors';
 import { eligibleQueue, lineOf, movedText, pointerAfterSkip, reorderLine, SKIP_WHOM, skipRefusal, snoozeEnd } from '../../domain/rotation';
 import { DEFAULT_RULES, type Rules } from '../../domain/rules';
@@ -72,19 +73,9 @@ export async function reorder(h: StoreDb, move: { uid: string; shown: string[]; 
   });
 }
 
-/** The place after everyone's in a store's line: its end. Read and written inside the store's rotation transaction (places are unique). */
-const lastPlace = async (db: Db, store: number) => {
-  const row = await db
-    .selectFrom('memberships')
-    .select((eb) => eb.fn.max('position').as('max'))
-    .where('store_id', '=', store)
-    .executeTakeFirst();
-  return Number(row?.max ?? 0) + 1;
-};
-
 /** Served in check-in order: whoever clocks in goes to the end of the line (domain/floor.ts checkIn). */
 async function toEndOfLine(trx: Db, store: number, id: string) {
-  const [team, state, top] = [await teamStaff(trx, store), await readState(trx, store), (await lastPlace(trx, store)) - 1];
+  const [team, state, top] = [await teamStaff(trx, store), await readState(trx, store), (await nextPosition(trx, store)) - 1];
   const r = checkIn(team, id, state.pointer_pos, top);
   for (const p of r.places)
     await trx.updateTable('memberships').set({ position: p.position }).where('store_id', '=', store).where('user_id', '=', p.id).execute();
@@ -98,11 +89,7 @@ async function toEndOfLine(trx: Db, store: number, id: string) {
  */
 export async function setStatus(h: StoreDb, id: string, patch: { active?: boolean; onDuty?: boolean }, by: Actor) {
   const { store } = h;
-  const elsewhere = patch.onDuty
-    ? (await h.db.selectFrom('memberships').select('store_id').where('user_id', '=', id).where('store_id', '<>', store).execute()).map((m) =>
-        Number(m.store_id),
-      )
-    : [];
+  const elsewhere = patch.onDuty ? (await storeIdsOf(h.db, id)).filter((s) => s !== store) : [];
   return withRotationLock(
     h,
     async (db) => {

@@ -6,7 +6,7 @@ import { access } from '../http/access';
 import { ApiError, notFound, parse, unauthorized } from '../http/errors';
 import { implement } from '../http/implement';
 import { checkChangeSale, checkSeeSales, saleCan, seesSalesmen } from './policy';
-import { findUser, type UserRow } from '../users/repo';
+import type { UserRow } from '../users/repo';
 import { saleDateError, saleSchema } from '../../domain/schemas';
 import { salesQuery } from '../../domain/contract/inputs';
 import { dayKey } from '../../domain/time';
@@ -21,8 +21,8 @@ export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ct
   async function whose(ctx: StoreCtx, me: UserRow, user: string | undefined): Promise<{ owner: UserRow; readOnly: boolean }> {
     const { readOnly } = checkSeeSales(me, user);
     if (!readOnly || !user) return { owner: me, readOnly: false };
-    const owner = await findUser(ctx.dbh.db, user);
-    if (!owner || !(await personOf(ctx.dbh.db, ctx.store.id, user).catch(() => null))) throw notFound('No such user');
+    const owner = await personOf(ctx.dbh.db, ctx.store.id, user).catch(() => null);
+    if (!owner) throw notFound('No such user');
     return { owner, readOnly: true };
   }
 
@@ -49,7 +49,7 @@ export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ct
     const day = today(ctx);
     const can = saleCan(me, { user_id: owner.id });
     const sales = (await listSales(db, store, owner.id)).map((sale) => ({ ...sale, can }));
-    const salesmen = seesSalesmen(me) ? (await listUsers(db, store, false)).map((u) => ({ id: u.id, name: u.name, email: u.email })) : undefined;
+    const salesmen = seesSalesmen(me) ? (await listUsers(db, store)).map((u) => ({ id: u.id, name: u.name, email: u.email })) : undefined;
     return {
       today: day,
       owner: { id: owner.id, name: owner.name, email: owner.email },

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { inStore, type Ctx } from '../context';
+import type { Ctx } from '../context';
 import { ApiError, notFound } from '../http/errors';
 import { implement } from '../http/implement';
 import type { UserRow } from '../users/repo';
-import { sqlEnv } from '../rotation/queries';
-import { nextUp, teamStaff, waiting } from '../rotation/queries';
+import { nextUp, sqlEnv, teamStaff, waiting } from '../rotation/queries';
+import { pendingSql } from '../rotation/sql';
 import { eligibleQueue } from '../../domain/rotation';
 import { loadRules } from '../rules/service';
 import { dayKey, zonedStartOfDay } from '../../domain/time';
@@ -42,23 +42,27 @@ export async function storeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const now = new Date();
     const stores = await Promise.all(
       (await storesOf(db, me)).map(async (store) => {
-        const h = inStore(ctx, store).dbh;
         const env = sqlEnv(now, await loadRules(db, store.id));
         const from = zonedStartOfDay(dayKey(now, store.timezone), store.timezone).getTime();
-        const [{ next }, team, waits, counts] = await Promise.all([
-          nextUp(db, store.id, env, h.dialect),
+        const [{ next }, team, waits, pending, today] = await Promise.all([
+          nextUp(db, store.id, env, ctx.dbh.dialect),
           teamStaff(db, store.id, env),
           waiting(db, store.id, env)
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .executeTakeFirstOrThrow(),
+          // Only leads on the clock have an accept_due: the partial index finds them, the rule book says which wait.
           db
             .selectFrom('leads')
-            .select((eb) => [
-              eb.fn.count<number>('accept_due').as('pending'),
-              eb.fn.sum<number>(eb.case().when('assigned_at', '>=', from).then(1).else(0).end()).as('today'),
-            ])
+            .select((eb) => eb.fn.countAll<number>().as('n'))
             .where('store_id', '=', store.id)
-            .where((eb) => eb.or([eb('accept_due', 'is not', null), eb('assigned_at', '>=', from)]))
+            .where('accept_due', 'is not', null)
+            .where(pendingSql(env))
+            .executeTakeFirstOrThrow(),
+          db
+            .selectFrom('leads')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('store_id', '=', store.id)
+            .where('assigned_at', '>=', from)
             .executeTakeFirstOrThrow(),
         ]);
         return {
@@ -66,8 +70,8 @@ export async function storeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
           nextUp: next ? { id: next.id, name: next.name } : null,
           inLine: eligibleQueue(team, now).length,
           waiting: Number(waits.n),
-          pending: Number(counts.pending ?? 0),
-          upsToday: Number(counts.today ?? 0),
+          pending: Number(pending.n),
+          upsToday: Number(today.n),
         };
       }),
     );

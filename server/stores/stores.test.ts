@@ -7,6 +7,11 @@ import { methodAndPath } from '../../domain/contract/method';
 import type { Store } from '../../domain/stores';
 import { atStore } from '../db';
 import { teamStaff } from '../rotation/queries';
+import { leadFacts } from '../rotation/sql';
+import { holds } from '../../domain/conditions';
+import { PENDING_ACCEPT } from '../../domain/rotation';
+import { openEvents } from '../test/sse';
+import type { AddressInfo } from 'node:net';
 
 /**
  * Two stores of one group: every store route, for every role, in its own store and the other;
@@ -83,6 +88,12 @@ describe.each(DIALECTS)('a group of two stores on %s', (dialect) => {
     expect(people).not.toContain('south.rep@dealer.test');
     const leads = (await call('GET', '/leads', who.northManager, 'NSH')).json().leads.map((l: { id: number }) => l.id);
     expect(leads).toEqual([northLead]);
+    // A read may name its store in the address, as the web app's reads do (the route's own query is strict).
+    const named = await t.app.inject({ method: 'GET', url: '/api/leads?open=1&store=NSH', headers: { cookie: who.northManager } });
+    expect(named.json().leads.map((l: { id: number }) => l.id)).toEqual([northLead]);
+    expect((await t.app.inject({ method: 'GET', url: '/api/leads?open=1&store=SST', headers: { cookie: who.northManager } })).json()).toEqual({
+      error: 'Store not found',
+    });
     for (const url of ['/leads/export.csv?store=SST', '/floor/report.csv?store=SST', '/sales/export.csv?store=SST', '/events?store=SST']) {
       const r = await t.app.inject({ method: 'GET', url: `/api${url}`, headers: { cookie: who.northManager } });
       expect(r.statusCode, url).toBe(404);
@@ -144,6 +155,34 @@ describe.each(DIALECTS)('a group of two stores on %s', (dialect) => {
     expect(his.every((a) => a.s.code === 'SST')).toBe(true);
   });
 
+  it("a screen hears only its own store's news; a group screen hears every store's", async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const northScreen = await openEvents(`${base}/api/events?store=NSH`, who.northManager);
+    const groupScreen = await openEvents(`${base}/api/events?store=*`, who.group);
+    await northScreen.next('hello');
+    await groupScreen.next('hello');
+    expect((await call('POST', '/rotation/assign', who.group, 'SST', { customer: 'South Live' })).statusCode).toBe(200);
+    expect((await groupScreen.next('rotation')).storeId).toBe(south.id);
+    // The north screen's next news is the north assign made after the south one: it never heard the south's.
+    expect((await call('POST', '/rotation/assign', who.group, 'NSH', { customer: 'North Live' })).statusCode).toBe(200);
+    expect((await northScreen.next('rotation')).storeId).toBe(north.id);
+    expect(northScreen.events.filter((e) => e.topic !== 'hello').every((e) => e.storeId === north.id)).toBe(true);
+    northScreen.close();
+    groupScreen.close();
+  });
+
+  it('a group manager adds someone to another store than the one he is in, and the answer shows him there', async () => {
+    const r = await call('POST', '/users', who.group, 'NSH', { email: 'elsewhere@dealer.test', name: 'Elsewhere', role: 'staff', stores: ['SST'] });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().user).toMatchObject({ email: 'elsewhere@dealer.test', stores: ['SST'], onDuty: false });
+    const south = (await call('GET', '/users', who.group, 'SST')).json().users.map((u: { email: string }) => u.email);
+    expect(south).toContain('elsewhere@dealer.test');
+    // A store manager names only stores he may open.
+    const refused = await call('POST', '/users', who.northManager, 'NSH', { email: 'sneak@dealer.test', name: 'Sneak', stores: ['SST'] });
+    expect(refused.json()).toMatchObject({ error: 'No store has the code SST.', field: 'stores' });
+  });
+
   it('the session names his stores; a group manager sees the group at a glance', async () => {
     const me = (await call('GET', '/auth/me', who.northManager)).json().user;
     expect(me.stores.map((s: Store) => s.code)).toEqual(['NSH']);
@@ -152,7 +191,11 @@ describe.each(DIALECTS)('a group of two stores on %s', (dialect) => {
     const group = (await call('GET', '/group', who.group)).json();
     expect(group.stores.map((s: { store: Store }) => s.store.code)).toEqual(['MAIN', 'NSH', 'SST']);
     const sst = group.stores.find((s: { store: Store }) => s.store.code === 'SST');
-    expect(sst.upsToday).toBeGreaterThanOrEqual(1);
+    const sstLeads = await t.db.selectFrom('leads').selectAll().where('store_id', '=', south.id).execute();
+    expect(sst.upsToday).toBe(sstLeads.length);
+    const pending = sstLeads.filter((l) => holds(PENDING_ACCEPT, leadFacts(l), new Date())).length;
+    expect(pending).toBeGreaterThan(0);
+    expect(sst.pending).toBe(pending);
     expect(sst.nextUp).not.toBeNull();
     expect((await call('PUT', '/profile/store', who.northManager, undefined, { code: 'SST' })).statusCode).toBe(404);
     expect((await call('PUT', '/profile/store', who.group, undefined, { code: 'SST' })).statusCode).toBe(200);

@@ -7,12 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import crypto from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type DbHandle, type Dialect } from '../db';
-import { PG_ADMIN_URL, PG_AVAILABLE } from '../test/harness';
+import { PG_AVAILABLE, pgDatabase } from '../test/harness';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 /** What the deployment names its first store (DEALERSHIP_NAME, APP_TIMEZONE): the fixtures' dealership. */
@@ -128,14 +127,7 @@ async function restore(dialect: Dialect) {
     fs.writeFileSync(file, zlib.gunzipSync(fs.readFileSync(path.join(FIXTURES, 'prev-release.sqlite.gz'))));
     return { dataDir, url: undefined, reader: () => sqliteReader(file), drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
-  const name = `bdc_upgrade_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(PG_ADMIN_URL);
-  u.pathname = `/${name}`;
-  const url = u.toString();
+  const { url, drop } = await pgDatabase('bdc_upgrade');
   // A plain pg_dump (INSERTs, no COPY): one multi-statement query, less psql's own meta-commands (\restrict).
   const dump = zlib
     .gunzipSync(fs.readFileSync(path.join(FIXTURES, 'prev-release.postgres.sql.gz')))
@@ -155,10 +147,7 @@ async function restore(dialect: Dialect) {
     url,
     reader: () => pgReader(url),
     drop: async () => {
-      const a = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
+      await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

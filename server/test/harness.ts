@@ -37,6 +37,24 @@ async function postgresAnswers(): Promise<boolean> {
 export const PG_AVAILABLE = await postgresAnswers();
 export const DIALECTS: Dialect[] = PG_AVAILABLE ? ['sqlite', 'postgres'] : ['sqlite'];
 
+/** An empty PostgreSQL database with a random name, and how to drop it. */
+export async function pgDatabase(prefix = 'bdc_test') {
+  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const a = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await a.connect();
+    try {
+      await a.query(statement);
+    } finally {
+      await a.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const u = new URL(PG_ADMIN_URL);
+  u.pathname = `/${name}`;
+  return { url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
 /**
  * A fresh, empty database of its own: a temp SQLite file, or a PostgreSQL database with a random
  * name. close() closes and removes it; release() only closes the connection, drop() removes it.
@@ -49,28 +67,13 @@ export async function freshDb(
   { firstStore = FIRST_STORE, without = [] }: { firstStore?: FirstStore; without?: string[] } = {},
 ): Promise<StoreDb & { url?: string; dir: string; release: () => Promise<void>; drop: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-test-'));
-  let url: string | undefined;
-  let name = '';
-  if (dialect === 'postgres') {
-    name = `bdc_test_${crypto.randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(PG_ADMIN_URL);
-    u.pathname = `/${name}`;
-    url = u.toString();
-  }
+  const pgDb = dialect === 'postgres' ? await pgDatabase() : null;
+  const url = pgDb?.url;
   if (without.length) await markRun(dialect, url ?? path.join(dir, 'portal.sqlite'), without);
   // A connection cut while the database is dropped is expected, not a finding.
   const h = await openDb({ databaseUrl: url, dataDir: dir, onConnectionError: () => undefined, firstStore });
   const drop = async () => {
-    if (name) {
-      const a = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-    }
+    await pgDb?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   };
   let released = false;

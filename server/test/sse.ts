@@ -2,7 +2,7 @@
 export async function openEvents(url: string, cookie: string) {
   const ac = new AbortController();
   const res = await fetch(url, { headers: { cookie, accept: 'text/event-stream' }, signal: ac.signal });
-  const events: { topic: string; at: number }[] = [];
+  const events: { topic: string; at: number; storeId?: number }[] = [];
   const waiters: (() => void)[] = [];
   let closed = !res.ok;
   if (res.ok && res.body) {

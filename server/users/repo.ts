@@ -40,7 +40,7 @@ export const findUser = (db: Db, id: string) => db.selectFrom('users').selectAll
  * A newcomer's place in a store's line: after everyone. Read and written inside the store's
  * rotation transaction (places are unique, so a caller outside it fails rather than sharing one).
  */
-async function nextPosition(db: Db, store: number): Promise<number> {
+export async function nextPosition(db: Db, store: number): Promise<number> {
   const r = await db
     .selectFrom('memberships')
     .select((eb) => eb.fn.max('position').as('max'))
@@ -48,6 +48,10 @@ async function nextPosition(db: Db, store: number): Promise<number> {
     .executeTakeFirst();
   return Number(r?.max ?? 0) + 1;
 }
+
+/** The stores a person is in (a group manager's "every store" is not among them). */
+export const storeIdsOf = async (db: Db, id: string) =>
+  (await db.selectFrom('memberships').select('store_id').where('user_id', '=', id).execute()).map((m) => Number(m.store_id));
 
 /** Puts a person into a store's line at its end (off duty unless said), unless he is in it already. Inside that store's rotation transaction. */
 export async function join(db: Db, userId: string, store: number, onDuty = false) {

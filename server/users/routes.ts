@@ -8,7 +8,7 @@ import { auditOf, confirmEmail, createUser, editUser, listUsers, personOf, setSt
 import { confirmEmailChange, pendingEmails, requestEmailChange } from './email-change';
 import { openStore } from '../stores/service';
 import { atStore } from '../db';
-import { FIRST_STORE_ID } from './repo';
+import { FIRST_STORE_ID, storeIdsOf } from './repo';
 
 /** Who changed something, for the audit log. */
 const actor = (me: UserRow) => ({ id: me.id, name: me.name });
@@ -33,13 +33,16 @@ async function placing(ctx: StoreCtx, me: UserRow, v: { groupManager?: boolean; 
 /** A store's managers keep its team list: add, edit, disable, soft-delete and restore people. */
 export async function userRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx }) {
   const configured = root.config.MANAGER_EMAILS;
+  /** The person as changed, even if the change took him out of this store. */
   const presentOne = async (ctx: StoreCtx, me: UserRow, id: string) => {
     const { db, store } = ctx.dbh;
-    return { user: presentPerson(me, await personOf(db, store, id), await pendingEmails(db, id), configured) };
+    return { user: presentPerson(me, await personOf(db, store, id, true), await pendingEmails(db, id), configured) };
   };
-  const changed = (ctx: StoreCtx) => {
-    ctx.bus.publish({ topic: 'users' });
-    ctx.bus.publish({ topic: 'rotation' });
+  /** A change to a person is news in each store he was or is in (his lines there), and in this one; a group manager's in every store. */
+  const changed = async (ctx: StoreCtx, id: string, was: number[]) => {
+    const person = await personOf(ctx.dbh.db, ctx.store.id, id, true);
+    const stores = person.all_stores ? [undefined] : [...new Set([ctx.store.id, ...was, ...(await storeIdsOf(ctx.dbh.db, id))])];
+    for (const storeId of stores) for (const topic of ['users', 'rotation'] as const) root.bus.publish({ topic, storeId });
   };
   /** A person of the store the reader may change: a group manager only by a group manager. */
   const target = async (ctx: StoreCtx, me: UserRow, id: string) => {
@@ -49,19 +52,20 @@ export async function userRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
   };
 
   implement(app, 'GET /users', async ({ me, ctx, query }) => {
-    const [users, pending] = await Promise.all([listUsers(ctx.dbh.db, ctx.store.id, query.deleted), pendingEmails(ctx.dbh.db)]);
+    const [users, pending] = await Promise.all([listUsers(ctx.dbh.db, ctx.store.id, { deleted: query.deleted }), pendingEmails(ctx.dbh.db)]);
     return { users: users.map((u) => presentPerson(me, u, pending, configured)) };
   });
 
   implement(app, 'POST /users', async ({ me, ctx, body }) => {
     const place = await placing(ctx, me, body);
     const row = await createUser(ctx.dbh, { email: body.email, name: body.name, role: body.role, ...place }, actor(me));
-    changed(ctx);
+    await changed(ctx, row.id, []);
     return presentOne(ctx, me, row.id);
   });
 
   implement(app, 'PATCH /users/:id', async ({ me, ctx, params, body }) => {
     await target(ctx, me, params.id);
+    const was = await storeIdsOf(ctx.dbh.db, params.id);
     const place = await placing(ctx, me, body);
     const row = await editUser(
       ctx.dbh,
@@ -72,9 +76,7 @@ export async function userRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
       (trx, before, email) => requestEmailChange(ctx, trx, before, email, actor(me)),
     );
     if (row.email !== body.email) ctx.outbox.wake();
-    changed(ctx);
-    // His stores may have changed: every store hears of it.
-    if (place.stores || place.groupManager !== undefined) root.bus.publish({ topic: 'users' });
+    await changed(ctx, row.id, was);
     return presentOne(ctx, me, row.id);
   });
 
@@ -82,7 +84,7 @@ export async function userRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
     implement(app, `POST /users/:id/${action}`, async ({ me, ctx, params }) => {
       await target(ctx, me, params.id);
       const { revoked } = await setStatus(ctx.dbh, params.id, action, actor(me), configured);
-      changed(ctx);
+      await changed(ctx, params.id, []);
       if (revoked) root.bus.publish({ topic: 'session-revoked', userId: params.id });
       return presentOne(ctx, me, params.id);
     });

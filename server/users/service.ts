@@ -2,7 +2,7 @@ import type { Db, StoreDb } from '../db';
 import { withRotationLock } from '../db';
 import { ApiError, notFound } from '../http/errors';
 import { writeAudit } from './audit';
-import { findUser, findUserByEmail, insertUser, isBlocked, join, type Place, type UserRow } from './repo';
+import { findUser, findUserByEmail, insertUser, isBlocked, join, storeIdsOf, type Place, type UserRow } from './repo';
 import type { Store } from '../../domain/stores';
 import { diff, USER_MSG, type AuditAction } from '../../domain/users';
 import { checkKeepsAManager, checkLockout } from './policy';
@@ -59,21 +59,26 @@ async function locked<T>(h: StoreDb, fn: (db: Db) => Promise<T>, also: number[] 
 /** A person as a store's managers see him: his place in its line, if any, and the codes of his stores. */
 export type StorePerson = UserRow & { place: Place | null; stores: string[] };
 
-/** The people of a store (its line and its managers) and the group managers, each with his place there and his stores. */
-export async function listUsers(db: Db, store: number, withDeleted: boolean, id?: string): Promise<StorePerson[]> {
+/**
+ * The people of a store (its line and its managers) and the group managers, each with his place
+ * there and his stores. `id` narrows it to one person; with `anywhere` he is found even when he is
+ * in other stores only (the answer to a change that just took him out of this one).
+ */
+export async function listUsers(db: Db, store: number, opts: { deleted?: boolean; id?: string; anywhere?: boolean } = {}): Promise<StorePerson[]> {
   const rows = await db
     .selectFrom('users')
     .leftJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'users.id').on('memberships.store_id', '=', store))
     .selectAll('users')
     .select(['memberships.active', 'memberships.on_duty', 'memberships.snooze_until', 'memberships.store_id as here'])
-    .where((eb) => eb.or([eb('users.all_stores', '=', 1), eb('memberships.store_id', 'is not', null)]))
-    .$if(!withDeleted, (q) => q.where('users.deleted_at', 'is', null))
-    .$if(id !== undefined, (q) => q.where('users.id', '=', id ?? ''))
+    .$if(!opts.anywhere, (q) => q.where((eb) => eb.or([eb('users.all_stores', '=', 1), eb('memberships.store_id', 'is not', null)])))
+    .$if(!opts.deleted, (q) => q.where('users.deleted_at', 'is', null))
+    .$if(opts.id !== undefined, (q) => q.where('users.id', '=', opts.id ?? ''))
     .orderBy('users.name')
     .orderBy('users.email')
     .execute();
   if (!rows.length) return [];
-  const codes = await db
+  const codes = new Map<string, string[]>();
+  const places = await db
     .selectFrom('memberships')
     .innerJoin('stores', 'stores.id', 'memberships.store_id')
     .select(['memberships.user_id', 'stores.code'])
@@ -84,16 +89,17 @@ export async function listUsers(db: Db, store: number, withDeleted: boolean, id?
     )
     .orderBy('stores.id')
     .execute();
+  for (const p of places) codes.set(p.user_id, [...(codes.get(p.user_id) ?? []), p.code]);
   return rows.map(({ active, on_duty, snooze_until, here, ...u }) => ({
     ...u,
     place: here === null ? null : { active: Number(active), on_duty: Number(on_duty), snooze_until },
-    stores: codes.filter((c) => c.user_id === u.id).map((c) => c.code),
+    stores: codes.get(u.id) ?? [],
   }));
 }
 
-/** One person of the store, as listUsers shows him; a person of another store is not found. */
-export async function personOf(db: Db, store: number, id: string): Promise<StorePerson> {
-  const [row] = await listUsers(db, store, true, id);
+/** One person of the store, as listUsers shows him; a person of another store is not found (`anywhere`: see listUsers). */
+export async function personOf(db: Db, store: number, id: string, anywhere = false): Promise<StorePerson> {
+  const [row] = await listUsers(db, store, { deleted: true, id, anywhere });
   if (!row) throw notFound(USER_MSG.notFound);
   return row;
 }
@@ -131,10 +137,6 @@ async function rejoin(db: Db, id: string) {
   await db.deleteFrom('memberships').where('user_id', '=', id).execute();
   for (const m of stores) await join(db, id, Number(m.store_id));
 }
-
-/** The stores a person is in (not a group manager's "every store"). */
-const storeIdsOf = async (db: Db, id: string) =>
-  (await db.selectFrom('memberships').select('store_id').where('user_id', '=', id).execute()).map((m) => Number(m.store_id));
 
 /**
  * Name and role change at once; a new e-mail address is only asked for (`askEmail` mails its

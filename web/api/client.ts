@@ -15,18 +15,21 @@ type Needs<R extends Route> = [ParamsIn<R>] extends [never] ? ([Body<R>] extends
 /**
  * Calls a route of the API contract (domain/contract/routes.ts): the path parameters, the query,
  * the body and the answer are typed by the same schemas the server parses with. A route that acts
- * on one store (`store: true`) says which in the X-Store header: the one the caller names, else
- * the one in the address (/s/NSH/...). Without either the server takes the person's own.
+ * on one store (`store: true`) says which (`?store=` on a read, the X-Store header on a change):
+ * the one the caller names, else the one in the address (/s/NSH/...). Without either the server
+ * takes the person's own.
  */
 export function call<R extends Route>(route: R, ...[opts]: Needs<R>): Promise<Answer<R>> {
   const [method, template] = methodAndPath(route);
   const params: Record<string, unknown> = opts?.params ?? {};
   let path = template.replace(/:(\w+)/g, (_, k: string) => encodeURIComponent(String(params[k])));
   const query = Object.entries(opts?.query ?? {}).filter((e): e is [string, string | number | boolean] => e[1] !== undefined && e[1] !== '');
+  const store = inStore(route) ? (opts?.store ?? codeInAddress()) : null;
+  // A read names its store in the address, last (as the page's preload of it does, server/http/preload.ts); a change in the X-Store header.
+  if (store && method === 'GET') query.push(['store', store]);
   if (query.length) path += `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)]))}`;
   // Safe: the server answers the route's own schema (its test build checks every answer against it).
-  const store = inStore(route) ? (opts?.store ?? codeInAddress()) : null;
-  return api(path, { method, body: opts?.body, store }) as Promise<Answer<R>>;
+  return api(path, { method, body: opts?.body, store: method === 'GET' ? null : store }) as Promise<Answer<R>>;
 }
 
 let onUnauthorized: (() => void) | null = null;

@@ -1,4 +1,5 @@
-import { Button, Divider, Group, Loader, Modal, MultiSelect, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Divider, Loader, Modal, MultiSelect, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { SaveCancel } from '../components/SaveCancel';
 import { schemaResolver, useForm } from '@mantine/form';
 import { saveUserSchema } from '../../domain/schemas';
 import { showFieldError } from '../forms/schemaForm';
@@ -127,14 +128,7 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
               New people start off duty: they join the queue when they clock in or a manager turns On Duty on.
             </Text>
           )}
-          <Group justify="flex-end" mt="xs">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" color="blue.8" loading={save.isPending}>
-              Save
-            </Button>
-          </Group>
+          <SaveCancel onCancel={onClose} saving={save.isPending} />
         </Stack>
       </form>
       {user && <History id={user.id} />}

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Alert, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { SaveCancel } from '../components/SaveCancel';
+import { Alert, Modal, Select, Stack, TextInput } from '@mantine/core';
 import { storeSchema } from '../../domain/schemas';
 import { messageOf } from '../../domain/errors';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
@@ -72,14 +73,7 @@ function StoreForm({ store, onClose }: { store: Store | null; onClose: () => voi
             {failed}
           </Alert>
         )}
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" color="blue.8" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <SaveCancel onCancel={onClose} saving={save.isPending} />
       </Stack>
     </form>
   );
