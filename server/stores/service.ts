@@ -15,7 +15,29 @@ const toStore = (r: { id: number | string; code: string; name: string; timezone:
   timezone: r.timezone,
 });
 
-export const allStores = async (db: Db): Promise<Store[]> => (await db.selectFrom('stores').select(columns).orderBy('stores.id').execute()).map(toStore);
+const readStores = async (db: Db): Promise<Store[]> => (await db.selectFrom('stores').select(columns).orderBy('stores.id').execute()).map(toStore);
+
+/**
+ * The group's stores change seldom and are read on nearly every request (a group manager's store):
+ * each app server keeps them for a few seconds. A store added on this server is seen at once, one
+ * added on another when a code is not found here (read again) or within those seconds; so is a
+ * new name or time zone.
+ */
+const KEEP_MS = 5000;
+const kept = new WeakMap<Db, { until: number; stores: Promise<Store[]> }>();
+
+/** A store of the group, looked up among those kept, else read again (it may be new). */
+const findStore = async (db: Db, which: (s: Store) => boolean) => (await allStores(db)).find(which) ?? (await allStores(db, true)).find(which) ?? null;
+
+export function allStores(db: Db, fresh = false): Promise<Store[]> {
+  const k = kept.get(db);
+  if (k && !fresh && k.until > Date.now()) return k.stores;
+  const stores = readStores(db);
+  kept.set(db, { until: Date.now() + KEEP_MS, stores });
+  // A failed read is not kept.
+  stores.catch(() => kept.get(db)?.stores === stores && kept.delete(db));
+  return stores;
+}
 
 /** The stores a person may open: a group manager every one, anyone else those he belongs to. */
 export async function storesOf(db: Db, me: Pick<UserRow, 'id' | 'all_stores'>): Promise<Store[]> {
@@ -32,15 +54,14 @@ export async function storesOf(db: Db, me: Pick<UserRow, 'id' | 'all_stores'>): 
 
 /** One store a person may open, by code; null when there is none by that code or it is not his. */
 export async function openStore(db: Db, me: Pick<UserRow, 'id' | 'all_stores'>, code: string): Promise<Store | null> {
+  if (me.all_stores) return findStore(db, (s) => s.code === code);
   const row = await db
     .selectFrom('stores')
     .select(columns)
     .where('stores.code', '=', code)
-    .$if(!me.all_stores, (q) =>
-      q.where((eb) =>
-        eb.exists(
-          eb.selectFrom('memberships').select(sql.lit(1).as('one')).whereRef('memberships.store_id', '=', 'stores.id').where('memberships.user_id', '=', me.id),
-        ),
+    .where((eb) =>
+      eb.exists(
+        eb.selectFrom('memberships').select(sql.lit(1).as('one')).whereRef('memberships.store_id', '=', 'stores.id').where('memberships.user_id', '=', me.id),
       ),
     )
     .executeTakeFirst();
@@ -53,15 +74,12 @@ export async function homeStore(db: Db, me: Pick<UserRow, 'id' | 'all_stores' | 
   return mine.find((s) => s.id === me.store_id) ?? mine[0] ?? null;
 }
 
-const storeByCode = async (db: Db, code: string): Promise<Store | null> => {
-  const row = await db.selectFrom('stores').select(columns).where('code', '=', code).executeTakeFirst();
-  return row ? toStore(row) : null;
-};
+const storeByCode = (db: Db, code: string) => findStore(db, (s) => s.code === code);
 
 export async function storeById(db: Db, id: number): Promise<Store> {
-  const row = await db.selectFrom('stores').select(columns).where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound(STORE_NOT_FOUND);
-  return toStore(row);
+  const store = await findStore(db, (s) => s.id === id);
+  if (!store) throw notFound(STORE_NOT_FOUND);
+  return store;
 }
 
 /** The stores named by these codes, every one of them known; else a 400 naming the first unknown. */
@@ -78,7 +96,7 @@ const isUniqueViolation = (err: unknown) => isRecord(err) && (err.code === '2350
 /** A new store with its own rotation state row (its lock) and the default rules. */
 export async function addStore(h: DbHandle, v: { name: string; code: string; timezone: string }): Promise<Store> {
   try {
-    return await h.db.transaction().execute(async (trx) => {
+    const store = await h.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('stores')
         .values({ code: v.code, name: v.name, timezone: v.timezone, created_at: Date.now() })
@@ -88,6 +106,8 @@ export async function addStore(h: DbHandle, v: { name: string; code: string; tim
       await trx.insertInto('rotation_state').values({ id, pointer_pos: 0 }).execute();
       return { id, code: v.code, name: v.name, timezone: v.timezone };
     });
+    kept.delete(h.db);
+    return store;
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(409, `A store with the code ${v.code} already exists.`, undefined, 'code');
     throw err;
@@ -98,5 +118,6 @@ export async function editStore(db: Db, code: string, patch: { name?: string; ti
   const before = await storeByCode(db, code);
   if (!before) throw notFound(STORE_NOT_FOUND);
   if (patch.name !== undefined || patch.timezone !== undefined) await db.updateTable('stores').set(patch).where('id', '=', before.id).execute();
+  kept.delete(db);
   return { ...before, ...patch };
 }
