@@ -31,6 +31,7 @@ import { userRoutes } from './users/routes';
 import { salesRoutes } from './sales/routes';
 import { integrationRoutes, intakeRoutes } from './intake/routes';
 import { storeRoutes } from './stores/routes';
+import { dealerRoutes } from './dealers/routes';
 import { floorRoutes } from './floor/routes';
 import { rulesRoutes } from './rules/routes';
 
@@ -233,6 +234,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(weatherRoutes, { ctx });
       await api.register(eventRoutes, { ctx, streams });
       await api.register(storeRoutes, { ctx });
+      await api.register(dealerRoutes, { ctx });
       await api.register(rotationRoutes, { ctx, sweepMs: opts.sweepMs });
       await api.register(leadRoutes, { ctx });
       await api.register(rulesRoutes);

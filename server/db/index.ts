@@ -117,23 +117,37 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase 
  * such transactions never wait on each other in a circle).
  */
 export async function withRotationLock<T>(h: StoreDb, fn: (trx: Db) => Promise<T>, also: number[] = []): Promise<T> {
-  if (h.dialect === 'sqlite') {
-    // Kysely's SQLite driver holds one connection; BEGIN IMMEDIATE takes the write lock at once.
-    return h.db.connection().execute(async (conn) => {
-      await sql`begin immediate`.execute(conn);
-      try {
-        const out = await fn(conn);
-        await sql`commit`.execute(conn);
-        return out;
-      } catch (err) {
-        await sql`rollback`.execute(conn);
-        throw err;
-      }
-    });
-  }
+  if (h.dialect === 'sqlite') return immediate(h.db, fn);
   return h.db.transaction().execute(async (trx) => {
     const ids = [...new Set([h.store, ...also])].sort((a, b) => a - b);
     await sql`select id from rotation_state where id in (${sql.join(ids)}) order by id for update`.execute(trx);
+    return fn(trx);
+  });
+}
+
+/** Kysely's SQLite driver holds one connection; BEGIN IMMEDIATE takes the write lock at once. */
+function immediate<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const out = await fn(conn);
+      await sql`commit`.execute(conn);
+      return out;
+    } catch (err) {
+      await sql`rollback`.execute(conn);
+      throw err;
+    }
+  });
+}
+
+/**
+ * Runs fn in a transaction that holds the group's intake lock: what waits for a store (leads no
+ * dealer mapping claims) is read and written by one request at a time. No store's rotation waits on it.
+ */
+export async function withGroupLock<T>(h: DbHandle, fn: (trx: Db) => Promise<T>): Promise<T> {
+  if (h.dialect === 'sqlite') return immediate(h.db, fn);
+  return h.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('bdc_group_intake'))`.execute(trx);
     return fn(trx);
   });
 }

@@ -18,6 +18,7 @@ import m016 from './migrations/016_assign_asks_first';
 import m021 from './migrations/021_assign_from_rule_book';
 import m022 from './migrations/022_email_changes';
 import m023, { type FirstStore } from './migrations/023_stores';
+import m024 from './migrations/024_dealer_mappings';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -46,6 +47,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '021_assign_from_rule_book': m021(dialect),
     '022_email_changes': m022(dialect),
     '023_stores': m023(dialect, first),
+    '024_dealer_mappings': m024(dialect),
   };
 }
 

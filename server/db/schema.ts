@@ -73,8 +73,12 @@ export interface MembershipsTable {
 /** An ADF sender's dealer (vendor name or id) mapped to the store its leads go to. */
 interface DealerStoresTable {
   id: Generated<number>;
+  /** dealerKey of the name or id (domain/dealers.ts): what an incoming lead's dealer is matched by. */
+  dealer_key: string;
+  /** As the manager typed it. */
   dealer: string;
   store_id: number;
+  created_by: string;
   created_at: number;
 }
 
@@ -106,8 +110,9 @@ export interface LeadsTable {
   id: Generated<number>;
   /** null: an intake lead no store claimed yet (its dealer is unmapped); it waits for a group manager. */
   store_id: number | null;
-  /** The dealer an intake document named (vendor name or id). */
+  /** The dealer a group key's lead named: its name, and its id (domain/dealers.ts). */
   dealer: Generated<string | null>;
+  dealer_ref: Generated<string | null>;
   customer: string;
   assigned_to: string;
   assigned_to_name: string;

@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { ApiError, badRequest } from '../http/errors';
 import { isRecord } from '../../domain/guards';
 import { messageOf } from '../../domain/errors';
+import type { Dealer } from '../../domain/dealers';
 
 /** A vehicle the customer brings in (ADF `<vehicle interest="trade-in">`); empty parts are ''. */
 export interface TradeIn {
@@ -22,6 +23,8 @@ export interface Prospect {
   tradeIn: TradeIn | null;
   comments: string;
   provider: string;
+  /** The dealer the lead is for (<vendor>): what maps a group key's lead to a store. */
+  dealer: Dealer;
   id: string;
   idSource: string;
   /** The prospect says `status="resend"`: the sender sends a lead it sent before. */
@@ -209,6 +212,7 @@ function prospect(p: El, adf: El): Prospect {
   const trade = vehicles.find((v) => TRADE.includes(interest(v)));
   const odometer = kid(trade, 'odometer');
   const provider = kid(p, 'provider') ?? kid(p, 'vendor', 'provider') ?? kid(adf, 'provider');
+  const vendor = kid(p, 'vendor') ?? kid(adf, 'vendor');
   const id = kid(p, 'id') ?? kid(customer, 'id');
   const tradeIn = trade && {
     year: text(kid(trade, 'year')),
@@ -225,6 +229,7 @@ function prospect(p: El, adf: El): Prospect {
     tradeIn: tradeIn && Object.values(tradeIn).some(Boolean) ? tradeIn : null,
     comments: comments(p).join('\n'),
     provider: provider ? personName(provider) || text(kid(provider, 'service')) || text(provider) : '',
+    dealer: { name: text(kid(vendor, 'vendorname')), id: text(kid(vendor, 'id')) },
     id: text(id),
     idSource: id?.attrs.source ?? '',
     resend: (p.attrs.status ?? '').toLowerCase() === 'resend',

@@ -1,4 +1,5 @@
 import type { Prospect, TradeIn } from './adf';
+import { MAX_DEALER, type Dealer } from '../../domain/dealers';
 
 /** The customer's name folded for comparison: case, accents' composition and runs of spaces do not count. */
 export const customerKey = (name: string) => name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
@@ -47,6 +48,7 @@ export type Outcome =
       nameMissing: boolean;
       tradeIn: TradeIn | null;
       resend: boolean;
+      dealer: Dealer;
     }
   | { ok: false; customer: string; error: string };
 
@@ -63,6 +65,8 @@ export function prospectFields(p: Prospect, label: string): Outcome {
     return { ok: false, customer: '', error: `${label}A customer name, phone or e-mail is required (<customer><contact><name>, <phone> or <email>).` };
   for (const [part, value] of Object.entries<string>({ ...p.tradeIn }))
     if (value.length > MAX_TRADE_PART) return { ok: false, customer: name, error: `${label}trade-in ${part}: Too long (max ${MAX_TRADE_PART} characters).` };
+  if (p.dealer.name.length > MAX_DEALER || p.dealer.id.length > MAX_DEALER)
+    return { ok: false, customer: name, error: `${label}<vendor> is too long (max ${MAX_DEALER} characters).` };
   if (p.idSource.length > MAX_SOURCE) return { ok: false, customer: name, error: `${label}<id source> is too long (max ${MAX_SOURCE} characters).` };
   return {
     ok: true,
@@ -80,5 +84,6 @@ export function prospectFields(p: Prospect, label: string): Outcome {
     nameMissing: !name,
     tradeIn: p.tradeIn,
     resend: p.resend,
+    dealer: p.dealer,
   };
 }

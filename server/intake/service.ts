@@ -1,19 +1,22 @@
 import crypto from 'node:crypto';
 import { inStore, type Ctx } from '../context';
 import { storeById } from '../stores/service';
-import { FIRST_STORE_ID } from '../users/repo';
+import { dealerMap, park, storeFor } from '../dealers/service';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../db';
+import type { Database } from '../db/schema';
 import { ApiError, badRequest, notFound, parse } from '../http/errors';
 import { type Actor, type Assigned, type NewLead } from '../rotation/service';
 import { handOut } from '../rotation/handout';
 import type { Prospect } from './adf';
 import { customerKey, isRepeat, prospectFields } from './lead';
 import { leadSchema, type LeadInput } from '../../domain/schemas';
+import type { Dealer } from '../../domain/dealers';
 
 export interface ApiKey {
   id: number;
   name: string;
-  /** The store its leads go to; null: a key for the whole group (its leads go to the first store for now). */
+  /** The store its leads go to; null: a key for the whole group (its leads go by their dealer, server/dealers). */
   storeId: number | null;
 }
 
@@ -24,7 +27,7 @@ export interface ApiKey {
 const scopeOf = (key: ApiKey, source: string) => `${key.id}:${source}`;
 
 /** The lead as stored: the source defaults to the integration's name; a prospect id is scoped to its key and source. */
-export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string, resend = false): NewLead {
+export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string, resend = false, dealer?: Dealer): NewLead {
   const source = l.source || key.name;
   const lead: NewLead = {
     customer: l.customer,
@@ -37,6 +40,7 @@ export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string, resend =
     externalSource: l.externalId ? scopeOf(key, idSource || source) : null,
     externalId: l.externalId || null,
     customerKey: customerKey(l.customer),
+    dealer: dealer ?? (l.dealer ? { name: l.dealer, id: '' } : undefined),
   };
   if (lead.externalSource && lead.externalId) lead.findRepeat = repeatFinder(lead.externalSource, lead.externalId, lead, resend);
   return lead;
@@ -70,7 +74,7 @@ export function prospectsToLeads(list: Prospect[], key: ApiKey): Planned[] {
     const o = prospectFields(p, label);
     if (!o.ok) return { refused: o.error, customer: o.customer };
     try {
-      const lead = toNewLead(parse(leadSchema, o.fields), key, o.idSource, o.resend);
+      const lead = toNewLead(parse(leadSchema, o.fields), key, o.idSource, o.resend, o.dealer.name || o.dealer.id ? o.dealer : undefined);
       return { lead: { ...lead, nameMissing: o.nameMissing, tradeIn: o.tradeIn ? JSON.stringify(o.tradeIn) : null } };
     } catch (err) {
       if (err instanceof ApiError) return { refused: label + err.message, customer: o.fields.customer };
@@ -120,9 +124,15 @@ export async function intake(ctx: Ctx, planned: Planned[], key: ApiKey, document
   const accepted = planned.flatMap((p) => ('lead' in p ? [{ ...p.lead, documentId }] : []));
   let made: Assigned[] = [];
   try {
-    made = await handOut(inStore(ctx, await storeById(db, key.storeId ?? FIRST_STORE_ID)), accepted, by, { keep: true });
+    made = await deliver(ctx, accepted, key, by);
   } finally {
-    if (documentId !== null && !made.some((r) => !r.duplicate)) await db.deleteFrom('intake_documents').where('id', '=', documentId).execute();
+    // A document no lead came of is not kept (a lead a failed request still made keeps it).
+    if (documentId !== null && !made.some((r) => !r.duplicate))
+      await db
+        .deleteFrom('intake_documents')
+        .where('id', '=', documentId)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('leads').select('id').where('document_id', '=', documentId))))
+        .execute();
   }
   const results = made.values();
   const answers: Answer[] = planned.map((p) => {
@@ -141,6 +151,29 @@ export async function intake(ctx: Ctx, planned: Planned[], key: ApiKey, document
   });
   const created = answers.some((a) => a.status === 'assigned' || a.status === 'unassigned');
   return { status: created ? 201 : 200, body: { leads: answers } };
+}
+
+/**
+ * The hand-out of a request's leads, answered in their order: a store's key hands them out in its
+ * store; the group's key in the store each one's dealer is mapped to, or parks it for a group
+ * manager when none is.
+ */
+async function deliver(ctx: Ctx, leads: NewLead[], key: ApiKey, by: Actor): Promise<Assigned[]> {
+  const { db } = ctx.dbh;
+  if (key.storeId !== null) return handOut(inStore(ctx, await storeById(db, key.storeId)), leads, by, { keep: true });
+  const mapped = await dealerMap(db);
+  const byStore = new Map<number | null, number[]>();
+  leads.forEach((l, i) => {
+    const store = storeFor(mapped, l);
+    byStore.set(store, [...(byStore.get(store) ?? []), i]);
+  });
+  const out: Assigned[] = [];
+  for (const [store, at] of byStore) {
+    const these = at.map((i) => leads[i]);
+    const made = store === null ? await park(ctx, these, by) : await handOut(inStore(ctx, await storeById(db, store)), these, by, { keep: true });
+    made.forEach((r, j) => (out[at[j]] = r));
+  }
+  return out;
 }
 
 /** The ADF document a lead came in, for a manager; null when it came in some other way. */
@@ -168,8 +201,12 @@ const toKey = (k: { id: number; name: string; prefix: string; created_at: number
   revokedAt: k.revoked_at ? new Date(Number(k.revoked_at)).toISOString() : null,
 });
 
-/** A key for a store: the leads sent with it are that store's. */
-export async function createKey(db: Db, store: number, name: string, by: string) {
+/** The keys of a store, or with null the group's. */
+const ofStore = (store: number | null) => (eb: ExpressionBuilder<Database, 'api_keys'>) =>
+  store === null ? eb('store_id', 'is', null) : eb('store_id', '=', store);
+
+/** A key for a store (the leads sent with it are that store's), or with null for the whole group. */
+export async function createKey(db: Db, store: number | null, name: string, by: string) {
   const key = `bdc_${crypto.randomBytes(24).toString('base64url')}`;
   const row = await db
     .insertInto('api_keys')
@@ -188,20 +225,20 @@ export async function createKey(db: Db, store: number, name: string, by: string)
   return { key, apiKey: toKey(row) };
 }
 
-export const listKeys = async (db: Db, store: number) =>
+export const listKeys = async (db: Db, store: number | null) =>
   (
     await db
       .selectFrom('api_keys')
       .selectAll()
-      .where('store_id', '=', store)
+      .where(ofStore(store))
       .orderBy('revoked_at', 'desc')
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute()
   ).map(toKey);
 
-export async function revokeKey(db: Db, store: number, id: number) {
-  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).where('store_id', '=', store).executeTakeFirst();
+export async function revokeKey(db: Db, store: number | null, id: number) {
+  const row = await db.selectFrom('api_keys').selectAll().where('id', '=', id).where(ofStore(store)).executeTakeFirst();
   if (!row) throw notFound('API key not found');
   if (!row.revoked_at) await db.updateTable('api_keys').set({ revoked_at: Date.now() }).where('id', '=', id).execute();
   return toKey(await db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow());

@@ -10,6 +10,7 @@ import { DEFAULT_RULES, type Rules } from '../../domain/rules';
 import { beBack, override } from '../../domain/floor';
 import { acceptDue } from '../../domain/speed';
 import type { Actor } from '../../domain/users';
+import type { Dealer } from '../../domain/dealers';
 import { newLeadMail, type LeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
 import { assignOnPostgres } from './assign-postgres';
@@ -37,6 +38,8 @@ export interface NewLead {
   tradeIn?: string | null;
   nameMissing?: boolean;
   documentId?: number | null;
+  /** The dealer a group key's lead named (domain/dealers.ts). */
+  dealer?: Dealer;
 }
 
 export interface Assigned {
@@ -101,8 +104,11 @@ async function askFirst(trx: Db, store: number, env: SqlEnv, rulesText: string |
   if (waitingFirst && seen.waiting) throw new AskAgain('waiting');
 }
 
-/** Stores a new lead with its holder (null: it waits in Unassigned); a be-back has no Accept window. */
-async function insertLead(trx: Db, store: number, l: NewLead, holder: Member | null, by: Actor, now: Date, rules: Rules, beBack = false) {
+/**
+ * Stores a new lead with its holder (null: it waits in Unassigned; with no store, in the group's
+ * until a group manager or a dealer mapping gives it one); a be-back has no Accept window.
+ */
+export async function insertLead(trx: Db, store: number | null, l: NewLead, holder: Member | null, by: Actor, now: Date, rules: Rules, beBack = false) {
   const at = now.getTime();
   const ext = !!(l.externalSource && l.externalId);
   const due = {
@@ -140,6 +146,8 @@ async function insertLead(trx: Db, store: number, l: NewLead, holder: Member | n
       offered_at: holder ? at : null,
       accept_due: due.accept_due,
       be_back: beBack ? 1 : 0,
+      dealer: l.dealer?.name || null,
+      dealer_ref: l.dealer?.id || null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
