@@ -1,7 +1,7 @@
 import { withGroupLock, withRotationLock, atStore, type Db } from '../db';
 import { inStore, type Ctx } from '../context';
 import { notFound } from '../http/errors';
-import { allStores, storeById } from '../stores/service';
+import { allStores } from '../stores/service';
 import { insertLead, type Assigned, type NewLead } from '../rotation/assign';
 import { UNASSIGNED } from '../rotation/queries';
 import { handOutWaitingLeads } from '../rotation/handout';

@@ -131,7 +131,7 @@ export async function intake(ctx: Ctx, planned: Planned[], key: ApiKey, document
       await db
         .deleteFrom('intake_documents')
         .where('id', '=', documentId)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('leads').select('id').where('document_id', '=', documentId))))
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('leads').select('id').where('document_id', '=', documentId))))
         .execute();
   }
   const results = made.values();
