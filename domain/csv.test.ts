@@ -91,6 +91,7 @@ describe('salesCsv', () => {
         commissionCents: 30864,
         vehicleType: 'new',
         plan: { type: 'percent', percent: 25, flat: null, split: 1 },
+        store: 'NSH',
       },
       {
         date: '2026-03-11',
@@ -98,6 +99,7 @@ describe('salesCsv', () => {
         commissionCents: 0,
         vehicleType: 'used',
         plan: { type: 'flat', percent: null, flat: 0, split: 0.5 },
+        store: 'NSH',
       },
       {
         date: '2026-03-12',
@@ -105,14 +107,16 @@ describe('salesCsv', () => {
         commissionCents: 5000,
         vehicleType: 'used',
         plan: { type: 'flat', percent: null, flat: 100, split: 0.5 },
+        store: 'SST',
       },
     ]);
-    expect(SALES_CSV_HEADER).toEqual(['Date', 'FrontGross', 'Commission', 'VehicleType', 'PlanType', 'Percent', 'Flat', 'Split']);
+    // The specification's columns in its order, then the store.
+    expect(SALES_CSV_HEADER).toEqual(['Date', 'FrontGross', 'Commission', 'VehicleType', 'PlanType', 'Percent', 'Flat', 'Split', 'Store']);
     expect(csv.split('\r\n')).toEqual([
-      'Date,FrontGross,Commission,VehicleType,PlanType,Percent,Flat,Split',
-      '2026-03-10,1234.56,308.64,new,percent,25,,1',
-      '2026-03-11,-500,0,used,flat,,0,0.5',
-      '2026-03-12,1500.5,50,used,flat,,100,0.5',
+      'Date,FrontGross,Commission,VehicleType,PlanType,Percent,Flat,Split,Store',
+      '2026-03-10,1234.56,308.64,new,percent,25,,1,NSH',
+      '2026-03-11,-500,0,used,flat,,0,0.5,NSH',
+      '2026-03-12,1500.5,50,used,flat,,100,0.5,SST',
       '',
     ]);
   });

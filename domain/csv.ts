@@ -1,6 +1,7 @@
 import type { Plan } from './commission';
 
-export const SALES_CSV_HEADER = ['Date', 'FrontGross', 'Commission', 'VehicleType', 'PlanType', 'Percent', 'Flat', 'Split'];
+/** The specification's columns in its order, then the store the sale was made in. */
+export const SALES_CSV_HEADER = ['Date', 'FrontGross', 'Commission', 'VehicleType', 'PlanType', 'Percent', 'Flat', 'Split', 'Store'];
 
 export type Cell = string | number | null;
 
@@ -25,11 +26,23 @@ export type SaleExport = {
   commissionCents: number;
   vehicleType: string;
   plan: Plan;
+  /** The store's code. */
+  store: string;
 };
 
 export function salesCsv(sales: SaleExport[]): string {
   return toCsv([
     SALES_CSV_HEADER,
-    ...sales.map((s) => [s.date, s.frontGrossCents / 100, s.commissionCents / 100, s.vehicleType, s.plan.type, s.plan.percent, s.plan.flat, s.plan.split]),
+    ...sales.map((s) => [
+      s.date,
+      s.frontGrossCents / 100,
+      s.commissionCents / 100,
+      s.vehicleType,
+      s.plan.type,
+      s.plan.percent,
+      s.plan.flat,
+      s.plan.split,
+      s.store,
+    ]),
   ]);
 }

@@ -64,11 +64,12 @@ describe('the floor report', () => {
   });
 
   it('is a spreadsheet with the team last, and a mail that names everyone', () => {
-    const csv = reportCsv(r).split('\r\n');
+    const csv = reportCsv(r, 'NSH').split('\r\n');
     expect(csv[0]).toBe(REPORT_CSV_HEADER.join(','));
-    expect(csv[1]).toBe('Amy,2,1,0,,0,120,300,1');
-    expect(csv[2]).toBe('Bob,1,0,3,At lunch (2); No response in 10 min (1),1,,1800,0');
-    expect(csv[5]).toBe('Team,4,1,3,At lunch (2); No response in 10 min (1),1,120,300,1');
+    expect(csv[0]).toMatch(/^Store,Salesman,/);
+    expect(csv[1]).toBe('NSH,Amy,2,1,0,,0,120,300,1');
+    expect(csv[2]).toBe('NSH,Bob,1,0,3,At lunch (2); No response in 10 min (1),1,,1800,0');
+    expect(csv[5]).toBe('NSH,Team,4,1,3,At lunch (2); No response in 10 min (1),1,120,300,1');
     const text = reportText(r);
     expect(text).toContain('The floor on Nov 23, 2026');
     expect(text).toContain('Amy\n  Ups: 2   Be-backs: 1   Skips: 0   Hand-offs: 0   Leads closed: 1');
@@ -78,6 +79,6 @@ describe('the floor report', () => {
 
   it('neutralises a name a spreadsheet would run', () => {
     const bad = floorReport({ ...day, team: [{ id: 'x', name: '=HYPERLINK("evil")' }], log: [] });
-    expect(reportCsv(bad).split('\r\n')[1]).toMatch(/^"'=HYPERLINK\(""evil""\)"/);
+    expect(reportCsv(bad, 'NSH').split('\r\n')[1]).toMatch(/^NSH,"'=HYPERLINK\(""evil""\)"/);
   });
 });

@@ -73,6 +73,7 @@ export function floorReport(d: FloorDay): FloorReport {
 const reasonsText = (r: FloorRow) => r.skipReasons.map((s) => `${s.reason} (${s.count})`).join('; ');
 
 export const REPORT_CSV_HEADER = [
+  'Store',
   'Salesman',
   'Ups',
   'Be-backs',
@@ -84,8 +85,9 @@ export const REPORT_CSV_HEADER = [
   'Leads closed',
 ];
 
-export function reportCsv(r: FloorReport): string {
-  const line = (name: string, x: FloorRow) => [name, x.ups, x.beBacks, x.skips, reasonsText(x), x.handoffs, x.acceptMedian, x.contactMedian, x.closed];
+/** The report as a spreadsheet, the store's code on every row (a group's reports pasted together stay apart). */
+export function reportCsv(r: FloorReport, store: string): string {
+  const line = (name: string, x: FloorRow) => [store, name, x.ups, x.beBacks, x.skips, reasonsText(x), x.handoffs, x.acceptMedian, x.contactMedian, x.closed];
   return toCsv([REPORT_CSV_HEADER, ...r.associates.map((a) => line(a.name, a)), line('Team', r.team)]);
 }
 

@@ -297,6 +297,32 @@ export const floorReportAnswer = z.object({
 });
 export const reportSent = z.object({ day, sent: z.number().int() });
 
+const kpiSum = z.object({
+  received: z.number().int(),
+  closed: z.number().int(),
+  skips: z.number().int(),
+  beBacks: z.number().int(),
+  closePct: z.number().nullable(),
+});
+const floorSum = z.object({ ups: z.number().int(), beBacks: z.number().int(), skips: z.number().int(), handoffs: z.number().int(), closed: z.number().int() });
+const salesSum = z.object({ units: z.number().int(), grossCents: z.number().int(), commissionCents: z.number().int() });
+/** The group report (domain/group-report.ts): each chosen store's lead KPIs, floor day and month of sales, the group's total, and the salesmen's month across those stores. */
+export const groupReport = z.object({
+  days: z.number().int(),
+  stores: z.array(
+    z.object({
+      store: z.object({ code: z.string(), name: z.string() }),
+      kpis: kpiSum,
+      /** The floor's day on the store's own clock. */
+      floor: floorSum.extend({ day }),
+      /** This month (YYYY-MM) on the store's own clock. */
+      sales: salesSum.extend({ month: z.string() }),
+    }),
+  ),
+  total: z.object({ kpis: kpiSum, floor: floorSum, sales: salesSum }),
+  salesmen: z.array(salesSum.extend({ id: z.string(), name: z.string(), stores: z.array(z.string()) })),
+});
+
 const plan = z.object({ type: z.enum(['flat', 'percent']), percent: z.number().nullable(), flat: z.number().nullable(), split: z.number() });
 export const sale = z.object({
   id: z.number().int(),
@@ -323,6 +349,9 @@ export const tracker = z.object({
   monthly: z.array(z.object({ month: z.string(), gross: z.number() })),
   salesmen: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })).optional(),
 });
+
+/** A salesman's tracker over every store of his, read-only: each sale names its store. */
+export const allMySales = tracker.omit({ salesmen: true }).extend({ sales: z.array(sale.extend({ store: z.string() })), stores: z.array(store) });
 
 export const notes = z.object({ notes: z.string() });
 export const weather = z.object({ temperatureF: z.number(), code: z.number().int(), label: z.string() });
@@ -369,4 +398,5 @@ export type Speed = z.infer<typeof speed>;
 export type RulesAnswer = z.infer<typeof rulesAnswer>;
 export type AssociateKpi = z.infer<typeof associateKpi>;
 export type FloorReportAnswer = z.infer<typeof floorReportAnswer>;
+export type GroupReport = z.infer<typeof groupReport>;
 export type ApiKeyInfo = z.infer<typeof apiKey>;

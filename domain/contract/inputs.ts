@@ -62,3 +62,16 @@ export const dayQuery = z.object({
 export const storeCode = z.object({
   code: z.string().transform((v, ctx) => readCode(v) ?? (ctx.addIssue({ code: 'custom', message: 'Store not found' }), z.NEVER)),
 });
+
+/**
+ * The group report's stores: codes, comma-separated or the parameter repeated; none, every store.
+ * Whether each names a store is the server's to say (404 "Store not found", as everywhere).
+ */
+export const groupReportQuery = z.strictObject({
+  stores: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => [...new Set([v ?? []].flat().flatMap((s) => s.split(',').map((c) => c.trim().toUpperCase())))].filter(Boolean))
+    .pipe(z.array(z.string()).max(200, 'Too many stores (max 200)')),
+  day: dayQuery.shape.day,
+});

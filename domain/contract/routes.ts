@@ -76,6 +76,7 @@ export const routes = {
   'POST /stores': { access: 'manager', status: 201, body: storeSchema, answer: a.oneStore },
   'PATCH /stores/:code': { access: 'manager', params: i.storeCode, body: storePatchSchema, answer: a.oneStore },
   'GET /group': { access: 'manager', answer: a.groupView },
+  'GET /group/report': { access: 'manager', query: i.groupReportQuery, answer: a.groupReport },
 
   'GET /rotation': { access: 'user', store: true, query: i.rotationQuery, answer: a.rotationView },
   'POST /rotation/assign': { access: 'manager', store: true, body: assignSchema, answer: a.assigned },
@@ -113,6 +114,7 @@ export const routes = {
   'POST /users/confirm-email': { access: 'public', body: confirmEmailSchema, answer: a.emailConfirmed },
 
   'GET /sales': { access: 'user', store: true, query: i.salesQuery, answer: a.tracker },
+  'GET /sales/all': { access: 'user', answer: a.allMySales },
   'POST /sales': { access: 'user', store: true, status: 201, body: saleSchema, answer: a.sale },
   'PATCH /sales/:id': { access: 'user', store: true, params: sale, body: salePatchSchema, answer: a.sale },
   'DELETE /sales/:id': { access: 'user', store: true, params: sale, answer: a.ok },
@@ -123,7 +125,15 @@ export const routes = {
 } as const satisfies Record<string, RouteContract>;
 
 /** Routes under /api whose answer is not a JSON document of ours. */
-export const NOT_JSON = ['GET /events', 'GET /sales/export.csv', 'GET /leads/export.csv', 'GET /floor/report.csv', 'GET /docs', 'POST /v1/leads'] as const;
+export const NOT_JSON = [
+  'GET /events',
+  'GET /sales/export.csv',
+  'GET /leads/export.csv',
+  'GET /floor/report.csv',
+  'GET /group/report.csv',
+  'GET /docs',
+  'POST /v1/leads',
+] as const;
 
 export type Route = keyof typeof routes;
 type Def<R extends Route> = (typeof routes)[R];

@@ -175,6 +175,7 @@ export const LEFT_OUT = [
   'GET /api/events',
   'GET /api/leads/export.csv',
   'GET /api/floor/report.csv',
+  'GET /api/group/report.csv',
   'GET /api/sales/export.csv',
   // Unknown API paths: the 404 answer, for every method.
   '* /api/*',

@@ -169,8 +169,8 @@ describe.each(DIALECTS)('the floor day on %s', (dialect) => {
     const csv = await call('GET', `floor/report.csv?day=${today}`);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="floor-report-${t.store.store.code}-${today}.csv"`);
-    expect(csv.body).toMatch(/^Salesman,Ups,Be-backs,/);
-    expect(csv.body).toContain('Cy Day,1,');
+    expect(csv.body).toMatch(/^Store,Salesman,Ups,Be-backs,/);
+    expect(csv.body).toContain(`${t.store.store.code},Cy Day,1,`);
 
     expect((await call('GET', 'floor/report', rep.Amy.cookie)).statusCode).toBe(403);
     expect((await call('POST', 'floor/report/send', rep.Amy.cookie, { day: today })).statusCode).toBe(403);

@@ -35,7 +35,7 @@ export async function floorRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ct
   app.get('/floor/report.csv', access('manager'), async (req, reply) => {
     const ctx = await storeOfRequest(root, req);
     const day = dayOf(ctx, parse(dayQuery, req.query).day);
-    const csv = reportCsv(await report(ctx, day));
+    const csv = reportCsv(await report(ctx, day), ctx.store.code);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="floor-report-${ctx.store.code}-${day}.csv"`)

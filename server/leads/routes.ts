@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import type { Ctx, StoreCtx } from '../context';
 import { storeOfRequest } from '../stores/scope';
-import { staffOf } from '../users/repo';
 import { access } from '../http/access';
 import { notFound } from '../http/errors';
 import { implement } from '../http/implement';
@@ -17,8 +15,7 @@ import { handOutLead } from '../rotation/service';
 import { loadRules } from '../rules/service';
 import { notifyAssigned } from './notify';
 import { leadKpis, skipReasons } from '../../domain/kpis';
-
-const KPI_DAYS = 30;
+import { KPI_DAYS, kpiCounts, kpiSince } from './kpis';
 
 export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx }) {
   const actor = (u: { id: string; name: string }) => ({ id: u.id, name: u.name });
@@ -143,39 +140,8 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
 
   /** The four planned KPIs over the last 30 days: received, closed, close % and skips. */
   implement(app, 'GET /leads/kpis', async ({ me, ctx }) => {
-    const since = Date.now() - KPI_DAYS * 24 * 60 * 60 * 1000;
     const { db, store } = ctx.dbh;
-    const [leads, skips, team] = await Promise.all([
-      db
-        .selectFrom('leads')
-        .select([
-          'assigned_to',
-          sql<number>`sum(case when be_back = 0 then 1 else 0 end)`.as('received'),
-          sql<number>`sum(case when be_back = 0 then closed else 0 end)`.as('closed'),
-          sql<number>`sum(be_back)`.as('be_backs'),
-        ])
-        .where('store_id', '=', store)
-        .where('assigned_at', '>=', since)
-        .groupBy('assigned_to')
-        .execute(),
-      db
-        .selectFrom('rotation_log')
-        .select(['target_id', 'reason'])
-        .where('store_id', '=', store)
-        .where('type', '=', 'skip')
-        .where('created_at', '>=', since)
-        .execute(),
-      staffOf(db, store).execute(),
-    ]);
-    const byId = new Map(leads.map((l) => [l.assigned_to, l]));
-    const rows = team.map((u) => ({
-      id: u.id,
-      name: u.name,
-      received: Number(byId.get(u.id)?.received ?? 0),
-      closed: Number(byId.get(u.id)?.closed ?? 0),
-      skips: skips.filter((s) => s.target_id === u.id).length,
-      beBacks: Number(byId.get(u.id)?.be_backs ?? 0),
-    }));
+    const { rows, skips } = await kpiCounts(db, store, kpiSince());
     const { associates, average } = leadKpis(rows);
     const speed = await speedReport(db, store, ctx.config.APP_TIMEZONE);
     const own = <T extends { id: string }>(rows: T[]) => rows.filter((r) => seesKpisOf(me, r.id));

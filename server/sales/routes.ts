@@ -11,7 +11,13 @@ import { saleDateError, saleSchema } from '../../domain/schemas';
 import { salesQuery } from '../../domain/contract/inputs';
 import { dayKey } from '../../domain/time';
 import { salesCsv } from '../../domain/csv';
-import { listSales, saleAsInput, saleColumns, toSale, tracker, type SaleInput } from './service';
+import { listSales, listSalesIn, saleAsInput, saleColumns, toSale, tracker, type SaleInput } from './service';
+import { storesOf } from '../stores/service';
+import { isRecord } from '../../domain/guards';
+import type { Store } from '../../domain/stores';
+
+/** ?store=* on the export: every store of the caller's. */
+const ALL_MINE = '*';
 
 /** A store's sales: each salesman's tracker there. */
 export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx }) {
@@ -60,11 +66,36 @@ export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ct
     };
   });
 
+  /** His own sales in every store he belongs to (a group manager: every store), each naming its store; read-only, figures summed. */
+  async function allMine(me: UserRow) {
+    const stores = await storesOf(root.dbh.db, me);
+    const code = new Map(stores.map((s) => [s.id, s.code]));
+    const sales = (await listSalesIn(root.dbh.db, [...code.keys()], me.id)).map(({ storeId, ...s }) => ({ ...s, store: code.get(storeId) ?? '' }));
+    return { stores, sales };
+  }
+  /** Today on the clock furthest ahead among his stores: no store's sale of its own today is "in the future". */
+  const latestToday = (stores: Store[]) =>
+    stores.map((s) => dayKey(new Date(), s.timezone)).reduce((a, b) => (a > b ? a : b), dayKey(new Date(), root.config.APP_TIMEZONE));
+
+  implement(app, 'GET /sales/all', async ({ me }) => {
+    const { stores, sales } = await allMine(me);
+    const day = latestToday(stores);
+    const shown = sales.map((s) => ({ ...s, can: { edit: false, delete: false } }));
+    return { today: day, owner: { id: me.id, name: me.name, email: me.email }, readOnly: true, sales: shown, ...tracker(shown, day), stores };
+  });
+
   app.get('/sales/export.csv', access('user'), async (req, reply) => {
     if (!req.user) throw unauthorized();
-    const ctx = await storeOfRequest(root, req);
-    const { owner } = await whose(ctx, req.user, parse(salesQuery, req.query).user);
-    const sales = await listSales(ctx.dbh.db, ctx.store.id, owner.id);
+    const query = parse(salesQuery, req.query);
+    let sales: Parameters<typeof salesCsv>[0];
+    if (isRecord(req.query) && req.query.store === ALL_MINE) {
+      if (query.user && query.user !== req.user.id) throw new ApiError(400, 'All my stores exports your own sales only.', undefined, 'user');
+      sales = (await allMine(req.user)).sales;
+    } else {
+      const ctx = await storeOfRequest(root, req);
+      const { owner } = await whose(ctx, req.user, query.user);
+      sales = (await listSales(ctx.dbh.db, ctx.store.id, owner.id)).map((s) => ({ ...s, store: ctx.store.code }));
+    }
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="sales_records.csv"')

@@ -77,3 +77,36 @@ export function saleAsInput(r: SaleRow) {
     split: Number(r.plan_split) === 0.5 ? 'half' : 'full',
   };
 }
+
+/** A person's sales in several stores (his "All my stores"), each with its store's id; newest first. */
+export async function listSalesIn(db: Db, stores: number[], userId: string): Promise<(Omit<Sale, 'can'> & { storeId: number })[]> {
+  if (!stores.length) return [];
+  const rows = await db
+    .selectFrom('sales')
+    .selectAll()
+    .where('store_id', 'in', stores)
+    .where('user_id', '=', userId)
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({ ...toSale(r), storeId: Number(r.store_id) }));
+}
+
+/** A store's sales of the month `today` is in (up to today), each with the salesman's id and current name. */
+export async function monthSales(db: Db, store: number, today: string) {
+  const rows = await db
+    .selectFrom('sales')
+    .leftJoin('users', 'users.id', 'sales.user_id')
+    .select(['sales.user_id', 'sales.rep_name', 'users.name', 'sales.date', 'sales.front_gross_cents', 'sales.commission_cents'])
+    .where('sales.store_id', '=', store)
+    .where('sales.date', '>=', `${today.slice(0, 8)}01`)
+    .where('sales.date', '<=', today)
+    .execute();
+  return rows.map((r) => ({
+    userId: r.user_id,
+    name: r.name ?? r.rep_name,
+    date: r.date,
+    frontGrossCents: Number(r.front_gross_cents),
+    commissionCents: Number(r.commission_cents),
+  }));
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound, parse } from '../http/errors';
+import { access } from '../http/access';
 import { implement } from '../http/implement';
 import type { UserRow } from '../users/repo';
 import { nextUp, sqlEnv, teamStaff, waiting } from '../rotation/queries';
@@ -9,6 +10,42 @@ import { eligibleQueue } from '../../domain/rotation';
 import { loadRules } from '../rules/service';
 import { dayKey, zonedStartOfDay } from '../../domain/time';
 import { addStore, editStore, openStore, storesOf, STORE_NOT_FOUND } from './service';
+import { groupReportOf } from './report';
+import { groupReportQuery } from '../../domain/contract/inputs';
+import { reportDaySchemaOn } from '../../domain/schemas';
+import { readCode, type Store } from '../../domain/stores';
+import { groupReportCsv, groupTotal } from '../../domain/group-report';
+import { KPI_DAYS } from '../leads/kpis';
+import type { z } from 'zod';
+
+const GROUP_ONLY = 'The group screen is for group managers.';
+
+/**
+ * The group report's stores and day, for a group manager: the stores named (each must be one,
+ * else 404 "Store not found"), every store when none is; the day, if one is given, not after
+ * today on the clock of the store furthest ahead (a store behind it shows an empty floor).
+ */
+async function reportScope(
+  db: Parameters<typeof storesOf>[0],
+  me: UserRow,
+  query: z.output<typeof groupReportQuery>,
+): Promise<{ stores: Store[]; day?: string }> {
+  if (!me.all_stores) throw new ApiError(403, GROUP_ONLY);
+  const all = await storesOf(db, me);
+  const stores = query.stores.length
+    ? await Promise.all(
+        query.stores.map(async (c) => {
+          const code = readCode(c);
+          const store = code ? (all.find((s) => s.code === code) ?? (await openStore(db, me, code))) : null;
+          if (!store) throw notFound(STORE_NOT_FOUND);
+          return store;
+        }),
+      )
+    : all;
+  if (query.day === undefined) return { stores };
+  const latest = stores.map((s) => dayKey(new Date(), s.timezone)).reduce((a, b) => (a > b ? a : b), '0000-01-01');
+  return { stores, day: parse(reportDaySchemaOn(latest), { day: query.day }).day };
+}
 
 /** Adding a store and changing one's name or clock is a group manager's. */
 function checkGroupManager(me: UserRow) {
@@ -38,7 +75,7 @@ export async function storeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   /** Every store's floor at once: Next Up, who is in line, what waits, accepts pending, today's ups. */
   implement(app, 'GET /group', async ({ me }) => {
-    if (!me.all_stores) throw new ApiError(403, 'The group screen is for group managers.');
+    if (!me.all_stores) throw new ApiError(403, GROUP_ONLY);
     const now = new Date();
     const stores = await Promise.all(
       (await storesOf(db, me)).map(async (store) => {
@@ -82,5 +119,24 @@ export async function storeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       .where('closed', '=', 0)
       .executeTakeFirstOrThrow();
     return { stores, unassigned: Number(unassigned.n) };
+  });
+
+  /** The chosen stores' lead KPIs, floor day and month of sales, each store's and the group's total; the salesmen across them. */
+  implement(app, 'GET /group/report', async ({ me, query }) => {
+    const { stores, day } = await reportScope(db, me, query);
+    const report = await groupReportOf(db, stores, day);
+    return { days: KPI_DAYS, ...report, total: groupTotal(report.stores) };
+  });
+
+  /** The same as a spreadsheet: a row per store and the group's total, each with its Store. */
+  app.get('/group/report.csv', access('manager'), async (req, reply) => {
+    if (!req.user) throw notFound(STORE_NOT_FOUND);
+    const { stores, day } = await reportScope(db, req.user, parse(groupReportQuery, req.query));
+    const csv = groupReportCsv((await groupReportOf(db, stores, day)).stores);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="group-report-${day ?? dayKey(new Date(), ctx.config.APP_TIMEZONE)}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(csv);
   });
 }

@@ -22,6 +22,8 @@ const UNSCOPED: Record<Unscoped, true> = {
   'POST /stores': true,
   'PATCH /stores/:code': true,
   'GET /group': true,
+  'GET /group/report': true,
+  'GET /sales/all': true,
   'POST /users/confirm-email': true,
 };
 

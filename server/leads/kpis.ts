@@ -1,0 +1,49 @@
+import { sql } from 'kysely';
+import type { Db } from '../db';
+import { staffOf } from '../users/repo';
+import type { AssociateCounts } from '../../domain/kpis';
+
+/** The lead KPIs look back this many days. */
+export const KPI_DAYS = 30;
+
+export const kpiSince = (now = Date.now()) => now - KPI_DAYS * 24 * 60 * 60 * 1000;
+
+/** A store's salesmen's counts since `since` (domain/kpis.ts makes the KPIs of them), and the skips with their reasons. */
+export async function kpiCounts(
+  db: Db,
+  store: number,
+  since: number,
+): Promise<{ rows: AssociateCounts[]; skips: { target_id: string; reason: string | null }[] }> {
+  const [leads, skips, team] = await Promise.all([
+    db
+      .selectFrom('leads')
+      .select([
+        'assigned_to',
+        sql<number>`sum(case when be_back = 0 then 1 else 0 end)`.as('received'),
+        sql<number>`sum(case when be_back = 0 then closed else 0 end)`.as('closed'),
+        sql<number>`sum(be_back)`.as('be_backs'),
+      ])
+      .where('store_id', '=', store)
+      .where('assigned_at', '>=', since)
+      .groupBy('assigned_to')
+      .execute(),
+    db
+      .selectFrom('rotation_log')
+      .select(['target_id', 'reason'])
+      .where('store_id', '=', store)
+      .where('type', '=', 'skip')
+      .where('created_at', '>=', since)
+      .execute(),
+    staffOf(db, store).execute(),
+  ]);
+  const byId = new Map(leads.map((l) => [l.assigned_to, l]));
+  const rows = team.map((u) => ({
+    id: u.id,
+    name: u.name,
+    received: Number(byId.get(u.id)?.received ?? 0),
+    closed: Number(byId.get(u.id)?.closed ?? 0),
+    skips: skips.filter((s) => s.target_id === u.id).length,
+    beBacks: Number(byId.get(u.id)?.be_backs ?? 0),
+  }));
+  return { rows, skips };
+}
