@@ -3,6 +3,9 @@ import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { addStore } from '../stores/service';
 import type { Store } from '../../domain/stores';
+import { openEvents } from '../test/sse';
+import { GROUP_ONLY } from '../events/bus';
+import type { AddressInfo } from 'node:net';
 
 const ADF = 'application/x-adf+xml';
 
@@ -113,7 +116,9 @@ describe.each(DIALECTS)('group intake by dealer on %s', (dialect) => {
     expect(r.json().leads[0]).toMatchObject({ status: 'unassigned', assignedTo: null });
     expect(await lead(id)).toMatchObject({ store_id: null, assigned_to: '', dealer: 'Eastside Kia', dealer_ref: 'K-77' });
     const waiting = (await call('GET', '/group/waiting', group)).json().leads;
-    expect(waiting).toMatchObject([{ id, customer: 'Una Mapped', dealer: 'Eastside Kia (K-77)', vehicle: '2025 Honda Civic', source: 'Marketplace' }]);
+    expect(waiting).toMatchObject([
+      { id, customer: 'Una Mapped', dealer: 'Eastside Kia (K-77)', mapAs: 'K-77', vehicle: '2025 Honda Civic', source: 'Marketplace' },
+    ]);
     expect((await call('GET', '/group', group)).json().unassigned).toBe(1);
     // No store sees it: not in a store's leads, not in a salesman's.
     const storeLeads = await call('GET', '/leads', group, undefined, 'NSH');
@@ -184,6 +189,31 @@ describe.each(DIALECTS)('group intake by dealer on %s', (dialect) => {
     expect((await send(adf('West One', { name: 'Westside VW' }))).json().leads[0].assignedTo).toBe('Sam South');
     expect((await call('DELETE', `/group/dealers/${m.id}`, group)).statusCode).toBe(200);
     expect((await send(adf('West Two', { name: 'Westside VW' }))).json().leads[0].status).toBe('unassigned');
+  });
+
+  it('a waiting lead is news for the group screen only; sending it to a store is that store’s', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const northScreen = await openEvents(`${base}/api/events?store=NSH`, northBoss);
+    const groupScreen = await openEvents(`${base}/api/events?store=*`, group);
+    await northScreen.next('hello');
+    await groupScreen.next('hello');
+    const id = (await send(adf('Live Wait', { name: 'Faraway Mazda' }))).json().leads[0].id;
+    expect((await groupScreen.next('leads')).storeId).toBe(GROUP_ONLY);
+    await call('POST', `/group/waiting/${id}/store`, group, { code: 'NSH' });
+    expect((await groupScreen.next('leads')).storeId).toBe(north.id);
+    // The north screen's first news is the lead's arrival in its store: it never heard it wait.
+    expect((await northScreen.next('leads')).storeId).toBe(north.id);
+    expect(northScreen.events.filter((e) => e.topic !== 'hello').every((e) => e.storeId === north.id)).toBe(true);
+    // A store manager cannot listen in on the group's news.
+    const sneaky = await openEvents(`${base}/api/events?store=*`, northBoss);
+    await sneaky.next('hello');
+    await send(adf('Second Wait', { name: 'Faraway Mazda' }));
+    await groupScreen.next('leads');
+    await call('POST', '/rotation/assign', group, { customer: 'North After' }, 'NSH');
+    await sneaky.next('rotation');
+    expect(sneaky.events.some((e) => e.storeId === GROUP_ONLY)).toBe(false);
+    for (const s of [northScreen, groupScreen, sneaky]) s.close();
   });
 
   it('under a burst of the same unmapped prospect and of sends to two stores, one lead and one store', async () => {

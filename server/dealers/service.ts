@@ -1,6 +1,7 @@
 import { withGroupLock, withRotationLock, atStore, type Db } from '../db';
 import { inStore, type Ctx } from '../context';
 import { notFound } from '../http/errors';
+import { GROUP_ONLY } from '../events/bus';
 import { allStores } from '../stores/service';
 import { insertLead, type Assigned, type NewLead } from '../rotation/assign';
 import { UNASSIGNED } from '../rotation/queries';
@@ -25,8 +26,8 @@ export const storeFor = (mapped: Map<string, number>, l: NewLead) => (l.dealer ?
  * Leads of a group key whose dealer no mapping claims: each waits, in no store, for a group
  * manager (or a mapping) to give it one. A repeat of a lead already in is answered as one.
  */
-export function park(ctx: Ctx, leads: NewLead[], by: Actor, now = new Date()): Promise<Assigned[]> {
-  return withGroupLock(ctx.dbh, async (trx) => {
+export async function park(ctx: Ctx, leads: NewLead[], by: Actor, now = new Date()): Promise<Assigned[]> {
+  const parked = await withGroupLock(ctx.dbh, async (trx) => {
     const out: Assigned[] = [];
     for (const l of leads) {
       const seen = await l.findRepeat?.(trx);
@@ -38,9 +39,10 @@ export function park(ctx: Ctx, leads: NewLead[], by: Actor, now = new Date()): P
       const { id } = await insertLead(trx, null, l, null, by, now, DEFAULT_RULES);
       out.push({ leadId: id, customer: l.customer, assignedTo: null, pointerPos: 0, duplicate: false });
     }
-    ctx.bus.publish({ topic: 'leads' });
     return out;
   });
+  if (parked.some((p) => !p.duplicate)) ctx.bus.publish({ topic: 'leads', storeId: GROUP_ONLY });
+  return parked;
 }
 
 export async function listMappings(db: Db) {
@@ -72,6 +74,7 @@ export async function waitingForStore(db: Db) {
     vehicle: r.vehicle ?? '',
     source: r.source,
     dealer: dealerLabel({ name: r.dealer ?? '', id: r.dealer_ref ?? '' }),
+    mapAs: r.dealer_ref || r.dealer || '',
     receivedAt: new Date(Number(r.assigned_at)).toISOString(),
   }));
 }
@@ -100,7 +103,6 @@ async function moveTo(ctx: Ctx, store: Store, ids: number[], now = new Date()) {
     const here = inStore(ctx, store);
     await handOutWaitingLeads(here, now, rules);
     here.bus.publish({ topic: 'leads' });
-    ctx.bus.publish({ topic: 'leads' });
   }
   return moved;
 }

@@ -9,7 +9,7 @@ export interface PortalEvent {
   /** hello: the bus may have missed changes (it reconnected); every screen refetches. */
   topic: Topic;
   userId?: string;
-  /** The store whose data changed; absent: news for everyone (a person's profile, a reconnect). */
+  /** The store whose data changed (GROUP_ONLY: the group's own, e.g. a lead waiting for a store); absent: news for everyone (a person's profile, a reconnect). */
   storeId?: number;
   at: number;
 }
@@ -133,6 +133,9 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
     },
   };
 }
+
+/** The storeId of news for the group's screens only: no store has it. */
+export const GROUP_ONLY = 0;
 
 /** The bus as one store's code sees it: every event it publishes or announces is that store's. */
 export const storeBus = (bus: Bus, storeId: number): Bus => ({

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { storeScope } from '../stores/scope';
+import { GROUP_ONLY } from './bus';
 import { storesOf } from '../stores/service';
 import { access } from '../http/access';
 import { unauthorized } from '../http/errors';
@@ -79,6 +80,7 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
     // The stream hears of the store it names (?store=NSH; its own without one), or with ?store=* of every store its reader may open (a group screen).
     const every = (req.query as Record<string, unknown> | undefined)?.store === '*';
     const stores = new Set((every ? await storesOf(ctx.dbh.db, me) : [(await storeScope(ctx, req, me)).store]).map((s) => s.id));
+    if (every && me.all_stores) stores.add(GROUP_ONLY);
     if ([...open].filter((s) => s.session === session).length >= STREAMS_PER_SESSION) {
       return reply
         .status(429)
