@@ -6,6 +6,7 @@ import { SKIP_WHOM } from './rotation';
 import { isValidDayKey } from './time';
 import { CONTACT_CHANNELS } from './speed';
 import { BAD_CODE, BAD_TIMEZONE, isTimeZone, readCode } from './stores';
+import { BAD_DEALER, MAX_DEALER } from './dealers';
 
 const MAX_TEXT = 200;
 const MAX_NOTES = 5000;
@@ -143,6 +144,8 @@ const storeCodes = z.array(storeCode, { error: 'stores must be a list of store c
 export const storeSchema = body({ name: text('Store name is required', 80), code: storeCode, timezone });
 export const storePatchSchema = body({ name: text('Store name is required', 80).optional(), timezone: timezone.optional() });
 export const chooseStoreSchema = body({ code: storeCode });
+/** A dealer (its name or id, as a group key's sender writes it) mapped to a store. */
+export const dealerMapSchema = body({ dealer: text(BAD_DEALER, MAX_DEALER), store: storeCode });
 
 export const saveUserSchema = body({
   id: text('id required').optional(),
@@ -250,6 +253,9 @@ export const leadSchema = z.strictObject(
     source: leadField('source', 100).meta({ description: "Where the lead came from; defaults to the integration's name." }),
     externalId: leadField('externalId', 200).meta({
       description: 'Your id for this lead. The same id from the same source is stored once; a repeat answers "duplicate".',
+    }),
+    dealer: leadField('dealer', 200).meta({
+      description: "With a key for the whole group: the dealership the lead is for (its name or id), mapped to a store under Manager → Integrations. A store's own key ignores it.",
     }),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Expected a JSON object with at least "customer"') },

@@ -70,6 +70,24 @@ export const storeGlance = z.object({
 });
 export const groupView = z.object({ stores: z.array(storeGlance), unassigned: z.number().int() });
 
+/** A dealer mapped to a store: a group key's leads naming it go there. */
+export const dealerMapping = z.object({ id: z.number().int(), dealer: z.string(), store: store.pick({ code: true, name: true }) });
+export const dealerMappings = z.object({ dealers: z.array(dealerMapping) });
+/** moved: the leads that were waiting under that dealer and went to the store with it. */
+export const dealerMapped = z.object({ moved: z.number().int() });
+/** A lead of a group key that waits for a store: no mapping claims its dealer (named, '' when it sent none). */
+export const storeless = z.object({
+  id: z.number().int(),
+  customer: z.string(),
+  vehicle: z.string(),
+  source: z.string(),
+  dealer: z.string(),
+  /** What to map to send this dealer's leads to a store: its id, else its name ('' when it sent neither). */
+  mapAs: z.string(),
+  receivedAt: z.string(),
+});
+export const storelessList = z.object({ leads: z.array(storeless) });
+
 /** A person as a manager sees him; configured: a manager by MANAGER_EMAILS; pendingEmail: a new address waiting for its owner's confirmation. */
 export const managedUser = profile.extend({
   configured: z.boolean(),

@@ -24,6 +24,7 @@ import {
   storeSchema,
   storePatchSchema,
   chooseStoreSchema,
+  dealerMapSchema,
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
 
@@ -54,6 +55,8 @@ export interface RouteContract {
 const lead = i.rowId('Lead not found');
 const sale = i.rowId('Sale not found');
 const apiKey = i.rowId('API key not found');
+const dealerMapping = i.rowId('Dealer mapping not found');
+const storeless = i.rowId('This lead is not waiting for a store.');
 
 /**
  * Every JSON route under /api, by method and path as the server registers it. The server's
@@ -76,6 +79,14 @@ export const routes = {
   'POST /stores': { access: 'manager', status: 201, body: storeSchema, answer: a.oneStore },
   'PATCH /stores/:code': { access: 'manager', params: i.storeCode, body: storePatchSchema, answer: a.oneStore },
   'GET /group': { access: 'manager', answer: a.groupView },
+  'GET /group/keys': { access: 'manager', answer: a.keyList },
+  'POST /group/keys': { access: 'manager', status: 201, body: keyNameSchema, answer: a.createdKey },
+  'POST /group/keys/:id/revoke': { access: 'manager', params: apiKey, answer: a.revokedKey },
+  'GET /group/dealers': { access: 'manager', answer: a.dealerMappings },
+  'PUT /group/dealers': { access: 'manager', body: dealerMapSchema, answer: a.dealerMapped },
+  'DELETE /group/dealers/:id': { access: 'manager', params: dealerMapping, answer: a.ok },
+  'GET /group/waiting': { access: 'manager', answer: a.storelessList },
+  'POST /group/waiting/:id/store': { access: 'manager', params: storeless, body: chooseStoreSchema, answer: a.ok },
   'GET /group/report': { access: 'manager', query: i.groupReportQuery, answer: a.groupReport },
 
   'GET /rotation': { access: 'user', store: true, query: i.rotationQuery, answer: a.rotationView },
