@@ -86,7 +86,9 @@ const DOCUMENTED: { [R in Route | 'POST /v1/leads' | 'GET /docs']?: Operation } 
       'in as "Customer <phone>" (or the e-mail), flagged for a salesman to name. Phone, e-mail, the <vehicle> with ' +
       'interest="buy" or "lease" (year/make/model/trim/VIN), a trade-in (interest="trade-in"), comments from prospect, ' +
       'customer, contact and vehicle, and the <provider> (in the prospect, in <vendor> or beside the prospect) as the ' +
-      'source are read. Element names match in any case and with any namespace prefix. The encoding is taken from a BOM, ' +
+      'source are read. With a key for the whole group, the <vendor> (its <id>, else its <vendorname>) picks the store the ' +
+      'lead goes to, as mapped under Manager → Integrations; an unmapped one answers "unassigned" and waits for a group ' +
+      'manager. Element names match in any case and with any namespace prefix. The encoding is taken from a BOM, ' +
       'the charset, or <?xml encoding>: UTF-8, UTF-16, ISO-8859-1 or Windows-1252. <id source="..."> (or <customer><id>) ' +
       'is the prospect id: the same id from the same key is a duplicate only for the same customer (name and a phone or ' +
       'e-mail) or when the prospect says status="resend". DOCTYPE and ENTITY declarations are refused. At most 1 MB, ' +
