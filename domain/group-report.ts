@@ -61,7 +61,7 @@ export const groupTotal = (stores: StoreFigures[]) => ({
   sales: salesTotal(stores.map((s) => s.sales)),
 });
 
-const GROUP_TOTAL = 'Group total';
+export const GROUP_TOTAL = 'Group total';
 
 export const GROUP_CSV_HEADER = [
   'Store',

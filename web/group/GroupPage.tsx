@@ -8,6 +8,7 @@ import { LoadError } from '../components/LoadError';
 import { useCompact } from '../components/useCompact';
 import { storePath } from '../../domain/stores';
 import type { Answer } from '../../domain/contract/routes';
+import { GroupReport } from './GroupReport';
 
 type Glance = Answer<'GET /group'>['stores'][number];
 
@@ -127,6 +128,7 @@ export default function GroupPage() {
               <StoresTable stores={q.data.stores} />
             </Paper>
           )}
+          {q.data && q.data.stores.length > 0 && <GroupReport stores={q.data.stores.map((g) => g.store)} />}
         </>
       )}
     </Stack>

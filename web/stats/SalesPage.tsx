@@ -1,6 +1,6 @@
 import { useDeferredValue } from 'react';
 import '../styles/charts';
-import { Alert, Button, Grid, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Grid, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { LoadError } from '../components/LoadError';
 import { ApiError } from '../../domain/errors';
@@ -8,7 +8,7 @@ import { formatDay } from '../../domain/format';
 import { useSearchParams } from 'react-router';
 import { PageTitle } from '../components/PageTitle';
 import { useSession } from '../session/SessionProvider';
-import { exportUrl, useTracker } from './sales/api';
+import { ALL_MY_STORES, exportUrl, useAllMySales, useTracker } from './sales/api';
 import { SaleForm } from './sales/SaleForm';
 import { SalesList } from './sales/SalesList';
 import { Figures } from './sales/Figures';
@@ -21,8 +21,14 @@ export default function SalesPage() {
   const [params, setParams] = useSearchParams();
   const picked = params.get('user');
   const userId = picked && picked !== user?.uid ? picked : null;
-  const q = useTracker(userId);
+  // A salesman of several stores may see his sales of them all at once (read-only; each names its store).
+  const severalStores = (user?.stores.length ?? 0) > 1;
+  const all = severalStores && !userId && params.get('stores') === 'all';
+  const one = useTracker(all ? null : userId);
+  const every = useAllMySales(all);
+  const q = all ? every : one;
   const t = q.data;
+  const salesmen = all ? undefined : one.data?.salesmen;
   // The figures come first; the form and the list of sales below are built after them, in
   // slices between which a phone still paints and answers taps (a deferred value).
   const below = useDeferredValue(t ?? null, null);
@@ -32,16 +38,25 @@ export default function SalesPage() {
   return (
     <Stack>
       <PageTitle>Sales Tracker</PageTitle>
-      {isManager && t?.salesmen && (
+      {isManager && salesmen && (
         <Select
           label="Salesman"
           description="Anyone else's tracker is read-only."
           searchable
           allowDeselect={false}
-          data={t.salesmen.map((s) => ({ value: s.id, label: s.id === user?.uid ? `${s.name} (you)` : `${s.name} · ${s.email}` }))}
+          data={salesmen.map((s) => ({ value: s.id, label: s.id === user?.uid ? `${s.name} (you)` : `${s.name} · ${s.email}` }))}
           value={userId ?? user?.uid ?? null}
           onChange={(v) => setParams(v && v !== user?.uid ? { user: v } : {})}
           w={{ base: '100%', xs: 360 }}
+        />
+      )}
+      {severalStores && !userId && (
+        <Switch
+          label="All my stores"
+          description={`Your sales in all ${user?.stores.length} of your stores, each with its store.`}
+          checked={all}
+          onChange={(e) => setParams(e.currentTarget.checked ? { stores: 'all' } : {})}
+          data-testid="all-my-stores"
         />
       )}
       {q.isError &&
@@ -63,10 +78,17 @@ export default function SalesPage() {
         )
       ) : (
         <>
-          {t.readOnly && (
-            <Alert color="blue" data-testid="read-only">
-              Viewing {t.owner.name} ({t.owner.email}) — read-only.
+          {'stores' in t ? (
+            <Alert color="blue" data-testid="all-stores">
+              Your sales in {t.stores.length > 4 ? `${t.stores.length} stores` : t.stores.map((st) => st.name).join(', ')} — read-only. Add or change a sale in
+              its own store.
             </Alert>
+          ) : (
+            t.readOnly && (
+              <Alert color="blue" data-testid="read-only">
+                Viewing {t.owner.name} ({t.owner.email}) — read-only.
+              </Alert>
+            )
           )}
           <Paper withBorder p="md" radius="md" component="section" aria-labelledby="figures-title">
             <Group justify="space-between" align="flex-start" mb="sm" gap="xs">
@@ -80,7 +102,7 @@ export default function SalesPage() {
               </div>
               <Button
                 component="a"
-                href={exportUrl(userId, code)}
+                href={exportUrl(userId, all ? ALL_MY_STORES : code)}
                 download="sales_records.csv"
                 variant="light"
                 leftSection={<IconDownload size={16} aria-hidden />}

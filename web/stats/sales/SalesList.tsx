@@ -38,9 +38,12 @@ function SortHeader({ label, k, sort, onSort }: { label: string; k: SortKey; sor
   );
 }
 
-export function SalesList({ sales, today }: { sales: Sale[]; today: string }) {
+/** `store`: the sale's store, shown when the list holds sales of several stores ("All my stores"). */
+export function SalesList({ sales, today }: { sales: (Sale & { store?: string })[]; today: string }) {
   // What the server lets this reader do to each sale (can): his own, never another's.
   const changeable = sales.some((s) => s.can.edit || s.can.delete);
+  const storeOf = (s: Sale): string | undefined => (s as Sale & { store?: string }).store;
+  const withStore = sales.some((s) => s.store !== undefined);
   const compact = useCompact();
   const [sort, setSort] = useState<Sort>({ key: 'date', desc: true });
   const [page, setPage] = useState(1);
@@ -146,6 +149,11 @@ export function SalesList({ sales, today }: { sales: Sale[]; today: string }) {
               <Group justify="space-between" wrap="nowrap" gap="xs">
                 <Text size="sm" fw={600} data-testid="sale-date">
                   {formatDay(s.date)}
+                  {withStore && (
+                    <Text span size="sm" c="dimmed" data-testid="sale-store">
+                      {` · ${storeOf(s)}`}
+                    </Text>
+                  )}
                 </Text>
                 {vehicle(s)}
               </Group>
@@ -172,6 +180,7 @@ export function SalesList({ sales, today }: { sales: Sale[]; today: string }) {
             <Table.Thead>
               <Table.Tr>
                 <SortHeader label="Date" k="date" sort={sort} onSort={onSort} />
+                {withStore && <Table.Th>Store</Table.Th>}
                 <Table.Th>Vehicle</Table.Th>
                 <SortHeader label="Front gross" k="frontGrossCents" sort={sort} onSort={onSort} />
                 <Table.Th>Plan</Table.Th>
@@ -185,6 +194,7 @@ export function SalesList({ sales, today }: { sales: Sale[]; today: string }) {
                   <Table.Td data-testid="sale-date" style={{ whiteSpace: 'nowrap' }}>
                     {formatDay(s.date)}
                   </Table.Td>
+                  {withStore && <Table.Td data-testid="sale-store">{storeOf(s)}</Table.Td>}
                   <Table.Td>{vehicle(s)}</Table.Td>
                   <Table.Td data-testid="sale-gross" style={{ whiteSpace: 'nowrap' }}>
                     {formatCents(s.frontGrossCents)}

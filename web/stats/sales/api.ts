@@ -25,6 +25,14 @@ export function useTracker(userId: string | null) {
   });
 }
 
+/** His own sales in every store of his, read-only (a salesman of several stores). */
+export function useAllMySales(enabled: boolean) {
+  return useQuery({ queryKey: ['sales', 'all'], queryFn: () => call('GET /sales/all'), enabled });
+}
+
+/** ?store=* on the export: his own sales in every store of his. */
+export const ALL_MY_STORES = '*';
+
 /** A plain link cannot send X-Store: it names its store in the query. */
 export const exportUrl = (userId: string | null, store: string) => `/api/sales/export.csv?${new URLSearchParams(userId ? { store, user: userId } : { store })}`;
 
