@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { dayKey } from '../domain/time';
@@ -9,6 +10,14 @@ const uniqueCode = (first: string) => `${first}${Date.now().toString(36).slice(-
 
 /** Where to keep pictures of the report (GROUP_REPORT_SHOTS=/tmp/shots), for a person to look at; unset, none. */
 const SHOTS = process.env.GROUP_REPORT_SHOTS;
+
+/** What axe finds serious or critical in the group report. */
+async function seriousProblems(page: Page) {
+  const axe = await new AxeBuilder({ page }).include('[aria-labelledby="group-report-title"]').analyze();
+  return axe.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 /**
  * Two new stores of the spec's own on clocks a day apart, a salesman of each on its floor; in
@@ -87,6 +96,9 @@ test('a group manager filters the group report to his stores: each store a row, 
     // The CSV link names the chosen stores.
     await expect(report.getByRole('link', { name: 'CSV' })).toHaveAttribute('href', `/api/group/report.csv?stores=${east.code}%2C${west.code}`);
 
+    // Nothing serious for a screen reader or the eye in the report.
+    expect(await seriousProblems(boss)).toEqual([]);
+
     // Live: an up in the west store, assigned elsewhere, reaches the total.
     const up = await boss.request.post('/api/rotation/assign', { data: { customer: unique('Live') }, headers: { 'x-store': west.code } });
     expect(up.ok()).toBe(true);
@@ -128,6 +140,12 @@ test('a group manager filters the group report to his stores: each store a row, 
     await expect(cell(total('kpis'), 'received')).toHaveText('2');
     // (The navigation slides away as the window narrows: the page settles within a moment.)
     await expect.poll(() => boss.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    // The cards in the dark, as a screen reader and the eye meet them.
+    await boss.emulateMedia({ colorScheme: 'dark' });
+    await boss.evaluate(() => localStorage.setItem('mantine-color-scheme-value', 'dark'));
+    await boss.reload();
+    await expect(total('kpis')).toBeVisible();
+    expect(await seriousProblems(boss)).toEqual([]);
   } finally {
     await done();
   }

@@ -150,7 +150,7 @@ test('the group screen shows every store and follows a lead assigned in any of t
     // The screen is drawn, then its live stream opens and says hello (which refreshes it once).
     const streamOpen = boss.waitForResponse((r) => r.url().endsWith('/api/events?store=*'));
     await boss.goto('/group');
-    await expect(boss.getByRole('heading', { name: 'Group' })).toBeVisible();
+    await expect(boss.getByRole('heading', { name: 'Group', exact: true })).toBeVisible();
     await expect(boss.getByTestId('store-switcher')).toContainText('All stores');
     await streamOpen;
     const row = (code: string) => boss.locator(`[data-testid="group-store"][data-store="${code}"]`);
