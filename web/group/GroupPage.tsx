@@ -7,6 +7,7 @@ import { StatCard } from '../components/StatCard';
 import { LoadError } from '../components/LoadError';
 import { useCompact } from '../components/useCompact';
 import { storePath } from '../../domain/stores';
+import { WaitingForStore } from './WaitingForStore';
 import type { Answer } from '../../domain/contract/routes';
 import { GroupReport } from './GroupReport';
 
@@ -129,6 +130,7 @@ export default function GroupPage() {
             </Paper>
           )}
           {q.data && q.data.stores.length > 0 && <GroupReport stores={q.data.stores.map((g) => g.store)} />}
+          <WaitingForStore />
         </>
       )}
     </Stack>
