@@ -255,7 +255,8 @@ export const leadSchema = z.strictObject(
       description: 'Your id for this lead. The same id from the same source is stored once; a repeat answers "duplicate".',
     }),
     dealer: leadField('dealer', 200).meta({
-      description: "With a key for the whole group: the dealership the lead is for (its name or id), mapped to a store under Manager → Integrations. A store's own key ignores it.",
+      description:
+        "With a key for the whole group: the dealership the lead is for (its name or id), mapped to a store under Manager → Integrations. A store's own key ignores it.",
     }),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Expected a JSON object with at least "customer"') },
