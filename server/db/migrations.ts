@@ -19,6 +19,8 @@ import m021 from './migrations/021_assign_from_rule_book';
 import m022 from './migrations/022_email_changes';
 import m023, { type FirstStore } from './migrations/023_stores';
 import m024 from './migrations/024_dealer_mappings';
+import m025 from './migrations/025_lead_stages';
+import m026 from './migrations/026_pay_plans';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -48,8 +50,13 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '022_email_changes': m022(dialect),
     '023_stores': m023(dialect, first),
     '024_dealer_mappings': m024(dialect),
+    '025_lead_stages': m025(dialect),
+    '026_pay_plans': m026(dialect),
   };
 }
+
+/** Every migration's name, oldest first. */
+export const migrationNames = (dialect: Dialect) => Object.keys(migrations(dialect, FIRST_STORE)).sort();
 
 export async function migrate<T>(db: Kysely<T>, dialect: Dialect, first: FirstStore = FIRST_STORE): Promise<void> {
   const migrator = new Migrator({

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import SQLite from 'better-sqlite3';
 import { openDb, type StoreDb, type Dialect } from '../db';
-import { FIRST_STORE } from '../db/migrations';
+import { FIRST_STORE, migrationNames } from '../db/migrations';
 import type { FirstStore } from '../db/migrations/023_stores';
 import { loadConfig } from '../config';
 import { buildApp, type AppOptions } from '../app';
@@ -59,17 +59,22 @@ export async function pgDatabase(prefix = 'bdc_test') {
  * A fresh, empty database of its own: a temp SQLite file, or a PostgreSQL database with a random
  * name. close() closes and removes it; release() only closes the connection, drop() removes it.
  * `firstStore`: the store it starts with (store 1, where every test that names no store acts).
- * `without`: migrations it is made without (marked as run, so openDb passes them over), for a test
- * of a database as an earlier release left it; such a test runs them itself with migrate().
+ * `before`: it is made as the release before this migration left it: that migration and every later
+ * one are marked as run, so openDb passes them over; such a test runs what it needs itself with migrate().
  */
 export async function freshDb(
   dialect: Dialect,
-  { firstStore = FIRST_STORE, without = [] }: { firstStore?: FirstStore; without?: string[] } = {},
+  { firstStore = FIRST_STORE, before }: { firstStore?: FirstStore; before?: string } = {},
 ): Promise<StoreDb & { url?: string; dir: string; release: () => Promise<void>; drop: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-test-'));
   const pgDb = dialect === 'postgres' ? await pgDatabase() : null;
   const url = pgDb?.url;
-  if (without.length) await markRun(dialect, url ?? path.join(dir, 'portal.sqlite'), without);
+  if (before)
+    await markRun(
+      dialect,
+      url ?? path.join(dir, 'portal.sqlite'),
+      migrationNames(dialect).filter((m) => m >= before),
+    );
   // A connection cut while the database is dropped is expected, not a finding.
   const h = await openDb({ databaseUrl: url, dataDir: dir, onConnectionError: () => undefined, firstStore });
   const drop = async () => {
