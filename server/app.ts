@@ -29,6 +29,7 @@ import { rotationRoutes } from './rotation/routes';
 import { leadRoutes } from './leads/routes';
 import { userRoutes } from './users/routes';
 import { salesRoutes } from './sales/routes';
+import { boardRoutes } from './sales/board';
 import { integrationRoutes, intakeRoutes } from './intake/routes';
 import { storeRoutes } from './stores/routes';
 import { dealerRoutes } from './dealers/routes';
@@ -241,6 +242,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(floorRoutes, { ctx });
       await api.register(userRoutes, { ctx });
       await api.register(salesRoutes, { ctx });
+      await api.register(boardRoutes, { ctx });
       await api.register(intakeRoutes, { prefix: '/v1', ctx, clock: opts.intakeClock });
       await api.register(integrationRoutes, { ctx });
       api.all('/*', { config: { access: 'public' } }, async () => {

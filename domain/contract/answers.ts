@@ -368,6 +368,29 @@ export const tracker = z.object({
   salesmen: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })).optional(),
 });
 
+/** The team sales board (domain/board.ts): a row per salesman of the store, the team's total, its figures and charts; managers only. */
+const closing = z.object({ sold: z.number().int(), received: z.number().int(), pct: z.number().int().nullable() });
+const boardLine = z.object({
+  mtd: totals,
+  ytd: totals,
+  /** Units (until sales name their lead) over leads assigned in the period. */
+  closing: z.object({ mtd: closing, ytd: closing }),
+  /** Units by the month's last day at this month's rate, to a tenth. */
+  pace: z.number(),
+  lastSale: day.nullable(),
+  daysSinceLastSale: z.number().int().nullable(),
+});
+export const salesBoard = z.object({
+  today: day,
+  rows: z.array(boardLine.extend({ id: z.string(), name: z.string() })),
+  team: boardLine,
+  figures: tracker.shape.figures,
+  /** The team's month and year so far a month and a year before (the figures' comparison). */
+  before: z.object({ lastMonth: totals, lastYear: totals }),
+  daily: tracker.shape.daily,
+  monthly: tracker.shape.monthly,
+});
+
 /** A salesman's tracker over every store of his, read-only: each sale names its store. */
 export const allMySales = tracker.omit({ salesmen: true }).extend({ sales: z.array(sale.extend({ store: z.string() })), stores: z.array(store) });
 
@@ -411,6 +434,7 @@ export type LogEntry = z.infer<typeof logEntry>;
 export type Lead = z.infer<typeof lead>;
 export type Sale = z.infer<typeof sale>;
 export type Tracker = z.infer<typeof tracker>;
+export type SalesBoardAnswer = z.infer<typeof salesBoard>;
 export type TimelineEntry = z.infer<typeof timelineEntry>;
 export type Speed = z.infer<typeof speed>;
 export type RulesAnswer = z.infer<typeof rulesAnswer>;

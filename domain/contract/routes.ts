@@ -126,6 +126,7 @@ export const routes = {
 
   'GET /sales': { access: 'user', store: true, query: i.salesQuery, answer: a.tracker },
   'GET /sales/all': { access: 'user', answer: a.allMySales },
+  'GET /sales/board': { access: 'manager', store: true, answer: a.salesBoard },
   'POST /sales': { access: 'user', store: true, status: 201, body: saleSchema, answer: a.sale },
   'PATCH /sales/:id': { access: 'user', store: true, params: sale, body: salePatchSchema, answer: a.sale },
   'DELETE /sales/:id': { access: 'user', store: true, params: sale, answer: a.ok },
@@ -139,6 +140,7 @@ export const routes = {
 export const NOT_JSON = [
   'GET /events',
   'GET /sales/export.csv',
+  'GET /sales/board.csv',
   'GET /leads/export.csv',
   'GET /floor/report.csv',
   'GET /group/report.csv',

@@ -179,6 +179,7 @@ export const LEFT_OUT = [
   'GET /api/floor/report.csv',
   'GET /api/group/report.csv',
   'GET /api/sales/export.csv',
+  'GET /api/sales/board.csv',
   // Unknown API paths: the 404 answer, for every method.
   '* /api/*',
   // Outside the API: the probes of a load balancer, and the web app's pages.
