@@ -236,6 +236,18 @@ export interface SalesTable {
   created_by: string;
 }
 
+/** A store's pay plan from a day on (domain/payplan.ts); rows are only added: the last made for a day wins. */
+interface PayPlansTable {
+  id: Generated<number>;
+  store_id: number;
+  effective_from: string;
+  /** The PayPlan as JSON. */
+  plan: string;
+  created_by: string;
+  created_by_name: string;
+  created_at: number;
+}
+
 interface AuditLogTable {
   id: Generated<number>;
   user_id: string;
@@ -281,6 +293,7 @@ export interface Database {
   stores: StoresTable;
   memberships: MembershipsTable;
   dealer_stores: DealerStoresTable;
+  pay_plans: PayPlansTable;
   login_tokens: LoginTokensTable;
   email_changes: EmailChangesTable;
   sessions: SessionsTable;
