@@ -28,6 +28,7 @@ const DashboardShell = lazy(screens.shell);
 const OverviewPage = lazy(screens.overview);
 const AssociatesPage = lazy(screens.associates);
 const SalesPage = lazy(screens.sales);
+const SalesTvPage = lazy(screens.salesTv);
 const LeadsKpiPage = lazy(screens.leadsKpi);
 const ManagementPage = lazy(screens.management);
 const RoutingPage = lazy(screens.routing);
@@ -141,6 +142,17 @@ const router = createBrowserRouter([
           { path: 'settings', element: <SettingsPage /> },
           { path: '*', element: <NotFoundPage embedded /> },
         ],
+      },
+      {
+        // The showroom TV's leaderboard: full screen, without the menu, live on its own stream.
+        path: 'tv/sales',
+        element: (
+          <Suspense fallback={<PageLoader />}>
+            <RequireManager>
+              <SalesTvPage />
+            </RequireManager>
+          </Suspense>
+        ),
       },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -9,6 +9,7 @@ export const screens = {
   overview: () => import('./overview/OverviewPage'),
   associates: () => import('./associates/AssociatesPage'),
   sales: () => import('./stats/SalesPage'),
+  salesTv: () => import('./stats/SalesTvPage'),
   leadsKpi: () => import('./stats/LeadsKpiPage'),
   management: () => import('./management/ManagementPage'),
   routing: () => import('./routing/RoutingPage'),

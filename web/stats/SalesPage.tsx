@@ -14,6 +14,10 @@ import { SalesList } from './sales/SalesList';
 import { Figures } from './sales/Figures';
 import { Charts } from './sales/Charts';
 import { useStore } from '../stores/store';
+import { TeamBoard } from './sales/TeamBoard';
+
+/** The picker's first choice for a manager: the team board (issue #29), where his Sales page opens. */
+const TEAM = 'team';
 
 export default function SalesPage() {
   const { user, isManager } = useSession();
@@ -24,6 +28,8 @@ export default function SalesPage() {
   // A salesman of several stores may see his sales of them all at once (read-only; each names its store).
   const severalStores = (user?.stores.length ?? 0) > 1;
   const all = severalStores && !userId && params.get('stores') === 'all';
+  // A manager's page opens on the team board; ?view=mine is his own tracker, ?user= a salesman's.
+  const board = isManager && !userId && !all && params.get('view') !== 'mine';
   const one = useTracker(all ? null : userId);
   const every = useAllMySales(all);
   const q = all ? every : one;
@@ -44,13 +50,16 @@ export default function SalesPage() {
           description="Anyone else's tracker is read-only."
           searchable
           allowDeselect={false}
-          data={salesmen.map((s) => ({ value: s.id, label: s.id === user?.uid ? `${s.name} (you)` : `${s.name} · ${s.email}` }))}
-          value={userId ?? user?.uid ?? null}
-          onChange={(v) => setParams(v && v !== user?.uid ? { user: v } : {})}
+          data={[
+            { value: TEAM, label: 'Team board' },
+            ...salesmen.map((s) => ({ value: s.id, label: s.id === user?.uid ? `My sales (${s.name})` : `${s.name} · ${s.email}` })),
+          ]}
+          value={board ? TEAM : (userId ?? user?.uid ?? null)}
+          onChange={(v) => setParams(v === TEAM ? {} : v && v !== user?.uid ? { user: v } : { view: 'mine' })}
           w={{ base: '100%', xs: 360 }}
         />
       )}
-      {severalStores && !userId && (
+      {severalStores && !userId && !board && (
         <Switch
           label="All my stores"
           description={`Your sales in all ${user?.stores.length} of your stores, each with its store.`}
@@ -65,7 +74,9 @@ export default function SalesPage() {
         ) : (
           <LoadError what="the sales" error={q.error} onRetry={() => q.refetch()} />
         ))}
-      {!t ? (
+      {board ? (
+        <TeamBoard onPick={(id) => setParams(id === user?.uid ? { view: 'mine' } : { user: id })} />
+      ) : !t ? (
         q.isPending && (
           <Stack aria-hidden>
             <SimpleGrid cols={{ base: 2, sm: 4 }}>

@@ -5,9 +5,22 @@ import { samePeriodBefore } from '../../../domain/format';
 import type { SalesFigures } from '../../../domain/figures';
 import type { Sale } from './api';
 
-/** The month and year so far, each against the same stretch of last month and last year (from the sales the tracker already holds). */
-export function Figures({ f, sales, today }: { f: SalesFigures; sales: Sale[]; today: string }) {
-  const { lastMonth, lastYear } = samePeriodBefore(sales, today);
+/**
+ * The month and year so far, each against the same stretch of last month and last year (from the
+ * sales the tracker already holds, or, for the team board, `before` as the server summed it).
+ */
+export function Figures({
+  f,
+  sales = [],
+  today,
+  before = samePeriodBefore(sales, today),
+}: {
+  f: SalesFigures;
+  sales?: Sale[];
+  today: string;
+  before?: ReturnType<typeof samePeriodBefore>;
+}) {
+  const { lastMonth, lastYear } = before;
   const m = (now: number, before: number) => ({ now, before, against: 'last month' });
   const y = (now: number, before: number) => ({ now, before, against: 'last year' });
   return (
