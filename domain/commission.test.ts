@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { commissionFor, planLabel, parseMoneyToCents, formatCents, roundDiv, type Plan } from './commission';
+import { DEFAULT_PAY_PLAN } from './payplan';
 
 const flat = (amount: number, split = 1): Plan => ({ type: 'flat', percent: null, flat: amount, split });
 const pct = (percent: number, split = 1): Plan => ({ type: 'percent', percent, flat: null, split });
@@ -21,44 +22,44 @@ describe('commissionFor at every tier boundary', () => {
     [300000, 105000, 52500, pct(35)],
     [1e9, 3.5e8, 1.75e8, pct(35)],
   ])('%i cents gives %i full and %i half', (cents, full, half, plan) => {
-    expect(commissionFor(cents, 'full')).toEqual({ commissionCents: full, plan });
-    expect(commissionFor(cents, 'half')).toEqual({ commissionCents: half, plan: { ...plan, split: 0.5 } });
+    expect(commissionFor(cents, 'full', DEFAULT_PAY_PLAN)).toEqual({ commissionCents: full, plan });
+    expect(commissionFor(cents, 'half', DEFAULT_PAY_PLAN)).toEqual({ commissionCents: half, plan: { ...plan, split: 0.5 } });
   });
 
   it('rounds half a cent up, with no float drift', () => {
     // 1701.01 x 25% x 0.5 = 212.62625
-    expect(commissionFor(170101, 'half').commissionCents).toBe(21263);
+    expect(commissionFor(170101, 'half', DEFAULT_PAY_PLAN).commissionCents).toBe(21263);
     // 1701.02 x 25% = 425.255
-    expect(commissionFor(170102, 'full').commissionCents).toBe(42526);
+    expect(commissionFor(170102, 'full', DEFAULT_PAY_PLAN).commissionCents).toBe(42526);
     // 2000.15 x 30% = 600.045, which rounding 2000.15 * 0.3 in floating point makes 600.04
-    expect(commissionFor(200015, 'full').commissionCents).toBe(60005);
+    expect(commissionFor(200015, 'full', DEFAULT_PAY_PLAN).commissionCents).toBe(60005);
     // 2000.30 x 30% x 0.5 = 300.045
-    expect(commissionFor(200030, 'half').commissionCents).toBe(30005);
+    expect(commissionFor(200030, 'half', DEFAULT_PAY_PLAN).commissionCents).toBe(30005);
     // 2000.05 x 30% = 600.015
-    expect(commissionFor(200005, 'full').commissionCents).toBe(60002);
+    expect(commissionFor(200005, 'full', DEFAULT_PAY_PLAN).commissionCents).toBe(60002);
     // 3000.20 x 35% x 0.5 = 525.035
-    expect(commissionFor(300020, 'half').commissionCents).toBe(52504);
+    expect(commissionFor(300020, 'half', DEFAULT_PAY_PLAN).commissionCents).toBe(52504);
     // 2000.03 x 30% = 600.009, below the half
-    expect(commissionFor(200003, 'full').commissionCents).toBe(60001);
+    expect(commissionFor(200003, 'full', DEFAULT_PAY_PLAN).commissionCents).toBe(60001);
   });
 
   it('refuses anything that is not whole cents', () => {
-    expect(() => commissionFor(1.5, 'full')).toThrow(RangeError);
-    expect(() => commissionFor(NaN, 'full')).toThrow(RangeError);
+    expect(() => commissionFor(1.5, 'full', DEFAULT_PAY_PLAN)).toThrow(RangeError);
+    expect(() => commissionFor(NaN, 'full', DEFAULT_PAY_PLAN)).toThrow(RangeError);
   });
 
   it('agrees with exact rational arithmetic and never decreases as gross grows', () => {
     const cents = fc.integer({ min: -1e6, max: 1e11 });
     fc.assert(
       fc.property(cents, cents, fc.constantFrom('full' as const, 'half' as const), (a, b, split) => {
-        const { commissionCents, plan } = commissionFor(a, split);
+        const { commissionCents, plan } = commissionFor(a, split, DEFAULT_PAY_PLAN);
         const share = BigInt(split === 'half' ? 1 : 2);
         // exact value times 200, then rounded half up in BigInt
         const times200 = plan.type === 'flat' ? BigInt(plan.flat! * 100 * 100) * share : BigInt(a) * BigInt(plan.percent!) * share;
         expect(BigInt(commissionCents)).toBe((times200 * 2n + 200n) / 400n);
 
         const [lo, hi] = a <= b ? [a, b] : [b, a];
-        expect(commissionFor(lo, split).commissionCents).toBeLessThanOrEqual(commissionFor(hi, split).commissionCents);
+        expect(commissionFor(lo, split, DEFAULT_PAY_PLAN).commissionCents).toBeLessThanOrEqual(commissionFor(hi, split, DEFAULT_PAY_PLAN).commissionCents);
       }),
     );
   });
@@ -89,6 +90,7 @@ describe('planLabel', () => {
     [pct(25), '25%'],
     [pct(30), '30%'],
     [pct(35, 0.5), '35% · 50/50'],
+    [pct(30, 0.4), '30% · split 40%'],
   ])('%o reads %s', (plan, label) => {
     expect(planLabel(plan)).toBe(label);
   });

@@ -1,3 +1,5 @@
+import { tierFor, type PayPlan } from './payplan';
+
 export type Split = 'full' | 'half';
 
 export type Plan = {
@@ -17,29 +19,30 @@ export function roundDiv(num: number, den: number): number {
   return q + 0;
 }
 
-type Tier = { type: 'flat'; percent: null; flat: number } | { type: 'percent'; percent: number; flat: null };
-
-function tier(frontGrossCents: number): Tier {
-  if (frontGrossCents <= 0) return { type: 'flat', percent: null, flat: 0 };
-  if (frontGrossCents < 1000_00) return { type: 'flat', percent: null, flat: 75 };
-  if (frontGrossCents < 1701_00) return { type: 'flat', percent: null, flat: 100 };
-  if (frontGrossCents < 2000_00) return { type: 'percent', percent: 25, flat: null };
-  if (frontGrossCents < 3000_00) return { type: 'percent', percent: 30, flat: null };
-  return { type: 'percent', percent: 35, flat: null };
-}
-
-export function commissionFor(frontGrossCents: number, split: Split): { commissionCents: number; plan: Plan } {
+/**
+ * A sale's commission under `plan` (domain/payplan.ts): its tier's flat amount or percent of the
+ * front gross, times the split (a split deal pays the plan's split percent), rounded to the cent,
+ * halves away from zero, exactly. With the specification's table (DEFAULT_PAY_PLAN) it pays what
+ * the table says. The plan answered is the tier applied, as a sale stores it.
+ */
+export function commissionFor(frontGrossCents: number, split: Split, payPlan: PayPlan): { commissionCents: number; plan: Plan } {
   if (!Number.isSafeInteger(frontGrossCents)) throw new RangeError(`Not whole cents: ${frontGrossCents}`);
-  const t = tier(frontGrossCents);
-  const halves = split === 'half' ? 1 : 2;
-  const commissionCents = t.type === 'flat' ? roundDiv(t.flat * 100 * halves, 2) : roundDiv(frontGrossCents * t.percent * halves, 200);
-  return { commissionCents, plan: { ...t, split: split === 'half' ? 0.5 : 1 } };
+  const share = split === 'half' ? payPlan.splitPercent : 100;
+  const splitOf = share / 100;
+  const t = tierFor(payPlan, frontGrossCents);
+  if (!t) return { commissionCents: 0, plan: { type: 'flat', percent: null, flat: 0, split: splitOf } };
+  // flat dollars x 100 cents x share / 100; gross cents x percent / 100 x share / 100
+  const commissionCents = t.type === 'flat' ? roundDiv(t.flat * 100 * share, 100) : roundDiv(frontGrossCents * t.percent * share, 10000);
+  const plan: Plan =
+    t.type === 'flat' ? { type: 'flat', percent: null, flat: t.flat, split: splitOf } : { type: 'percent', percent: t.percent, flat: null, split: splitOf };
+  return { commissionCents, plan };
 }
 
 export function planLabel(plan: Plan): string {
   if (plan.type === 'flat' && !plan.flat) return '—';
   const base = plan.type === 'flat' ? `Mini $${plan.flat}` : `${plan.percent}%`;
-  return plan.split === 0.5 ? `${base} · 50/50` : base;
+  if (plan.split === 1) return base;
+  return plan.split === 0.5 ? `${base} · 50/50` : `${base} · split ${Math.round(plan.split * 100)}%`;
 }
 
 const MONEY = /^(-)?\$?(-)?((?:\d{1,3}(?:,\d{3})+)|\d*)(?:\.(\d{0,2}))?$/;

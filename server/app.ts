@@ -35,6 +35,7 @@ import { storeRoutes } from './stores/routes';
 import { dealerRoutes } from './dealers/routes';
 import { floorRoutes } from './floor/routes';
 import { rulesRoutes } from './rules/routes';
+import { payPlanRoutes } from './sales/payplans';
 
 export const BODY_LIMIT = 64 * 1024;
 /** A request the database could not serve (it is restarting, failing over, unreachable): when to try again. */
@@ -239,6 +240,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(rotationRoutes, { ctx, sweepMs: opts.sweepMs });
       await api.register(leadRoutes, { ctx });
       await api.register(rulesRoutes);
+      await api.register(payPlanRoutes);
       await api.register(floorRoutes, { ctx });
       await api.register(userRoutes, { ctx });
       await api.register(salesRoutes, { ctx });

@@ -27,6 +27,7 @@ import {
   dealerMapSchema,
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
+import { payPlanChangeSchema, payPlansAnswer } from '../payplan';
 
 /** Who may call a route: anyone, a signed-in person, a manager, or an integration by its API key. */
 export type Access = 'public' | 'user' | 'manager' | 'apikey';
@@ -110,6 +111,8 @@ export const routes = {
 
   'GET /rules': { access: 'user', store: true, answer: a.rulesAnswer },
   'PATCH /rules': { access: 'manager', store: true, body: rulesChangeSchema, answer: a.rulesAnswer },
+  'GET /payplans': { access: 'user', store: true, answer: payPlansAnswer },
+  'POST /payplans': { access: 'manager', store: true, status: 201, body: payPlanChangeSchema, answer: payPlansAnswer },
   'GET /leads/kpis': { access: 'user', store: true, answer: a.kpis },
   'GET /floor/report': { access: 'manager', store: true, query: i.dayQuery, answer: a.floorReportAnswer },
   'POST /floor/report/send': { access: 'manager', store: true, body: reportDaySchemaOn('9999-12-31'), answer: a.reportSent },

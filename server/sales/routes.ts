@@ -13,6 +13,7 @@ import { dayKey } from '../../domain/time';
 import { salesCsv } from '../../domain/csv';
 import { listSales, listSalesIn, saleAsInput, saleColumns, toSale, tracker, type SaleInput } from './service';
 import { storesOf } from '../stores/service';
+import { planFor } from './payplans';
 import { isRecord } from '../../domain/guards';
 import type { Store } from '../../domain/stores';
 
@@ -103,10 +104,20 @@ export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ct
       .send(salesCsv(sales));
   });
 
+  /** A sale is paid by the store's plan in force on its date: a sale dated the day of a change, by the new one. */
+  const columns = async (ctx: StoreCtx, sale: SaleInput) => saleColumns(sale, await planFor(ctx.dbh.db, ctx.store.id, sale.date));
+
   implement(app, 'POST /sales', async ({ me, ctx, body }) => {
     const row = await ctx.dbh.db
       .insertInto('sales')
-      .values({ ...saleColumns(checkDate(ctx, body)), store_id: ctx.store.id, user_id: me.id, rep_name: me.name, created_at: Date.now(), created_by: me.id })
+      .values({
+        ...(await columns(ctx, checkDate(ctx, body))),
+        store_id: ctx.store.id,
+        user_id: me.id,
+        rep_name: me.name,
+        created_at: Date.now(),
+        created_by: me.id,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     changed(ctx, me.id);
@@ -117,13 +128,9 @@ export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ct
     const row = await ownSale(ctx, me, params.id);
     const sent = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
     const sale = checkDate(ctx, { ...saleSchema.parse(saleAsInput(row)), ...sent });
-    const updated = await ctx.dbh.db
-      .updateTable('sales')
-      .set(saleColumns(sale))
-      .where('id', '=', row.id)
-      .where('user_id', '=', me.id)
-      .returningAll()
-      .executeTakeFirst();
+    // A corrected sale is paid again, by the plan in force on its (maybe new) date.
+    const set = await columns(ctx, sale);
+    const updated = await ctx.dbh.db.updateTable('sales').set(set).where('id', '=', row.id).where('user_id', '=', me.id).returningAll().executeTakeFirst();
     if (!updated) throw notFound('Sale not found');
     changed(ctx, row.user_id);
     return { ...toSale(updated), can: saleCan(me, updated) };

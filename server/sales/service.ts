@@ -5,6 +5,7 @@ import type { saleSchema } from '../../domain/schemas';
 import type { Db } from '../db';
 import type { SalesTable } from '../db/schema';
 import { commissionFor, planLabel, type Plan } from '../../domain/commission';
+import type { PayPlan } from '../../domain/payplan';
 import { dailyCommission, monthlyGross, salesFigures } from '../../domain/figures';
 
 type SaleRow = Selectable<SalesTable>;
@@ -20,7 +21,7 @@ export function toSale(r: SaleRow): Omit<Sale, 'can'> {
     date: r.date,
     vehicleType: r.vehicle_type,
     frontGrossCents: r.front_gross_cents,
-    split: plan.split === 0.5 ? 'half' : 'full',
+    split: plan.split === 1 ? 'full' : 'half',
     plan,
     planLabel: planLabel(plan),
     commissionCents: r.commission_cents,
@@ -29,9 +30,13 @@ export function toSale(r: SaleRow): Omit<Sale, 'can'> {
   };
 }
 
-/** The columns a sale's input decides; the commission is always ours, never the client's. */
-export function saleColumns(v: SaleInput) {
-  const { commissionCents, plan } = commissionFor(v.frontGrossCents, v.split);
+/**
+ * The columns a sale's input decides under `payPlan`, the store's plan in force on the sale's date
+ * (server/sales/payplans.ts planFor); the commission is always ours, never the client's. The sale
+ * keeps them: a later plan never rewrites them, only a correction of the sale itself does.
+ */
+export function saleColumns(v: SaleInput, payPlan: PayPlan) {
+  const { commissionCents, plan } = commissionFor(v.frontGrossCents, v.split, payPlan);
   return {
     date: v.date,
     vehicle_type: v.vehicleType,
@@ -74,7 +79,7 @@ export function saleAsInput(r: SaleRow) {
     date: r.date,
     vehicleType: r.vehicle_type,
     frontGross: `${r.front_gross_cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`,
-    split: Number(r.plan_split) === 0.5 ? 'half' : 'full',
+    split: Number(r.plan_split) === 1 ? 'full' : 'half',
   };
 }
 

@@ -3,6 +3,7 @@ import { atStore, withRotationLock } from '../db';
 import { FIRST_STORE_ID, insertUser, join, type UserRow } from '../users/repo';
 import { addStore, allStores, storeById } from '../stores/service';
 import { saleColumns } from '../sales/service';
+import { DEFAULT_PAY_PLAN } from '../../domain/payplan';
 import { logRotation } from '../rotation/log';
 import { dayKey } from '../../domain/time';
 import { FOLLOW_UP_HOURS, LEAD_SOURCE } from '../../domain/leads';
@@ -238,12 +239,15 @@ async function seedFloor(dbh: DbHandle, floor: Floor, now: number, random: () =>
     for (let d = DAYS; d >= 0; d -= 1 + Math.floor(random() * 6)) {
       const gross = Math.round((300 + random() * 4200) * 100);
       sales.push({
-        ...saleColumns({
-          date: dayKey(new Date(now - d * DAY), floor.tz),
-          vehicleType: random() < 0.55 ? 'new' : 'used',
-          frontGrossCents: gross,
-          split: random() < 0.2 ? 'half' : 'full',
-        }),
+        ...saleColumns(
+          {
+            date: dayKey(new Date(now - d * DAY), floor.tz),
+            vehicleType: random() < 0.55 ? 'new' : 'used',
+            frontGrossCents: gross,
+            split: random() < 0.2 ? 'half' : 'full',
+          },
+          DEFAULT_PAY_PLAN,
+        ),
         store_id: store.id,
         user_id: rep.id,
         rep_name: rep.name,

@@ -10,6 +10,7 @@ import { useStatus, useUsers, type ManagedUser } from './api';
 import { UserDialog } from './UserDialog';
 import { Integrations } from './Integrations';
 import { RulesSection } from './RulesSection';
+import { PayPlanSection } from './PayPlanSection';
 import { StoresSection } from '../stores/StoresSection';
 
 const NO_PERMISSION = 'You need manager permissions to view this page.';
@@ -129,6 +130,7 @@ export default function ManagementPage() {
       <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
       <StoresSection />
       <RulesSection />
+      <PayPlanSection />
       <Integrations />
     </Stack>
   );

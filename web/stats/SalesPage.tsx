@@ -14,6 +14,7 @@ import { SalesList } from './sales/SalesList';
 import { Figures } from './sales/Figures';
 import { Charts } from './sales/Charts';
 import { useStore } from '../stores/store';
+import { PlanCard } from './sales/PlanCard';
 import { TeamBoard } from './sales/TeamBoard';
 
 /** The picker's first choice for a manager: the team board (issue #29), where his Sales page opens. */
@@ -124,6 +125,7 @@ export default function SalesPage() {
             <Figures f={t.figures} sales={t.sales} today={t.today} />
           </Paper>
           <Charts daily={t.daily} monthly={t.monthly} />
+          {!t.readOnly && <PlanCard />}
           {!below ? (
             <Skeleton h={280} aria-hidden />
           ) : (

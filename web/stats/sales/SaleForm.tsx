@@ -3,13 +3,15 @@ import { commissionFor, formatCents, parseMoneyToCents, planLabel } from '../../
 import { MIN_SALE_DATE, saleSchemaOn } from '../../../domain/schemas';
 import { showFieldError, useSchemaForm } from '../../forms/schemaForm';
 import { useSaveSale, type SaleDraft } from './api';
+import { planOn, type PayPlan } from '../../../domain/payplan';
+import { usePayPlans } from '../../api/payplans';
 
-/** The commission the server will compute, from the same domain function. */
-function preview(frontGross: string, split: SaleDraft['split']): string {
+/** The commission the server will compute, from the same domain function, under the store's plan on the sale's date. */
+function preview(frontGross: string, split: SaleDraft['split'], payPlan: PayPlan): string {
   if (!frontGross.trim()) return 'Enter the front gross to see the commission.';
   const cents = parseMoneyToCents(frontGross);
   if (cents === null) return 'Front gross must be a number like 1500 or 1500.50';
-  const { commissionCents, plan } = commissionFor(cents, split);
+  const { commissionCents, plan } = commissionFor(cents, split, payPlan);
   return `Commission: ${formatCents(commissionCents)} (${planLabel(plan)})`;
 }
 
@@ -20,6 +22,7 @@ export function SaleForm({ initial, today, id, onSaved }: { initial: SaleDraft; 
   const d = form.getValues();
   const dateError = form.errors.date;
   const save = useSaveSale(id);
+  const payPlan = planOn(usePayPlans().data?.plans ?? [], d.date);
   const submit = form.onSubmit((v) => {
     if (save.isPending) return;
     save.mutate(v, {
@@ -60,11 +63,11 @@ export function SaleForm({ initial, today, id, onSaved }: { initial: SaleDraft; 
       <Radio.Group label="Split" name={`${name}-split`} {...form.getInputProps('split')}>
         <Group gap="lg" mt={4}>
           <Radio value="full" label="Full" />
-          <Radio value="half" label="50/50" />
+          <Radio value="half" label={payPlan.splitPercent === 50 ? '50/50' : `Split (${payPlan.splitPercent}%)`} />
         </Group>
       </Radio.Group>
       <Text size="sm" aria-live="polite" data-testid={`${name}-preview`}>
-        {preview(d.frontGross, d.split)}
+        {preview(d.frontGross, d.split, payPlan)}
       </Text>
       <Button type="submit" disabled={!d.frontGross.trim() || !!dateError || save.isPending} loading={save.isPending} style={{ alignSelf: 'flex-start' }}>
         {id ? 'Save changes' : 'Add Sale'}
