@@ -8,4 +8,6 @@ export const DEFAULT_RULES: Rules = {
   checkInOrder: false,
   holdOut: false,
   businessHours: null,
+  nextFollowUpHours: 24,
+  lostReasons: ['Bought elsewhere', 'Not in market', 'No response', 'Credit', 'Duplicate'],
 };

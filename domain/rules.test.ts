@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RULES, readRules, ruleChanges, rulesSchema } from './rules';
+import { DEFAULT_RULES, readRules, ruleChanges, rulesChangeSchema, rulesSchema } from './rules';
 
 describe('dealership rules', () => {
   it('default to a 10-minute response window', () => {
@@ -10,8 +10,18 @@ describe('dealership rules', () => {
       checkInOrder: false,
       holdOut: false,
       businessHours: null,
+      nextFollowUpHours: 24,
+      lostReasons: ['Bought elsewhere', 'Not in market', 'No response', 'Credit', 'Duplicate'],
     });
     expect(readRules(null)).toEqual(DEFAULT_RULES);
+  });
+
+  it('keep 1 to 20 lost reasons, each once and 1 to 60 characters, and a next follow-up of 1 to 336 hours', () => {
+    for (const bad of [[], [''], ['Credit', 'credit'], ['x'.repeat(61)], Array.from({ length: 21 }, (_, i) => `R${i}`), 'Credit'])
+      expect(rulesChangeSchema.safeParse({ lostReasons: bad }).success, JSON.stringify(bad).slice(0, 40)).toBe(false);
+    expect(rulesChangeSchema.parse({ lostReasons: [' Credit ', 'Lease ended'] })).toEqual({ lostReasons: ['Credit', 'Lease ended'] });
+    for (const bad of [0, 337, 1.5, '5']) expect(rulesChangeSchema.safeParse({ nextFollowUpHours: bad }).success).toBe(false);
+    expect(readRules({ lostReasons: 'nonsense', nextFollowUpHours: 48 })).toMatchObject({ lostReasons: DEFAULT_RULES.lostReasons, nextFollowUpHours: 48 });
   });
 
   it('take a response window of 0 (off) or a whole number of minutes from 1 to 120', () => {

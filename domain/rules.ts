@@ -6,6 +6,9 @@ const MAX_RESPONSE_WINDOW = 120;
 const RESPONSE_WINDOW_MSG = `Response window must be a whole number from 1 to ${MAX_RESPONSE_WINDOW} minutes, or 0 for off`;
 const FOLLOW_UP_MSG = 'Follow-up due must be a whole number of hours from 1 to 168';
 const SKIP_SNOOZE_MSG = 'Skip snooze must be a whole number of minutes from 1 to 240';
+const NEXT_FOLLOW_UP_MSG = 'Next follow-up must be a whole number of hours from 1 to 336';
+const LOST_REASON_MSG = 'Each lost reason must be 1 to 60 characters';
+const LOST_REASONS_MSG = 'Keep 1 to 20 lost reasons, each once';
 
 const whole = (min: number, max: number, error: string) => z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 const flag = (name: string) => z.boolean({ error: `${name} must be on or off` });
@@ -45,6 +48,14 @@ export const rulesSchema = z.strictObject(
     holdOut: flag('Hold out salesmen with past-due follow-ups'),
     /** Per weekday, Sunday first; null: open around the clock. At closing everyone goes off duty. */
     businessHours: businessHoursSchema,
+    /** After a contact (or a showing, a no-show, a reopen): when the next follow-up falls due unless the salesman picks a time. */
+    nextFollowUpHours: whole(1, 336, NEXT_FOLLOW_UP_MSG),
+    /** What a salesman chooses from when he marks a lead Lost (and may add his own words). */
+    lostReasons: z
+      .array(z.string({ error: LOST_REASON_MSG }).trim().min(1, { error: LOST_REASON_MSG }).max(60, { error: LOST_REASON_MSG }), { error: LOST_REASONS_MSG })
+      .min(1, { error: LOST_REASONS_MSG })
+      .max(20, { error: LOST_REASONS_MSG })
+      .refine((xs) => new Set(xs.map((x) => x.toLowerCase())).size === xs.length, { error: LOST_REASONS_MSG }),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
 );
@@ -77,6 +88,8 @@ export const RULE_LABELS: Record<keyof Rules, string> = {
   checkInOrder: 'Serve in check-in order',
   holdOut: 'Hold out salesmen with past-due follow-ups',
   businessHours: 'Business hours',
+  nextFollowUpHours: 'Next follow-up after (hours)',
+  lostReasons: 'Lost reasons',
 };
 
 /** What a save changed, field by field, for the audit log. */

@@ -5,6 +5,7 @@ import { normalizeName, normalizeRole } from './roles';
 import { SKIP_WHOM } from './rotation';
 import { isValidDayKey } from './time';
 import { CONTACT_CHANNELS } from './speed';
+import { CONTACT_OUTCOMES, LOCAL_TIME } from './stages';
 import { BAD_CODE, BAD_TIMEZONE, isTimeZone, readCode } from './stores';
 import { BAD_DEALER, MAX_DEALER } from './dealers';
 
@@ -192,6 +193,8 @@ const saleFields = {
   vehicleType: z.enum(['new', 'used'], { error: 'Vehicle type must be new or used' }),
   frontGross,
   split: z.enum(['full', 'half'], { error: 'Split must be full or half' }),
+  /** Who bought; a sale of a lead takes the lead's customer. */
+  customer: optionalText(MAX_TEXT).optional(),
 };
 const inCents = <T extends { frontGross?: number }>({ frontGross, ...rest }: T): Omit<T, 'frontGross'> & { frontGrossCents: T['frontGross'] } => ({
   ...rest,
@@ -200,6 +203,14 @@ const inCents = <T extends { frontGross?: number }>({ frontGross, ...rest }: T):
 
 export const saleSchema = z
   .object({ ...saleFields, vehicleType: saleFields.vehicleType.default('new'), split: saleFields.split.default('full') }, { error: 'Invalid request body' })
+  .transform(inCents);
+
+/** Sold: the sale of the lead (its customer comes from the lead), once per action id. */
+export const soldSchema = z
+  .strictObject(
+    { ...saleFields, vehicleType: saleFields.vehicleType.default('new'), split: saleFields.split.default('full'), actionId: text('actionId required', 100) },
+    { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
+  )
   .transform(inCents);
 
 /** A change to a sale: the fields sent replace the sale's, the others stay. */
@@ -277,10 +288,23 @@ export function firstMessage(error: z.ZodError): string {
 }
 
 /** A salesman's contact with the customer: how, and an optional note. */
+/** A date and time on the dealership's clock, as a date-time field sends it: "2026-11-26T15:30". */
+const localTime = (label: string) =>
+  z
+    .string({ error: `${label} must be a date and time` })
+    .trim()
+    .refine((s) => LOCAL_TIME.test(s) && isValidDayKey(s.slice(0, 10)), { error: `${label} must be a date and time like 2026-11-26T15:30` });
+
+/** A logged contact: how, how it went, a note, and when to follow up next (the rule's default when left out). */
 export const contactSchema = body({
   channel: z.enum(CONTACT_CHANNELS, { error: 'Choose how you contacted the customer' }),
+  outcome: z.enum(CONTACT_OUTCOMES, { error: `Outcome must be one of: ${CONTACT_OUTCOMES.join(', ')}` }).optional(),
   note: optionalText(MAX_NOTE).optional(),
+  nextFollowUp: localTime('Next follow-up').optional(),
 });
+export const appointmentSchema = body({ at: localTime('Appointment') });
+export const showSchema = body({ shown: z.boolean({ error: 'Say whether the customer came: shown true or false' }) });
+export const lostSchema = body({ reason: text('Choose why the lead was lost', 60), note: optionalText(MAX_NOTE).optional() });
 
 const HAND_OUT_WHY = 'Say why you hand it to this salesman';
 export const HAND_OUT_WHOM = 'Choose the salesman to hand it to';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STAGES } from '../stages';
 import { businessHoursSchema } from '../rules';
 
 /**
@@ -200,6 +201,12 @@ export const lead = z.object({
   assignedByName: z.string(),
   assignedAt: iso,
   status: z.enum(['new', 'handed', 'closed']),
+  /** Where it is in its life (domain/stages.ts STAGE_LABELS names it). */
+  stage: z.enum(STAGES),
+  /** Why it was lost (null unless Lost). */
+  lostReason: z.string().nullable(),
+  /** Its appointment, on the dealership's clock when shown; null: none set (or it was a no-show). */
+  appointmentAt: iso.nullable(),
   followUpDue: iso,
   overdue: z.boolean(),
   closed: z.boolean(),
@@ -231,7 +238,10 @@ export const lead = z.object({
   beBack: z.boolean(),
   /** What the reader may do to it now, as the server's policy says (server/leads/policy.ts leadCan). */
   can: z.object({
-    close: z.boolean(),
+    lose: z.boolean(),
+    sell: z.boolean(),
+    appoint: z.boolean(),
+    markShown: z.boolean(),
     reopen: z.boolean(),
     name: z.boolean(),
     accept: z.boolean(),
@@ -243,15 +253,23 @@ export const lead = z.object({
 });
 export const leadPage = z.object({ leads: z.array(lead), nextCursor: z.string().nullable() });
 export const oneLead = z.object({ lead });
+/** Today's appointments on the store's clock, soonest first. */
+export const leadList = z.object({ leads: z.array(lead) });
 /** The ADF document a lead came in, as the sender sent it (decoded text). */
 export const leadDocument = z.object({ document: z.string() });
 export const timelineEntry = z.object({
-  type: z.enum(['assigned', 'accepted', 'handed_on', 'parked', 'contacted', 'closed', 'reopened']),
+  type: z.enum(['assigned', 'accepted', 'handed_on', 'parked', 'contacted', 'closed', 'reopened', 'appointment_set', 'shown', 'no_show', 'sold', 'lost']),
   /** Who did it (the manager or "Rotation" for an assign; the salesman otherwise). */
   actorName: z.string(),
   /** For an assign: who got it. */
   targetName: z.string().nullable(),
   channel: z.string().nullable(),
+  /** A contact's outcome. */
+  outcome: z.string().nullable(),
+  /** Why a lead was lost. */
+  reason: z.string().nullable(),
+  /** The time an appointment was set for. */
+  appointmentAt: iso.nullable(),
   note: z.string().nullable(),
   at: iso,
 });
@@ -270,6 +288,8 @@ export const rules = z.object({
   checkInOrder: z.boolean(),
   holdOut: z.boolean(),
   businessHours: businessHoursSchema,
+  nextFollowUpHours: z.number().int(),
+  lostReasons: z.array(z.string()),
 });
 export const rulesAnswer = z.object({
   rules,
@@ -352,10 +372,16 @@ export const sale = z.object({
   planLabel: z.string(),
   commissionCents: z.number().int(),
   repName: z.string(),
+  /** The customer who bought (null for a sale logged before sales named them). */
+  customer: z.string().nullable(),
+  /** The lead it closed; null: a walk-in sold on the spot, or logged before sales had leads. */
+  leadId: z.number().int().nullable(),
   createdAt: iso,
   /** What the reader may do to it: his own sales only (server/sales/policy.ts saleCan). */
   can: z.object({ edit: z.boolean(), delete: z.boolean() }),
 });
+/** Sold: the lead, now Sold, and the sale stored with it. */
+export const soldLead = z.object({ lead, sale });
 const totals = z.object({ units: z.number().int(), grossCents: z.number().int(), commissionCents: z.number().int() });
 export const tracker = z.object({
   today: day,

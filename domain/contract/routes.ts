@@ -25,6 +25,10 @@ import {
   storePatchSchema,
   chooseStoreSchema,
   dealerMapSchema,
+  lostSchema,
+  soldSchema,
+  appointmentSchema,
+  showSchema,
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
 import { payPlanChangeSchema, payPlansAnswer } from '../payplan';
@@ -100,7 +104,11 @@ export const routes = {
   'GET /leads': { access: 'manager', store: true, query: i.leadsQuery, answer: a.leadPage },
   'GET /leads/mine': { access: 'user', store: true, query: i.leadsQuery, answer: a.leadPage },
   'GET /leads/mine/counts': { access: 'user', store: true, answer: a.myCounts },
-  'POST /leads/:id/close': { access: 'user', store: true, params: lead, answer: a.oneLead },
+  'GET /leads/appointments': { access: 'user', store: true, answer: a.leadList },
+  'POST /leads/:id/lost': { access: 'user', store: true, params: lead, body: lostSchema, answer: a.oneLead },
+  'POST /leads/:id/sold': { access: 'user', store: true, params: lead, body: soldSchema, answer: a.soldLead },
+  'POST /leads/:id/appointment': { access: 'user', store: true, params: lead, body: appointmentSchema, answer: a.oneLead },
+  'POST /leads/:id/shown': { access: 'user', store: true, params: lead, body: showSchema, answer: a.oneLead },
   'POST /leads/:id/reopen': { access: 'user', store: true, params: lead, answer: a.oneLead },
   'POST /leads/:id/name': { access: 'user', store: true, params: lead, body: leadNameSchema, answer: a.oneLead },
   'GET /leads/:id/document': { access: 'manager', store: true, params: lead, answer: a.leadDocument },

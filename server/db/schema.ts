@@ -151,17 +151,27 @@ export interface LeadsTable {
   handoffs: Generated<number>;
   /** 1: a returning customer asked for this salesman; it cost no one a turn. */
   be_back: Generated<number>;
+  /** Its kept stage (domain/stages.ts); null before the first contact. `closed` is 1 when Sold or Lost. */
+  stage: Generated<'contacted' | 'appointment' | 'shown' | 'sold' | 'lost' | null>;
+  lost_reason: Generated<string | null>;
+  appointment_at: Generated<number | null>;
+  appointment_reminded_at: Generated<number | null>;
 }
 
 /** A lead's timeline besides its assigns (which rotation_log keeps): accepted, handed on, contacted, closed, reopened. */
 export interface LeadEventsTable {
   id: Generated<number>;
   lead_id: number;
-  type: 'accepted' | 'handed_on' | 'contacted' | 'closed' | 'reopened' | 'parked';
+  /** closed: a close before leads had stages (no outcome). */
+  type: 'accepted' | 'handed_on' | 'contacted' | 'closed' | 'reopened' | 'parked' | 'appointment_set' | 'shown' | 'no_show' | 'sold' | 'lost';
   actor_id: string | null;
   actor_name: string;
   channel: string | null;
   note: string | null;
+  /** A contact's outcome; a lost lead's reason; an appointment's time. */
+  outcome: Generated<string | null>;
+  reason: Generated<string | null>;
+  appointment_at: Generated<number | null>;
   created_at: number;
 }
 
@@ -234,6 +244,9 @@ export interface SalesTable {
   commission_cents: number;
   created_at: number;
   created_by: string;
+  /** The lead this sale closed (one sale per lead); null: a walk-in sold on the spot, or a sale logged before sales had leads. */
+  lead_id: Generated<number | null>;
+  customer: Generated<string | null>;
 }
 
 /** A store's pay plan from a day on (domain/payplan.ts); rows are only added: the last made for a day wins. */

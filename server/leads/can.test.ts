@@ -4,10 +4,16 @@ import { withRotationLock } from '../db';
 import { insertUser, type UserRow } from '../users/repo';
 import { presentLead } from './present';
 import type { Lead } from '../../domain/contract/answers';
+import { dayKey } from '../../domain/time';
 
 type Action = keyof Lead['can'];
-const ACTIONS: Action[] = ['close', 'reopen', 'name', 'accept', 'contact', 'handOut', 'timeline', 'document'];
-const SCENES = ['waiting for accept', 'accepted', 'closed by him', 'closed by a manager', 'unassigned', 'name missing'] as const;
+const ACTIONS: Action[] = ['lose', 'sell', 'appoint', 'markShown', 'reopen', 'name', 'accept', 'contact', 'handOut', 'timeline', 'document'];
+const SCENES = ['waiting for accept', 'accepted', 'appointment set', 'lost by him', 'lost by a manager', 'sold', 'unassigned', 'name missing'] as const;
+let minute = 0;
+/** Two days ahead on any clock, as a date-time field sends it, a minute later each time (a new appointment moves it). */
+const later = () => `${dayKey(new Date(Date.now() + 2 * 86_400_000), 'UTC')}T10:${String(++minute % 60).padStart(2, '0')}`;
+/** Today where the day starts last: never a day ahead of the store's clock. */
+const today = () => dayKey(new Date(), 'Pacific/Pago_Pago');
 type Scene = (typeof SCENES)[number];
 
 /**
@@ -38,6 +44,9 @@ describe.each(DIALECTS)('what a lead answer says its reader can do, on %s', (dia
   });
   afterAll(() => t.close());
 
+  let sales = 0;
+  /** A sale for Sold, each with its own action id. */
+  const sale = () => ({ actionId: `can-${++sales}-${Date.now()}`, date: today(), frontGross: '1500', vehicleType: 'new', split: 'full' });
   const hit = (as: keyof typeof who, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
     t.app.inject({ method, url: `/api${url}`, headers: { cookie: who[as].cookie }, payload });
   const row = (id: number) => t.db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -49,31 +58,40 @@ describe.each(DIALECTS)('what a lead answer says its reader can do, on %s', (dia
     expect(r.statusCode, r.body).toBe(200);
     const id: number = r.json().leadId;
     if (scene === 'accepted') await hit('ann', 'POST', `/leads/${id}/accept`);
-    if (scene === 'closed by him') await hit('ann', 'POST', `/leads/${id}/close`);
-    if (scene === 'closed by a manager') await hit('boss', 'POST', `/leads/${id}/close`);
+    if (scene === 'appointment set') expect((await hit('ann', 'POST', `/leads/${id}/appointment`, { at: later() })).statusCode).toBe(200);
+    if (scene === 'lost by him') expect((await hit('ann', 'POST', `/leads/${id}/lost`, { reason: 'Credit' })).statusCode).toBe(200);
+    if (scene === 'lost by a manager') expect((await hit('boss', 'POST', `/leads/${id}/lost`, { reason: 'Duplicate' })).statusCode).toBe(200);
+    if (scene === 'sold') expect((await hit('ann', 'POST', `/leads/${id}/sold`, sale())).statusCode).toBe(200);
     if (scene === 'unassigned')
       await t.db.updateTable('leads').set({ assigned_to: '', assigned_to_name: '', accept_due: null, offered_at: null }).where('id', '=', id).execute();
     if (scene === 'name missing') await t.db.updateTable('leads').set({ name_missing: 1 }).where('id', '=', id).execute();
     return id;
   }
 
-  /** Whether the action went through: answered 2xx and, for close and reopen, changed the lead. */
+  /** Whether the action went through: answered 2xx and, for a step of the lead's life, changed its stage. */
   async function tryIt(as: keyof typeof who, action: Action, id: number): Promise<boolean> {
     const before = await row(id);
     const path = `/leads/${id}`;
+    const body = { lose: { reason: 'Not in market' }, sell: sale(), appoint: { at: later() }, markShown: { shown: true } } as const;
+    const step = { lose: 'lost', sell: 'sold', appoint: 'appointment', markShown: 'shown' } as const;
     const r =
-      action === 'close' || action === 'reopen' || action === 'accept'
-        ? await hit(as, 'POST', `${path}/${action}`)
-        : action === 'name'
-          ? await hit(as, 'POST', `${path}/name`, { customer: 'Named Now' })
-          : action === 'contact'
-            ? await hit(as, 'POST', `${path}/contact`, { channel: 'Call' })
-            : action === 'handOut'
-              ? await hit(as, 'POST', `${path}/handout`, before.assigned_to ? { to: who.bob.row.id, reason: 'Can test' } : {})
-              : await hit(as, 'GET', action === 'timeline' ? `${path}/timeline` : `${path}/document`);
+      action === 'lose' || action === 'sell' || action === 'appoint' || action === 'markShown'
+        ? await hit(as, 'POST', `${path}/${step[action]}`, body[action])
+        : action === 'reopen' || action === 'accept'
+          ? await hit(as, 'POST', `${path}/${action}`)
+          : action === 'name'
+            ? await hit(as, 'POST', `${path}/name`, { customer: 'Named Now' })
+            : action === 'contact'
+              ? await hit(as, 'POST', `${path}/contact`, { channel: 'Call' })
+              : action === 'handOut'
+                ? await hit(as, 'POST', `${path}/handout`, before.assigned_to ? { to: who.bob.row.id, reason: 'Can test' } : {})
+                : await hit(as, 'GET', action === 'timeline' ? `${path}/timeline` : `${path}/document`);
     if (r.statusCode >= 500) throw new Error(`${action} answered ${r.statusCode}: ${r.body}`);
     if (r.statusCode >= 300) return false;
-    if (action === 'close' || action === 'reopen') return (await row(id)).closed !== before.closed;
+    if (action === 'lose' || action === 'sell' || action === 'appoint' || action === 'markShown' || action === 'reopen') {
+      const after = await row(id);
+      return after.stage !== before.stage || after.appointment_at !== before.appointment_at;
+    }
     return true;
   }
 

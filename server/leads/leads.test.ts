@@ -94,15 +94,25 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
     expect(lead).toMatchObject({ id, overdue: true });
   });
 
-  it('closes and reopens with the closer recorded, then cleared', async () => {
+  it('loses a lead with its reason and reopens it to Contacted, the closer recorded, then cleared', async () => {
     const id = await addLead('Close Me', ann, 'Ann Archer', Date.now());
-    const closed = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/close`, headers: { cookie: boss } });
+    const closed = await t.app.inject({
+      method: 'POST',
+      url: `/api/leads/${id}/lost`,
+      headers: { cookie: boss },
+      payload: { reason: 'Bought elsewhere', note: 'Went to the Ford store' },
+    });
     expect(closed.statusCode).toBe(200);
-    expect(closed.json().lead).toMatchObject({ closed: true, status: 'closed', closedByName: 'User' });
+    expect(closed.json().lead).toMatchObject({ closed: true, status: 'closed', stage: 'lost', lostReason: 'Bought elsewhere', closedByName: 'User' });
     expect(closed.json().lead.closedAt).not.toBeNull();
     expect((await get('open=1&q=close me')).json().leads).toHaveLength(0);
     const reopened = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/reopen`, headers: { cookie: boss } });
-    expect(reopened.json().lead).toMatchObject({ closed: false, status: 'handed', closedAt: null, closedByName: null });
+    expect(reopened.json().lead).toMatchObject({ closed: false, status: 'handed', stage: 'contacted', lostReason: null, closedAt: null, closedByName: null });
+    const timeline = (await t.app.inject({ method: 'GET', url: `/api/leads/${id}/timeline`, headers: { cookie: boss } })).json().entries;
+    expect(timeline.slice(-2)).toMatchObject([
+      { type: 'lost', actorName: 'User', reason: 'Bought elsewhere', note: 'Went to the Ford store' },
+      { type: 'reopened', actorName: 'User' },
+    ]);
   });
 
   it('lets a salesman see and close only their own leads', async () => {
@@ -111,32 +121,34 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
     const list = (await t.app.inject({ method: 'GET', url: '/api/leads/mine?open=0', headers: { cookie: ann.cookie } })).json();
     expect(list.leads.map((l: any) => l.customer)).toContain('Ann Only');
     expect(list.leads.filter((l: any) => l.assignedTo !== ann.id)).toEqual([]);
-    const other = await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/close`, headers: { cookie: ben.cookie } });
+    const lost = { reason: 'Not in market' };
+    const other = await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/lost`, headers: { cookie: ben.cookie }, payload: lost });
     expect(other.statusCode).toBe(403);
     expect((await t.db.selectFrom('leads').select('closed').where('id', '=', mine).executeTakeFirstOrThrow()).closed).toBe(0);
-    const own = await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/close`, headers: { cookie: ann.cookie } });
+    const own = await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/lost`, headers: { cookie: ann.cookie }, payload: lost });
     expect(own.statusCode).toBe(200);
     // She may take back her own close (the Undo), but not reopen one a manager closed.
     expect((await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/reopen`, headers: { cookie: ann.cookie } })).statusCode).toBe(200);
-    await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/close`, headers: { cookie: boss } });
+    await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/lost`, headers: { cookie: boss }, payload: lost });
     const notHers = await t.app.inject({ method: 'POST', url: `/api/leads/${mine}/reopen`, headers: { cookie: ann.cookie } });
     expect(notHers.statusCode).toBe(403);
     expect(notHers.json().error).toBe('Only a manager can reopen a lead someone else closed.');
     for (const id of ['abc', '0x10', '1e1', '+1', '01', '%201', '999999']) {
-      const r = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/close`, headers: { cookie: boss } });
+      const r = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/lost`, headers: { cookie: boss }, payload: lost });
       expect(r.statusCode, id).toBe(404);
       expect(r.json().error).toBe('Lead not found');
     }
   });
 
-  it('closing a closed lead keeps the first closer and time', async () => {
+  it('losing a lost lead says so and keeps the first closer, time and reason', async () => {
     const id = await addLead('Twice Closed', ann, 'Ann Archer', Date.now());
-    const first = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/close`, headers: { cookie: ann.cookie } });
-    const again = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/close`, headers: { cookie: boss } });
-    expect(again.statusCode).toBe(200);
-    expect(again.json().lead).toMatchObject({ closed: true, closedByName: first.json().lead.closedByName, closedAt: first.json().lead.closedAt });
+    const first = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/lost`, headers: { cookie: ann.cookie }, payload: { reason: 'Credit' } });
+    expect(first.statusCode).toBe(200);
+    const again = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/lost`, headers: { cookie: boss }, payload: { reason: 'Duplicate' } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe('This lead is lost. Reopen it first.');
     const row = await t.db.selectFrom('leads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    expect(row.closed_by_id).toBe(ann.id);
+    expect(row).toMatchObject({ closed_by_id: ann.id, lost_reason: 'Credit', closed_at: Date.parse(first.json().lead.closedAt) });
   });
 
   it('counts Assigned Today and Total Month in the dealership time zone, across midnight and month end', async () => {

@@ -129,3 +129,57 @@ async function mailParked(ctx: StoreCtx, leadIds: number[]) {
 export const notifyParked = (ctx: StoreCtx, leadIds: number[]) => {
   mailParked(ctx, leadIds).catch((err) => ctx.log.error({ err }, 'could not queue mail about leads no one accepted'));
 };
+
+const REMIND_BEFORE_MS = 60 * 60 * 1000;
+
+/**
+ * An hour before an appointment its salesman gets a reminder, once: the sweep claims each one
+ * (appointment_reminded_at) before mailing, so two app servers never both send it; a moved
+ * appointment is reminded again.
+ */
+export async function remindAppointments(ctx: StoreCtx, now = new Date()) {
+  const { db } = ctx.dbh;
+  const at = now.getTime();
+  const due = await db
+    .selectFrom('leads')
+    .innerJoin('users', 'users.id', 'leads.assigned_to')
+    .select(['leads.id', 'leads.customer', 'leads.phone', 'leads.vehicle', 'leads.appointment_at', 'users.email as to', 'users.name as rep'])
+    .where('leads.store_id', '=', ctx.store.id)
+    .where('leads.stage', '=', 'appointment')
+    .where('leads.appointment_at', '>', at)
+    .where('leads.appointment_at', '<=', at + REMIND_BEFORE_MS)
+    .where('leads.appointment_reminded_at', 'is', null)
+    .execute();
+  const mails = [];
+  for (const l of due) {
+    const claimed = await db
+      .updateTable('leads')
+      .set({ appointment_reminded_at: at })
+      .where('id', '=', l.id)
+      .where('appointment_reminded_at', 'is', null)
+      .where('appointment_at', '=', Number(l.appointment_at))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    const when = formatDateTime(new Date(Number(l.appointment_at)), ctx.config.APP_TIMEZONE);
+    mails.push({
+      kind: 'lead' as const,
+      mail: {
+        to: l.to,
+        subject: `Appointment at ${when}: ${l.customer}`,
+        text: [
+          `Hi ${l.rep},`,
+          '',
+          `${l.customer} is coming in at ${when}.`,
+          '',
+          ...line('Phone', l.phone),
+          ...line('Vehicle', l.vehicle),
+          '',
+          `After it, mark Shown or No-show: ${leadLink(ctx, Number(l.id))}`,
+        ].join('\n'),
+      },
+      logLine: `lead ${l.id} (${l.customer}) appointment reminder to ${l.to}`,
+      expiresAt: Number(l.appointment_at),
+    });
+  }
+  if (mails.length) await ctx.outbox.queue(mails);
+}

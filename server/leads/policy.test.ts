@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkName, checkSetClosed, checkTimeline, holderRefusal, seesKpisOf } from './policy';
+import { checkMove, checkName, checkTimeline, holderRefusal, seesKpisOf } from './policy';
 import { refusal } from '../test/refusal';
 
 const manager = { id: 'm', role: 'manager' as const };
@@ -8,18 +8,26 @@ const mine = { assigned_to: 'w', closed_by_id: null };
 const othersLead = { assigned_to: 'x', closed_by_id: null };
 
 describe('lead policy', () => {
-  it('lets a salesman close his own lead, not another', () => {
-    expect(refusal(() => checkSetClosed(walker, mine, true))).toBeNull();
-    expect(refusal(() => checkSetClosed(walker, othersLead, true))).toEqual({ status: 403, message: 'You can only close your own leads.' });
+  it('leaves contacts, appointments and the sale to the holder; losing and showings to him or a manager', () => {
+    for (const m of ['contact', 'appoint', 'sell'] as const) {
+      expect(refusal(() => checkMove(walker, mine, m))).toBeNull();
+      expect(refusal(() => checkMove(manager, mine, m))?.status, m).toBe(403);
+      expect(refusal(() => checkMove(walker, othersLead, m))?.message, m).toMatch(/^Only the salesman who holds this lead can/);
+    }
+    for (const m of ['lose', 'show', 'noShow'] as const) {
+      expect(refusal(() => checkMove(walker, mine, m))).toBeNull();
+      expect(refusal(() => checkMove(manager, othersLead, m))).toBeNull();
+      expect(refusal(() => checkMove(walker, othersLead, m))).toEqual({ status: 403, message: 'You can only change your own leads.' });
+    }
   });
 
-  it('lets a salesman reopen only a lead of his that he closed; a manager reopens any', () => {
-    expect(refusal(() => checkSetClosed(walker, { assigned_to: 'w', closed_by_id: 'w' }, false))).toBeNull();
-    expect(refusal(() => checkSetClosed(walker, { assigned_to: 'w', closed_by_id: 'm' }, false))).toEqual({
+  it('lets a salesman reopen only a lead of his that he lost; a manager reopens any', () => {
+    expect(refusal(() => checkMove(walker, { assigned_to: 'w', closed_by_id: 'w' }, 'reopen'))).toBeNull();
+    expect(refusal(() => checkMove(walker, { assigned_to: 'w', closed_by_id: 'm' }, 'reopen'))).toEqual({
       status: 403,
       message: 'Only a manager can reopen a lead someone else closed.',
     });
-    expect(refusal(() => checkSetClosed(manager, { assigned_to: 'w', closed_by_id: 'w' }, false))).toBeNull();
+    expect(refusal(() => checkMove(manager, { assigned_to: 'w', closed_by_id: 'w' }, 'reopen'))).toBeNull();
   });
 
   it('lets the salesman of a lead or a manager name it', () => {

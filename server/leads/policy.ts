@@ -5,16 +5,10 @@ import { holds as isTrue } from '../../domain/conditions';
 import { PENDING_ACCEPT } from '../../domain/rotation';
 import { leadFacts } from '../rotation/sql';
 import type { LeadsTable } from '../db/schema';
+import { move, stageOf, type Move } from '../../domain/stages';
 
 type Me = Pick<UserRow, 'id' | 'role'>;
 type LeadRow = Pick<LeadsTable, 'assigned_to' | 'closed_by_id'>;
-
-/** Salesmen may close their own leads and reopen one they closed; everything else is a manager's. */
-export function checkSetClosed(me: Me, lead: LeadRow, closed: boolean): void {
-  if (me.role === 'manager') return;
-  const mine = lead.assigned_to === me.id && (closed || lead.closed_by_id === me.id);
-  if (!mine) throw forbidden(closed ? 'You can only close your own leads.' : 'Only a manager can reopen a lead someone else closed.');
-}
 
 /** A lead's name is filled in by its salesman or a manager. */
 export function checkName(me: Me, lead: Pick<LeadRow, 'assigned_to'>): void {
@@ -40,6 +34,26 @@ export function holderRefusal(lead: Pick<LeadsTable, 'assigned_to' | 'closed'> |
   return null;
 }
 
+const HOLDER_ONLY: Record<'contact' | 'appoint' | 'sell', string> = { contact: 'log a contact', appoint: 'set an appointment', sell: 'sell it' };
+
+/**
+ * Who may make a move in a lead's life (where it may go is domain/stages.ts): contacts,
+ * appointments and the sale are its holder's alone; marking shown or no-show and losing a lead
+ * are his or a manager's; reopening is a manager's, or the salesman's who lost it.
+ */
+export function checkMove(me: Me, lead: Pick<LeadsTable, 'assigned_to' | 'closed_by_id'>, m: Move): void {
+  if (m === 'contact' || m === 'appoint' || m === 'sell') {
+    // Whether it is still open is the state machine's to say.
+    const refusal = holderRefusal({ assigned_to: lead.assigned_to, closed: 0 }, me, HOLDER_ONLY[m]);
+    if (refusal) throw refusal;
+    return;
+  }
+  if (me.role === 'manager') return;
+  if (m === 'reopen') {
+    if (lead.assigned_to !== me.id || lead.closed_by_id !== me.id) throw forbidden('Only a manager can reopen a lead someone else closed.');
+  } else if (lead.assigned_to !== me.id) throw forbidden('You can only change your own leads.');
+}
+
 /** Whether a check lets `me` through: the same rule, asked instead of enforced. */
 const allows = (check: () => void) => {
   try {
@@ -57,12 +71,17 @@ const allows = (check: () => void) => {
 export function leadCan(me: Me, lead: Selectable<LeadsTable>, now = new Date()) {
   const holds = holderRefusal(lead, me, '') === null;
   const manager = me.role === 'manager';
+  const stage = stageOf({ stage: lead.stage, assignedTo: lead.assigned_to, accepted: lead.accepted_at !== null });
+  const may = (m: Move) => !('refused' in move(stage, m)) && allows(() => checkMove(me, lead, m));
   return {
-    close: !lead.closed && allows(() => checkSetClosed(me, lead, true)),
-    reopen: !!lead.closed && allows(() => checkSetClosed(me, lead, false)),
+    lose: may('lose'),
+    sell: may('sell'),
+    appoint: may('appoint'),
+    markShown: may('show'),
+    reopen: may('reopen'),
     name: allows(() => checkName(me, lead)),
     accept: holds && lead.accepted_at === null,
-    contact: holds,
+    contact: may('contact'),
     // Unassigned, or still waiting for its salesman's Accept (then to someone a manager names).
     handOut: manager && !lead.closed && (!lead.assigned_to || isTrue(PENDING_ACCEPT, leadFacts(lead), now)),
     timeline: allows(() => checkTimeline(me, lead)),

@@ -1,6 +1,7 @@
 import { lead as leadSchema, type Lead } from '../../domain/contract/answers';
 import { holds } from '../../domain/conditions';
 import { PARKED } from '../../domain/rotation';
+import { stageOf } from '../../domain/stages';
 import { leadFacts } from '../rotation/sql';
 import type { UserRow } from '../users/repo';
 import { leadCan } from './policy';
@@ -26,6 +27,9 @@ const toLead = (l: LeadRow, now: number): Omit<Lead, 'can'> => ({
   assignedByName: l.assigned_by_name,
   assignedAt: new Date(l.assigned_at).toISOString(),
   status: l.status,
+  stage: stageOf({ stage: l.stage, assignedTo: l.assigned_to, accepted: l.accepted_at !== null }),
+  lostReason: l.lost_reason,
+  appointmentAt: iso(l.appointment_at),
   followUpDue: new Date(l.follow_up_due).toISOString(),
   overdue: !l.closed && !!l.assigned_to && l.follow_up_due < now,
   closed: !!l.closed,

@@ -2,15 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx, StoreCtx } from '../context';
 import { storeOfRequest } from '../stores/scope';
 import { access } from '../http/access';
-import { notFound } from '../http/errors';
+import { ApiError, notFound } from '../http/errors';
 import { implement } from '../http/implement';
 import type { Query } from '../../domain/contract/routes';
-import { checkName, checkSetClosed, checkTimeline, seesKpisOf } from './policy';
+import { checkName, checkTimeline, seesKpisOf } from './policy';
+import { live, type Detail } from './life';
 import { presentLead } from './present';
 import type { UserRow } from '../users/repo';
-import { acceptLead, findLead, leadTimeline, listLeads, logContact, myCounts, setClosed, setCustomerName, type LeadRow } from './service';
+import { acceptLead, findLead, leadTimeline, listLeads, myCounts, setCustomerName, type LeadRow } from './service';
 import { speedReport } from './speed';
 import { toCsv } from '../../domain/csv';
+import { addDays, atClock } from '../../domain/hours';
+import { pickedTimeError } from '../../domain/stages';
+import { saleDateError } from '../../domain/schemas';
+import { dayKey, zonedStartOfDay } from '../../domain/time';
+import { toSale } from '../sales/service';
+import { saleCan } from '../sales/policy';
 import { handOutLead } from '../rotation/service';
 import { loadRules } from '../rules/service';
 import { notifyAssigned } from './notify';
@@ -38,18 +45,72 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
   implement(app, 'GET /leads', async ({ me, ctx, query }) => list(ctx, me, query));
   implement(app, 'GET /leads/mine', async ({ me, ctx, query }) => list(ctx, me, query, me.id));
 
+  /** Today's appointments on the store's clock: a salesman's own, a manager's every one. */
+  implement(app, 'GET /leads/appointments', async ({ me, ctx }) => {
+    const tz = ctx.config.APP_TIMEZONE;
+    const now = new Date();
+    const from = zonedStartOfDay(dayKey(now, tz), tz).getTime();
+    const to = zonedStartOfDay(addDays(dayKey(now, tz), 1), tz).getTime();
+    const rows = await ctx.dbh.db
+      .selectFrom('leads')
+      .selectAll()
+      .where('store_id', '=', ctx.store.id)
+      .where('stage', '=', 'appointment')
+      .where('appointment_at', '>=', from)
+      .where('appointment_at', '<', to)
+      .$if(me.role !== 'manager', (q) => q.where('assigned_to', '=', me.id))
+      .orderBy('appointment_at')
+      .limit(200)
+      .execute();
+    return { leads: rows.map((l) => presentLead(l, me, now.getTime())) };
+  });
+
   implement(app, 'GET /leads/mine/counts', async ({ me, ctx }) => myCounts(ctx.dbh.db, ctx.store.id, me.id, ctx.config.APP_TIMEZONE));
 
-  for (const [route, closed] of [
-    ['POST /leads/:id/close', true],
-    ['POST /leads/:id/reopen', false],
-  ] as const) {
-    implement(app, route, async ({ me, ctx, params }) => {
-      await leadFor(ctx, params.id, (lead) => checkSetClosed(me, lead, closed));
-      if (await setClosed(ctx.dbh.db, params.id, closed, actor(me))) ctx.bus.publish({ topic: 'leads' });
-      return one(ctx, params.id, me);
-    });
+  /** One step of the lead's life (server/leads/life.ts), on the store's rules and clock; every screen hears of it. */
+  async function step(ctx: StoreCtx, me: UserRow, id: number, d: Detail) {
+    const out = await live(ctx.dbh, id, me, d, await loadRules(ctx.dbh.db, ctx.store.id));
+    ctx.bus.publish({ topic: 'leads' });
+    return out;
   }
+  /** A time picked on the store's clock, checked against now. */
+  const picked = (ctx: StoreCtx, label: string, value: string, field: string) => {
+    const at = atClock(value.slice(0, 10), value.slice(11), ctx.config.APP_TIMEZONE);
+    const error = pickedTimeError(label, at, new Date());
+    if (error) throw new ApiError(400, error, undefined, field);
+    return at;
+  };
+
+  implement(app, 'POST /leads/:id/lost', async ({ me, ctx, params, body }) => {
+    await step(ctx, me, params.id, { move: 'lose', ...body });
+    return one(ctx, params.id, me);
+  });
+
+  implement(app, 'POST /leads/:id/reopen', async ({ me, ctx, params }) => {
+    await step(ctx, me, params.id, { move: 'reopen' });
+    return one(ctx, params.id, me);
+  });
+
+  /** Sold: the sale is stored with its lead, and is the salesman's own (his tracker hears of it). */
+  implement(app, 'POST /leads/:id/sold', async ({ me, ctx, params, body: { actionId, ...sale } }) => {
+    const error = saleDateError(sale.date, dayKey(new Date(), ctx.config.APP_TIMEZONE));
+    if (error) throw new ApiError(400, error, undefined, 'date');
+    const { saleId } = await step(ctx, me, params.id, { move: 'sell', sale, actionId });
+    ctx.bus.publish({ topic: 'sales', userId: me.id });
+    const row = await ctx.dbh.db.selectFrom('sales').selectAll().where('id', '=', Number(saleId)).executeTakeFirstOrThrow();
+    return { ...(await one(ctx, params.id, me)), sale: { ...toSale(row), can: saleCan(me, row) } };
+  });
+
+  implement(app, 'POST /leads/:id/appointment', async ({ me, ctx, params, body }) => {
+    await step(ctx, me, params.id, { move: 'appoint', at: picked(ctx, 'Appointment', body.at, 'at') });
+    return one(ctx, params.id, me);
+  });
+
+  /** The customer came to the appointment, or did not (the lead goes back to Contacted). */
+  implement(app, 'POST /leads/:id/shown', async ({ me, ctx, params, body }) => {
+    await step(ctx, me, params.id, { move: body.shown ? 'show' : 'noShow' });
+    return one(ctx, params.id, me);
+  });
 
   /** A lead that came in without a name: its salesman or a manager fills the name in. */
   implement(app, 'POST /leads/:id/name', async ({ me, ctx, params, body }) => {
@@ -67,10 +128,10 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
     return one(ctx, params.id, me);
   });
 
-  implement(app, 'POST /leads/:id/contact', async ({ me, ctx, params, body }) => {
-    await leadFor(ctx, params.id);
-    await logContact(ctx.dbh.db, params.id, actor(me), body);
-    ctx.bus.publish({ topic: 'leads' });
+  /** A logged contact clears Overdue: the next follow-up is the time he picked, else the rule's hours from now. */
+  implement(app, 'POST /leads/:id/contact', async ({ me, ctx, params, body: { nextFollowUp, ...contact } }) => {
+    const next = nextFollowUp === undefined ? undefined : picked(ctx, 'Next follow-up', nextFollowUp, 'nextFollowUp');
+    await step(ctx, me, params.id, { move: 'contact', ...contact, nextFollowUp: next });
     return one(ctx, params.id, me);
   });
 

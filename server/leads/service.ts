@@ -4,11 +4,11 @@ import type { LeadsTable } from '../db/schema';
 import { LEADS_PAGE_SIZE } from '../../domain/leads';
 import { UNASSIGNED } from '../rotation/service';
 import { dayKey, periodsBefore, startOfMonth, zonedStartOfDay } from '../../domain/time';
-import type { ContactChannel } from '../../domain/speed';
 import type { Actor } from '../../domain/users';
 import type { TimelineEntry } from '../../domain/contract/answers';
 import { ApiError } from '../http/errors';
 import { holderRefusal } from './policy';
+import { logEvent } from './life';
 
 export type LeadRow = Selectable<LeadsTable>;
 
@@ -81,46 +81,7 @@ export const findLead = (db: Db, store: number, id: number) =>
 export const setCustomerName = (db: Db, id: number, customer: string) =>
   db.updateTable('leads').set({ customer, name_missing: 0 }).where('id', '=', id).execute();
 
-/** Closes or reopens; a lead already so is left as it is (the first closer and time stay). True when it changed. */
-export async function setClosed(db: Db, id: number, closed: boolean, by: { id: string; name: string }) {
-  const now = Date.now();
-  return db.transaction().execute(async (trx) => {
-    const r = await trx
-      .updateTable('leads')
-      .set(
-        closed
-          ? { closed: 1, status: 'closed', closed_at: now, closed_by_id: by.id, closed_by_name: by.name, accept_due: null }
-          : {
-              closed: 0,
-              status: sql<'new' | 'handed'>`case when assigned_to = ${UNASSIGNED} then 'new' else 'handed' end`,
-              closed_at: null,
-              closed_by_id: null,
-              closed_by_name: null,
-            },
-      )
-      .where('id', '=', id)
-      .where('closed', '=', closed ? 0 : 1)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) !== 1) return false;
-    await logEvent(trx, id, closed ? 'closed' : 'reopened', by, now);
-    return true;
-  });
-}
-
-const logEvent = (
-  db: Db,
-  leadId: number,
-  type: 'accepted' | 'contacted' | 'closed' | 'reopened',
-  by: Actor,
-  at: number,
-  contact?: { channel: string; note: string | null },
-) =>
-  db
-    .insertInto('lead_events')
-    .values({ lead_id: leadId, type, actor_id: by.id, actor_name: by.name, channel: contact?.channel ?? null, note: contact?.note ?? null, created_at: at })
-    .execute();
-
-/** Who may accept or log a contact: a person (the system holds no leads). */
+/** Who may accept: a person (the system holds no leads). */
 type Holder = Actor & { id: string };
 
 /**
@@ -143,33 +104,6 @@ export async function acceptLead(db: Db, id: number, me: Holder, now = Date.now(
   });
 }
 
-/** The holder logs a contact; the first one is his first contact, and it accepts the lead if he had not. */
-export async function logContact(db: Db, id: number, me: Holder, contact: { channel: ContactChannel; note?: string }, now = Date.now()) {
-  await db.transaction().execute(async (trx) => {
-    const lead = await leadById(trx, id);
-    const refusal = holderRefusal(lead, me, 'log a contact');
-    if (refusal) throw refusal;
-    // A missing lead was refused above, so `lead?` only tells TypeScript.
-    if (lead?.accepted_at === null) {
-      const r = await trx
-        .updateTable('leads')
-        .set({ accepted_at: now, accept_due: null })
-        .where('id', '=', id)
-        .where('assigned_to', '=', me.id)
-        .where('accepted_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) throw new ApiError(409, 'This lead was just handed on. Refresh to see where it is.');
-      await logEvent(trx, id, 'accepted', me, now);
-    }
-    await trx
-      .updateTable('leads')
-      .set({ first_contact_at: sql<number>`coalesce(first_contact_at, ${now})` })
-      .where('id', '=', id)
-      .execute();
-    await logEvent(trx, id, 'contacted', me, now, { channel: contact.channel, note: contact.note?.trim() || null });
-  });
-}
-
 /** Everything that happened to a lead, oldest first: its assigns (from the rotation log) and its events. */
 export async function leadTimeline(db: Db, id: number): Promise<TimelineEntry[]> {
   const [assigns, events] = await Promise.all([
@@ -182,6 +116,9 @@ export async function leadTimeline(db: Db, id: number): Promise<TimelineEntry[]>
       actorName: a.manager_name,
       targetName: a.target_name,
       channel: null,
+      outcome: null,
+      reason: null,
+      appointmentAt: null,
       note: null,
       at: new Date(Number(a.created_at)).toISOString(),
       t: Number(a.created_at),
@@ -193,6 +130,9 @@ export async function leadTimeline(db: Db, id: number): Promise<TimelineEntry[]>
       actorName: e.actor_name,
       targetName: null,
       channel: e.channel,
+      outcome: e.outcome,
+      reason: e.reason,
+      appointmentAt: e.appointment_at === null ? null : new Date(Number(e.appointment_at)).toISOString(),
       note: e.note,
       at: new Date(Number(e.created_at)).toISOString(),
       t: Number(e.created_at),

@@ -151,7 +151,13 @@ describe.each(DIALECTS)('speed to lead on %s', (dialect) => {
     const told = t.smtp.count(MANAGER);
     expect((await sweep(t.store, new Date(now))).find((m) => m.leadId === a.leadId)).toMatchObject({ to: null, parked: true });
     expect((await t.smtp.mailTo(MANAGER, 5000, told)).subject).toBe('No one accepted: Rita Returned');
-    const passes = await t.db.selectFrom('lead_events').select('actor_id').where('lead_id', '=', a.leadId).where('type', '=', 'handed_on').execute();
+    const passes = await t.db
+      .selectFrom('lead_events')
+      .select('actor_id')
+      .where('lead_id', '=', a.leadId)
+      .where('type', '=', 'handed_on')
+      .orderBy('id')
+      .execute();
     expect(passes.map((p) => p.actor_id)).toEqual([first, second, rep.Cal.id]);
     expect(await lead(a.leadId)).toMatchObject({ assigned_to: '', handoffs: 3 });
   });

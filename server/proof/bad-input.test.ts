@@ -168,7 +168,7 @@ describe.each(DIALECTS)('bad input on every JSON route on %s', (dialect) => {
     expect(lead.customer).toBe(customer);
   });
 
-  it('refuses the edges: skipping a manager or someone off duty, closing twice, ids that are not plain decimals', async () => {
+  it('refuses the edges: skipping a manager or someone off duty, losing twice, ids that are not plain decimals', async () => {
     const bossId = (await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { cookie } })).json().user.uid;
     const off = (await insertUser(t.db, { email: 'edge.off@dealer.test', name: 'Edge Off' })).id;
     let before = await snapshot(t);
@@ -180,14 +180,14 @@ describe.each(DIALECTS)('bad input on every JSON route on %s', (dialect) => {
     expect(await snapshot(t)).toEqual(before);
 
     const { leadId } = (await send('POST', '/api/rotation/assign', JSON.stringify({ customer: 'Edge Case' }))).json();
-    const first = (await send('POST', `/api/leads/${leadId}/close`, '{}')).json().lead;
+    expect((await send('POST', `/api/leads/${leadId}/lost`, '{}')).json().error).toBe('Choose why the lead was lost');
+    expect((await send('POST', `/api/leads/${leadId}/lost`, JSON.stringify({ reason: 'Credit' }))).statusCode).toBe(200);
     before = await snapshot(t);
-    const again = await send('POST', `/api/leads/${leadId}/close`, '{}');
-    expect(again.statusCode).toBe(200);
-    expect(again.json().lead).toMatchObject({ closedAt: first.closedAt, closedByName: first.closedByName });
+    const again = await send('POST', `/api/leads/${leadId}/lost`, JSON.stringify({ reason: 'Credit' }));
+    expect(again.statusCode).toBe(409);
     expect(await snapshot(t)).toEqual(before);
 
-    for (const url of ['/api/leads/:id/close', '/api/leads/:id/reopen', '/api/sales/:id', '/api/integrations/keys/:id/revoke']) {
+    for (const url of ['/api/leads/:id/lost', '/api/leads/:id/reopen', '/api/sales/:id', '/api/integrations/keys/:id/revoke']) {
       for (const id of [`0x${leadId.toString(16)}`, `${leadId}.0`, `+${leadId}`, `0${leadId}`, `${leadId}e0`, '-1', '0', '9'.repeat(20)]) {
         const method = url === '/api/sales/:id' ? 'PATCH' : 'POST';
         const r = await t.app.inject({ method, url: url.replace(':id', id), headers: { cookie, 'content-type': 'application/json' }, payload: '{}' });

@@ -1,6 +1,6 @@
 import { inStore, type Ctx, type StoreCtx } from '../context';
 import { allStores } from '../stores/service';
-import { notifyAssigned, notifyParked } from '../leads/notify';
+import { notifyAssigned, notifyParked, remindAppointments } from '../leads/notify';
 import { loadRules, rememberedRules, type KnownRules } from '../rules/service';
 import { closeIfDue } from '../floor/service';
 import { floorState } from '../../domain/hours';
@@ -110,6 +110,7 @@ export async function sweep(ctx: StoreCtx, now = new Date()) {
     ctx.bus.publish({ topic: 'leads' });
   }
   await handOutWaitingLeads(ctx, now, rules);
+  await remindAppointments(ctx, now);
   return moved;
 }
 

@@ -26,6 +26,8 @@ export function toSale(r: SaleRow): Omit<Sale, 'can'> {
     planLabel: planLabel(plan),
     commissionCents: r.commission_cents,
     repName: r.rep_name,
+    customer: r.customer,
+    leadId: r.lead_id === null ? null : Number(r.lead_id),
     createdAt: new Date(r.created_at).toISOString(),
   };
 }
@@ -46,6 +48,7 @@ export function saleColumns(v: SaleInput, payPlan: PayPlan) {
     plan_flat: plan.flat,
     plan_split: plan.split,
     commission_cents: commissionCents,
+    customer: v.customer || null,
   };
 }
 
@@ -80,6 +83,7 @@ export function saleAsInput(r: SaleRow) {
     vehicleType: r.vehicle_type,
     frontGross: `${r.front_gross_cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`,
     split: Number(r.plan_split) === 1 ? 'full' : 'half',
+    customer: r.customer ?? undefined,
   };
 }
 

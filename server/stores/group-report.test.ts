@@ -71,8 +71,8 @@ describe.each(DIALECTS)('the group report on %s', (dialect) => {
     await assign('NSH', 'North Three');
     const south1 = [await assign('SST', 'South One'), await assign('SST', 'South Two'), await assign('SST', 'South Three')];
     await assign('SST', 'South Four');
-    expect((await call('POST', `/leads/${north1}/close`, who.group, 'NSH')).statusCode).toBe(200);
-    for (const id of south1) expect((await call('POST', `/leads/${id}/close`, who.group, 'SST')).statusCode).toBe(200);
+    expect((await call('POST', `/leads/${north1}/lost`, who.group, 'NSH', { reason: 'Credit' })).statusCode).toBe(200);
+    for (const id of south1) expect((await call('POST', `/leads/${id}/lost`, who.group, 'SST', { reason: 'Credit' })).statusCode).toBe(200);
     expect((await call('POST', '/rotation/skip', who.group, 'NSH', { targetUid: ids.northRep, reason: 'At lunch' })).statusCode).toBe(200);
     expect((await call('POST', '/rotation/skip', who.group, 'SST', { targetUid: ids.southRep, reason: 'With customer' })).statusCode).toBe(200);
 

@@ -80,7 +80,7 @@ describe.each(DIALECTS)('a group of two stores on %s', (dialect) => {
 
   it("a store manager gets 404 for another store's lead, person, rules, report and CSV, even naming his own store", async () => {
     expect((await call('GET', `/leads/${southLead}/timeline`, who.northManager, 'NSH')).json()).toEqual({ error: 'Lead not found' });
-    expect((await call('POST', `/leads/${southLead}/close`, who.northManager, 'NSH')).statusCode).toBe(404);
+    expect((await call('POST', `/leads/${southLead}/lost`, who.northManager, 'NSH', { reason: 'Credit' })).statusCode).toBe(404);
     expect((await call('PATCH', `/users/${ids.southRep}`, who.northManager, 'NSH', { email: 'x@dealer.test' })).json().error).toBe('User not found');
     expect((await call('GET', `/users/${ids.southRep}/audit`, who.northManager, 'NSH')).statusCode).toBe(404);
     const people = (await call('GET', '/users', who.northManager, 'NSH')).json().users.map((u: { email: string }) => u.email);

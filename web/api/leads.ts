@@ -22,13 +22,42 @@ export function useLeads(filter: { q: string; open: boolean; mine?: boolean; una
   });
 }
 
-export function useLeadAction(onClosed?: (lead: Lead) => void) {
+/** A step of a lead's life (Lost, Reopen, an appointment, shown or not); its answer is the lead as it now is. */
+export function useLeadStep(onDone?: (lead: Lead) => void) {
+  const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, close }: { id: number; close: boolean }) => call(close ? 'POST /leads/:id/close' : 'POST /leads/:id/reopen', { params: { id } }),
-    onSuccess: ({ lead }, { close }) => {
-      if (close) onClosed?.(lead);
+    mutationFn: (s: LeadStep) =>
+      s.step === 'reopen'
+        ? call('POST /leads/:id/reopen', { params: { id: s.id } })
+        : s.step === 'lost'
+          ? call('POST /leads/:id/lost', { params: { id: s.id }, body: s.body })
+          : s.step === 'appointment'
+            ? call('POST /leads/:id/appointment', { params: { id: s.id }, body: s.body })
+            : call('POST /leads/:id/shown', { params: { id: s.id }, body: s.body }),
+    onSuccess: ({ lead }) => {
+      onDone?.(lead);
+      refresh(qc);
     },
-    onError: (err) => notifyFail('Failed to update', err),
+    onError: (err) => notifyFail('Could not update the lead', err),
+  });
+}
+export type LeadStep =
+  | { id: number; step: 'reopen' }
+  | { id: number; step: 'lost'; body: Body<'POST /leads/:id/lost'> }
+  | { id: number; step: 'appointment'; body: Body<'POST /leads/:id/appointment'> }
+  | { id: number; step: 'shown'; body: Body<'POST /leads/:id/shown'> };
+
+/** Sold: the sale is stored with the lead, once per `actionId` (one per dialog: a double-click sells once); his tracker and the lead list follow. */
+export function useSellLead(id: number, actionId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (d: Omit<Body<'POST /leads/:id/sold'>, 'actionId'>) => call('POST /leads/:id/sold', { params: { id }, body: { ...d, actionId } }),
+    onSuccess: ({ lead }) => {
+      notifyOk(`${lead.customer} sold. The sale is in your tracker.`);
+      refresh(qc);
+      void qc.invalidateQueries({ queryKey: ['sales'] });
+    },
+    onError: (err) => notifyFail('Could not save the sale', err),
   });
 }
 
@@ -130,4 +159,10 @@ export function useMyCounts() {
 export function useTimeline(id: number, enabled: boolean) {
   const { code: store } = useStore();
   return useQuery({ queryKey: ['timeline', store, id], queryFn: () => call('GET /leads/:id/timeline', { params: { id }, store }), enabled });
+}
+
+/** Today's appointments in the current store: his own, or every one for a manager. */
+export function useAppointments() {
+  const { code: store } = useStore();
+  return useQuery({ queryKey: ['leads', store, 'appointments'], queryFn: () => call('GET /leads/appointments', { store }) });
 }

@@ -4,6 +4,7 @@ import { Button, Checkbox, Group, Paper, SimpleGrid, Stack, Textarea, Title } fr
 import { PageTitle } from '../components/PageTitle';
 import { StatCard } from '../components/StatCard';
 import { PagedLeads } from '../leads/list/PagedLeads';
+import { TodaysAppointments } from '../leads/list/TodaysAppointments';
 import { LoadError } from '../components/LoadError';
 import { notifyFail, notifyOk } from '../components/notify';
 import { call } from '../api/client';
@@ -73,6 +74,7 @@ export default function AssociatesPage() {
         </SimpleGrid>
       )}
       {kpis.data && user && <MySpeed speed={kpis.data.speed} uid={user.uid} />}
+      <TodaysAppointments showAssignee={false} />
       <Notes />
       <Paper withBorder p="md" radius="md">
         <Group justify="space-between" mb="sm">
@@ -84,7 +86,7 @@ export default function AssociatesPage() {
         {leads.isError && !leads.data ? (
           <LoadError what="your leads" error={leads.error} onRetry={() => leads.refetch()} />
         ) : (
-          <PagedLeads query={leads} showAssignee={false} />
+          <PagedLeads query={leads} showAssignee={false} dueFirst={open} />
         )}
       </Paper>
     </Stack>

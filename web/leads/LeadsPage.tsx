@@ -4,6 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { Checkbox, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
 import { PagedLeads } from './list/PagedLeads';
+import { TodaysAppointments } from './list/TodaysAppointments';
 import { LoadError } from '../components/LoadError';
 import { useLeads } from '../api/leads';
 
@@ -20,6 +21,7 @@ export default function LeadsPage() {
   return (
     <Stack>
       <PageTitle>Leads</PageTitle>
+      <TodaysAppointments showAssignee />
       <SegmentedControl
         aria-label="Which leads"
         value={view}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Group, NumberInput, Paper, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Paper, Skeleton, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
 import { call } from '../api/client';
 import { rulesKey, useRules } from '../api/rules';
 import { useStore } from '../stores/store';
@@ -17,13 +17,24 @@ const hoursShown = (v: unknown) => {
   return hours.success && hours.data ? hours.data.map((d, i) => `${WEEKDAYS[i].slice(0, 3)} ${dayHoursText(d)}`).join(', ') : 'around the clock';
 };
 const shown = (k: string, v: unknown) =>
-  k === 'businessHours' ? hoursShown(v) : k === 'responseWindowMinutes' && v === 0 ? 'off' : typeof v === 'boolean' ? (v ? 'on' : 'off') : String(v);
+  k === 'businessHours'
+    ? hoursShown(v)
+    : k === 'responseWindowMinutes' && v === 0
+      ? 'off'
+      : typeof v === 'boolean'
+        ? v
+          ? 'on'
+          : 'off'
+        : Array.isArray(v)
+          ? v.join(', ')
+          : String(v);
 
-type NumberKey = 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes';
+type NumberKey = 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes' | 'nextFollowUpHours';
 const NUMBERS: { key: NumberKey; help: string; max: number }[] = [
   { key: 'responseWindowMinutes', help: 'How long a salesman has to accept a new lead before it goes to the next one. 0 turns this off.', max: 120 },
   { key: 'followUpHours', help: 'When a new lead’s follow-up is due.', max: 168 },
   { key: 'skipSnoozeMinutes', help: 'How long a skipped salesman sits out.', max: 240 },
+  { key: 'nextFollowUpHours', help: 'After a logged contact, when the next follow-up is due unless the salesman picks a time.', max: 336 },
 ];
 
 /** The rules as the form holds them: a number field holds text while it is edited, business hours as drawn. */
@@ -88,6 +99,16 @@ function RulesForm({ saved }: { saved: RulesAnswer }) {
             const on = e.currentTarget.checked;
             setValues((old) => ({ ...old, holdOut: on }));
           }}
+        />
+        <TagsInput
+          label={RULE_LABELS.lostReasons}
+          description="What a salesman chooses from when he marks a lead Lost. Type one and press Enter."
+          value={values.lostReasons}
+          onChange={(lostReasons) => setValues((old) => ({ ...old, lostReasons }))}
+          maxTags={20}
+          error={Object.entries(errors).find(([k]) => k.split('.')[0] === 'lostReasons')?.[1]}
+          maw={560}
+          clearable
         />
         <BusinessHours value={values.businessHours} onChange={(businessHours) => setValues((old) => ({ ...old, businessHours }))} errors={errors} />
         <Group>

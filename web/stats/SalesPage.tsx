@@ -136,7 +136,11 @@ export default function SalesPage() {
                     <Title order={2} size="h4" mb="sm">
                       Add Sale
                     </Title>
-                    <SaleForm key={below.today} today={below.today} initial={{ date: below.today, vehicleType: 'new', frontGross: '', split: 'full' }} />
+                    <SaleForm
+                      key={below.today}
+                      today={below.today}
+                      initial={{ date: below.today, vehicleType: 'new', frontGross: '', split: 'full', customer: '' }}
+                    />
                   </Paper>
                 </Grid.Col>
               )}

@@ -1,24 +1,57 @@
 import { Button } from '@mantine/core';
-import { IconCheck, IconRotateClockwise } from '@tabler/icons-react';
+import { IconCalendarEvent, IconFlag, IconPhoneCall, IconRotateClockwise } from '@tabler/icons-react';
 import { notifyFail } from '../../components/notify';
-import { useAcceptLead, useHandOut } from '../../api/leads';
+import { useAcceptLead, useHandOut, useLeadStep } from '../../api/leads';
 import { may as offers } from './may';
 import type { RowProps } from './LeadsList';
 
-/** Mark Closed, or Reopen for whoever may reopen it. */
-export function CloseOrReopen({ lead: l, busy, onAct, full = false }: Pick<RowProps, 'lead' | 'busy' | 'onAct'> & { full?: boolean }) {
-  if (!(l.closed ? l.can.reopen : l.can.close)) return null;
+/**
+ * The lead's next steps, the most used first: Log contact, Set appointment, Shown or No-show
+ * while an appointment is set, Close (Sold or Lost), Reopen a lost lead.
+ */
+export function StageActions({ lead: l, onOpen }: Pick<RowProps, 'lead' | 'onOpen'>) {
+  const may = offers(l);
+  const step = useLeadStep();
+  const busy = step.isPending;
   return (
-    <Button
-      size={full ? 'sm' : 'xs'}
-      fullWidth={full}
-      variant={l.closed ? 'subtle' : 'light'}
-      leftSection={l.closed ? <IconRotateClockwise size={16} aria-hidden /> : <IconCheck size={16} aria-hidden />}
-      loading={busy}
-      onClick={() => onAct(l.id, !l.closed)}
-    >
-      {l.closed ? 'Reopen' : 'Mark Closed'}
-    </Button>
+    <>
+      {may.contact && (
+        <Button size="xs" leftSection={<IconPhoneCall size={14} aria-hidden />} onClick={() => onOpen('contact', l)}>
+          Log contact
+        </Button>
+      )}
+      {may.appointment && (
+        <Button size="xs" variant="light" leftSection={<IconCalendarEvent size={14} aria-hidden />} onClick={() => onOpen('appointment', l)}>
+          {l.stage === 'appointment' ? 'Move appointment' : 'Set appointment'}
+        </Button>
+      )}
+      {may.markShown && l.stage === 'appointment' && (
+        <>
+          <Button size="xs" variant="light" color="teal" loading={busy} onClick={() => step.mutate({ id: l.id, step: 'shown', body: { shown: true } })}>
+            Shown
+          </Button>
+          <Button size="xs" variant="subtle" color="gray" loading={busy} onClick={() => step.mutate({ id: l.id, step: 'shown', body: { shown: false } })}>
+            No-show
+          </Button>
+        </>
+      )}
+      {may.close && (
+        <Button size="xs" variant="light" color="grape" leftSection={<IconFlag size={14} aria-hidden />} onClick={() => onOpen('close', l)}>
+          Close
+        </Button>
+      )}
+      {may.reopen && (
+        <Button
+          size="xs"
+          variant="subtle"
+          leftSection={<IconRotateClockwise size={14} aria-hidden />}
+          loading={busy}
+          onClick={() => step.mutate({ id: l.id, step: 'reopen' })}
+        >
+          Reopen
+        </Button>
+      )}
+    </>
   );
 }
 

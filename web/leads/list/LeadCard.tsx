@@ -3,8 +3,8 @@ import { Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { useWhen } from '../../components/when';
 import type { RowProps } from './LeadsList';
 import { LeadDetails } from './LeadDetails';
-import { Assignee, FollowUp, Status } from './LeadCells';
-import { CloseOrReopen, SpeedActions } from './LeadActions';
+import { Assignee, FollowUp, Stage } from './LeadCells';
+import { SpeedActions, StageActions } from './LeadActions';
 
 /** A lead as a card on a phone; like the row, it renders again only when its lead changed. */
 export const LeadCard = memo(function LeadCard({ showAssignee, day: _day, ...row }: RowProps) {
@@ -16,7 +16,7 @@ export const LeadCard = memo(function LeadCard({ showAssignee, day: _day, ...row
         <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
           <LeadDetails lead={l} onOpen={row.onOpen} />
         </div>
-        <Status lead={l} />
+        <Stage lead={l} />
       </Group>
       <SimpleGrid cols={2} spacing="xs" verticalSpacing={6} mt="xs">
         {showAssignee && (
@@ -42,12 +42,8 @@ export const LeadCard = memo(function LeadCard({ showAssignee, day: _day, ...row
           <FollowUp lead={l} />
         </div>
       </SimpleGrid>
-      {(l.closed ? l.can.reopen : l.can.close) && (
-        <div style={{ marginTop: 10 }}>
-          <CloseOrReopen {...row} full />
-        </div>
-      )}
-      <Group gap="xs" mt={8}>
+      <Group gap="xs" mt={10}>
+        <StageActions {...row} />
         <SpeedActions {...row} />
       </Group>
     </Paper>

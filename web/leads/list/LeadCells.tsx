@@ -1,14 +1,38 @@
 import { Badge, Stack, Text } from '@mantine/core';
 import type { Lead } from '../../api/leads';
 import { useWhen } from '../../components/when';
+import { STAGE_LABELS } from '../../../domain/stages';
 
-const statusColor = (l: Lead) => (l.closed ? 'gray' : l.status === 'new' ? 'orange' : 'blue');
+const STAGE_COLORS: Record<Lead['stage'], string> = {
+  new: 'orange',
+  waiting: 'orange',
+  accepted: 'blue',
+  contacted: 'blue',
+  appointment: 'cyan',
+  shown: 'teal',
+  sold: 'green',
+  lost: 'gray',
+};
 
-export function Status({ lead: l }: { lead: Lead }) {
+/** Where the lead is in its life, in a plain word ("Waiting for accept", "Appointment set", "Sold"). */
+export function Stage({ lead: l }: { lead: Lead }) {
+  const when = useWhen();
   return (
-    <Badge variant="light" color={statusColor(l)} style={{ flexShrink: 0 }}>
-      {l.status}
-    </Badge>
+    <Stack gap={2} align="flex-start" style={{ flexShrink: 0 }}>
+      <Badge variant="light" color={STAGE_COLORS[l.stage]} tt="none" data-testid="lead-stage">
+        {STAGE_LABELS[l.stage]}
+      </Badge>
+      {l.stage === 'appointment' && l.appointmentAt && (
+        <Text size="xs" c="dimmed" data-testid="lead-appointment">
+          {when(l.appointmentAt)}
+        </Text>
+      )}
+      {l.stage === 'lost' && l.lostReason && (
+        <Text size="xs" c="dimmed">
+          {l.lostReason}
+        </Text>
+      )}
+    </Stack>
   );
 }
 

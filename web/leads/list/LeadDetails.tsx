@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import type { Lead } from '../../api/leads';
 import { may as offers } from './may';
 import type { OpenDialog } from './LeadDialogs';
@@ -35,11 +35,35 @@ function SpeedBadges({ lead: l }: { lead: Lead }) {
   );
 }
 
+/** Phone and e-mail as links a phone acts on: tap to call, to text, to write. */
+function ReachLinks({ lead: l }: { lead: Lead }) {
+  const digits = (l.phone ?? '').replace(/[^\d+]/g, '');
+  return (
+    <Group gap={8} data-testid="lead-contact">
+      {l.phone && (
+        <>
+          <Anchor href={`tel:${digits}`} size="xs" aria-label={`Call ${l.customer} at ${l.phone}`}>
+            {l.phone}
+          </Anchor>
+          <Anchor href={`sms:${digits}`} size="xs" aria-label={`Text ${l.customer}`}>
+            Text
+          </Anchor>
+        </>
+      )}
+      {l.email && (
+        <Anchor href={`mailto:${l.email}`} size="xs" style={{ overflowWrap: 'anywhere' }}>
+          {l.email}
+        </Anchor>
+      )}
+    </Group>
+  );
+}
+
 /** The customer's name and what an integration sent with it: contact, vehicle, trade-in, comments. */
 export function LeadDetails({ lead: l, onOpen }: { lead: Lead; onOpen: OpenDialog }) {
   const may = offers(l);
   const vehicle = [l.vehicle, l.vin && `VIN ${l.vin}`].filter(Boolean).join(' · ');
-  const contact = [l.phone, l.email].filter(Boolean).join(' · ');
+
   return (
     <Stack gap={0}>
       <Group gap={6}>
@@ -58,11 +82,7 @@ export function LeadDetails({ lead: l, onOpen }: { lead: Lead; onOpen: OpenDialo
         )}
         <SpeedBadges lead={l} />
       </Group>
-      {contact && (
-        <Text size="xs" c="dimmed" data-testid="lead-contact">
-          {contact}
-        </Text>
-      )}
+      {(l.phone || l.email) && <ReachLinks lead={l} />}
       {vehicle && (
         <Text size="xs" c="dimmed" data-testid="lead-vehicle">
           {vehicle}

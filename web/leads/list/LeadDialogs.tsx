@@ -5,8 +5,9 @@ import { may as offers } from './may';
 import { TimelineDialog } from './TimelineDialog';
 import { NameDialog } from './NameDialog';
 import { DocumentDialog } from './DocumentDialog';
+import { AppointmentDialog, CloseDialog, ContactDialog } from './StepDialogs';
 
-type Dialog = 'timeline' | 'name' | 'document';
+type Dialog = 'timeline' | 'name' | 'document' | 'contact' | 'appointment' | 'close';
 
 /** Opens one of a lead's dialogs; the same function from one render to the next, so rows stay memoised. */
 export type OpenDialog = (dialog: Dialog, lead: Lead) => void;
@@ -48,5 +49,8 @@ function LeadDialog({ dialog, ...props }: { dialog: Dialog; lead: Lead; opened: 
   if (!may[dialog]) return null;
   if (dialog === 'timeline') return <TimelineDialog {...props} />;
   if (dialog === 'name') return <NameDialog {...props} />;
+  if (dialog === 'contact') return <ContactDialog {...props} />;
+  if (dialog === 'appointment') return <AppointmentDialog {...props} />;
+  if (dialog === 'close') return <CloseDialog {...props} />;
   return <DocumentDialog {...props} />;
 }

@@ -3,8 +3,8 @@ import { Group, Table } from '@mantine/core';
 import { useWhen } from '../../components/when';
 import type { RowProps } from './LeadsList';
 import { LeadDetails } from './LeadDetails';
-import { Assignee, FollowUp, Status } from './LeadCells';
-import { CloseOrReopen, SpeedActions } from './LeadActions';
+import { Assignee, FollowUp, Stage } from './LeadCells';
+import { SpeedActions, StageActions } from './LeadActions';
 
 /** A lead as a row of the desktop table; it renders again only when its lead changed (React Query keeps an unchanged lead the same object). */
 export const LeadRow = memo(function LeadRow({ showAssignee, day: _day, ...row }: RowProps) {
@@ -22,14 +22,14 @@ export const LeadRow = memo(function LeadRow({ showAssignee, day: _day, ...row }
       )}
       <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(l.assignedAt)}</Table.Td>
       <Table.Td>
-        <Status lead={l} />
+        <Stage lead={l} />
       </Table.Td>
       <Table.Td style={{ whiteSpace: 'nowrap' }}>
         <FollowUp lead={l} />
       </Table.Td>
       <Table.Td>
-        <Group gap="xs" wrap="nowrap">
-          <CloseOrReopen {...row} />
+        <Group gap="xs">
+          <StageActions {...row} />
           <SpeedActions {...row} />
         </Group>
       </Table.Td>

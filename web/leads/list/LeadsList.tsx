@@ -1,10 +1,8 @@
-import { useCallback } from 'react';
 import { Stack, Table, Text } from '@mantine/core';
 import type { Lead } from '../../api/leads';
 import { useCompact } from '../../components/useCompact';
 import { useTimeZone } from '../../stores/store';
 import { dayKey } from '../../../domain/time';
-import { useCloseWithUndo } from './useCloseWithUndo';
 import type { OpenDialog } from './LeadDialogs';
 import { LeadRow } from './LeadRow';
 import { LeadCard } from './LeadCard';
@@ -13,8 +11,6 @@ import { LeadCard } from './LeadCard';
 export interface RowProps {
   lead: Lead;
   showAssignee: boolean;
-  busy: boolean;
-  onAct: (id: number, close: boolean) => void;
   onOpen: OpenDialog;
   /** Today in the dealership's zone: "Today 2:44 PM" reads "Yesterday" after midnight. */
   day: string;
@@ -22,9 +18,7 @@ export interface RowProps {
 
 /** The leads table of the specification (cards on a phone). */
 export function LeadsList({ leads, showAssignee = true, onOpen }: { leads: Lead[]; showAssignee?: boolean; onOpen: OpenDialog }) {
-  const { mutate, isPending, variables } = useCloseWithUndo();
   const compact = useCompact();
-  const onAct = useCallback((id: number, close: boolean) => mutate({ id, close }), [mutate]);
   const tz = useTimeZone();
   const day = dayKey(new Date(), tz);
   if (!leads.length) return <Text c="dimmed">No leads found.</Text>;
@@ -32,8 +26,6 @@ export function LeadsList({ leads, showAssignee = true, onOpen }: { leads: Lead[
     key: l.id,
     lead: l,
     showAssignee,
-    busy: isPending && variables?.id === l.id,
-    onAct,
     onOpen,
     day,
   });
@@ -57,7 +49,7 @@ export function LeadsList({ leads, showAssignee = true, onOpen }: { leads: Lead[
             <Table.Th>Customer</Table.Th>
             {showAssignee && <Table.Th>Assigned To</Table.Th>}
             <Table.Th>Assigned At</Table.Th>
-            <Table.Th>Status</Table.Th>
+            <Table.Th>Stage</Table.Th>
             <Table.Th>Follow-up Due</Table.Th>
             <Table.Th>Actions</Table.Th>
           </Table.Tr>

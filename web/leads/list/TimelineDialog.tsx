@@ -2,10 +2,8 @@ import { Modal, Skeleton, Stack, Text, Timeline } from '@mantine/core';
 import { useTimeline, type Lead } from '../../api/leads';
 import type { TimelineEntry } from '../../../domain/contract/answers';
 import { useWhen } from '../../components/when';
-import { may as offers } from './may';
-import { ContactForm } from './ContactForm';
 
-function describe(e: TimelineEntry): string {
+function describe(e: TimelineEntry, when: (iso: string) => string): string {
   switch (e.type) {
     case 'assigned':
       return e.actorName === 'Rotation' ? `Handed to ${e.targetName} by the rotation` : `Assigned to ${e.targetName} by ${e.actorName}`;
@@ -16,7 +14,17 @@ function describe(e: TimelineEntry): string {
     case 'parked':
       return 'No one accepted it: waiting in Unassigned for a manager';
     case 'contacted':
-      return `${e.actorName} contacted the customer (${e.channel})`;
+      return `${e.actorName} contacted the customer (${[e.channel, e.outcome].filter(Boolean).join(', ')})`;
+    case 'appointment_set':
+      return `${e.actorName} set an appointment${e.appointmentAt ? ` for ${when(e.appointmentAt)}` : ''}`;
+    case 'shown':
+      return `Shown, marked by ${e.actorName}`;
+    case 'no_show':
+      return `No-show, marked by ${e.actorName}`;
+    case 'sold':
+      return `Sold by ${e.actorName}`;
+    case 'lost':
+      return `Lost (${e.reason}), marked by ${e.actorName}`;
     case 'closed':
       return `Closed by ${e.actorName}`;
     case 'reopened':
@@ -24,11 +32,10 @@ function describe(e: TimelineEntry): string {
   }
 }
 
-/** A lead's life so far, and (for its holder, while it is open) the form that logs a contact. */
+/** A lead's life so far: each step with who and when. */
 export function TimelineDialog({ lead, opened, onClose }: { lead: Lead; opened: boolean; onClose: () => void }) {
   const when = useWhen();
   const q = useTimeline(lead.id, opened);
-  const may = offers(lead);
   return (
     <Modal opened={opened} onClose={onClose} title={`Timeline: ${lead.customer}`} closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
@@ -39,8 +46,8 @@ export function TimelineDialog({ lead, opened, onClose }: { lead: Lead; opened: 
         ) : (
           <Timeline bulletSize={14} lineWidth={2} active={q.data.entries.length} aria-label="Timeline">
             {q.data.entries.map((e, i) => (
-              <Timeline.Item key={i} title={describe(e)} data-testid="timeline-entry">
-                {e.note && e.type === 'contacted' && (
+              <Timeline.Item key={i} title={describe(e, when)} data-testid="timeline-entry">
+                {e.note && e.type !== 'handed_on' && (
                   <Text size="sm" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-line' }}>
                     {e.note}
                   </Text>
@@ -52,7 +59,6 @@ export function TimelineDialog({ lead, opened, onClose }: { lead: Lead; opened: 
             ))}
           </Timeline>
         )}
-        {may.contact && <ContactForm lead={lead} />}
       </Stack>
     </Modal>
   );

@@ -15,13 +15,34 @@ function preview(frontGross: string, split: SaleDraft['split'], payPlan: PayPlan
   return `Commission: ${formatCents(commissionCents)} (${planLabel(plan)})`;
 }
 
+/** How a form's sale is saved: the tracker's own save, or a lead's Sold (which stores it with the lead). */
+export interface SaveSale {
+  mutate: (v: SaleDraft, o: { onSuccess: () => void; onError: (err: Error) => void }) => void;
+  isPending: boolean;
+}
+
 /** Add a sale, or correct one when given its id. A failed save keeps what was typed. `today` is the dealership's. */
-export function SaleForm({ initial, today, id, onSaved }: { initial: SaleDraft; today: string; id?: number; onSaved?: () => void }) {
+export function SaleForm({
+  initial,
+  today,
+  id,
+  onSaved,
+  save: given,
+  action,
+}: {
+  initial: SaleDraft;
+  today: string;
+  id?: number;
+  onSaved?: () => void;
+  save?: SaveSale;
+  action?: string;
+}) {
   // The server's own rules, from domain/: a typed date after today or before 2000 says so at once.
   const form = useSchemaForm(saleSchemaOn(today), initial, { validateInputOnChange: ['date'] });
   const d = form.getValues();
   const dateError = form.errors.date;
-  const save = useSaveSale(id);
+  const own = useSaveSale(id);
+  const save = given ?? own;
   const payPlan = planOn(usePayPlans().data?.plans ?? [], d.date);
   const submit = form.onSubmit((v) => {
     if (save.isPending) return;
@@ -45,6 +66,7 @@ export function SaleForm({ initial, today, id, onSaved }: { initial: SaleDraft; 
       aria-label={id ? 'Edit sale' : 'Add Sale'}
     >
       <TextInput type="date" label="Date" required min={MIN_SALE_DATE} max={today} {...form.getInputProps('date')} />
+      {!given && <TextInput label="Customer (optional)" maxLength={200} autoComplete="off" {...form.getInputProps('customer')} />}
       <Radio.Group label="Vehicle type" name={`${name}-vehicle`} {...form.getInputProps('vehicleType')}>
         <Group gap="lg" mt={4}>
           <Radio value="new" label="New" />
@@ -70,7 +92,7 @@ export function SaleForm({ initial, today, id, onSaved }: { initial: SaleDraft; 
         {preview(d.frontGross, d.split, payPlan)}
       </Text>
       <Button type="submit" disabled={!d.frontGross.trim() || !!dateError || save.isPending} loading={save.isPending} style={{ alignSelf: 'flex-start' }}>
-        {id ? 'Save changes' : 'Add Sale'}
+        {action ?? (id ? 'Save changes' : 'Add Sale')}
       </Button>
     </Stack>
   );

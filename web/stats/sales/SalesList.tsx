@@ -78,9 +78,16 @@ export function SalesList({ sales, today }: { sales: (Sale & { store?: string })
 
   const what = (s: Sale) => `sale of ${formatDay(s.date)}, ${formatCents(s.frontGrossCents)}`;
   const vehicle = (s: Sale) => (
-    <Badge variant="light" color={s.vehicleType === 'new' ? 'blue' : 'grape'} style={{ flexShrink: 0 }}>
-      {s.vehicleType === 'new' ? 'New' : 'Used'}
-    </Badge>
+    <Group gap={6} wrap="nowrap">
+      <Badge variant="light" color={s.vehicleType === 'new' ? 'blue' : 'grape'} style={{ flexShrink: 0 }}>
+        {s.vehicleType === 'new' ? 'New' : 'Used'}
+      </Badge>
+      {s.customer && (
+        <Text size="sm" data-testid="sale-customer" style={{ overflowWrap: 'anywhere' }}>
+          {s.customer}
+        </Text>
+      )}
+    </Group>
   );
   // Words on a phone's card, icons in the table's narrow column; the accessible name says which sale either way.
   const actions = (s: Sale, icons = false) =>
@@ -248,7 +255,13 @@ export function SalesList({ sales, today }: { sales: (Sale & { store?: string })
           <SaleForm
             id={editing.id}
             today={today}
-            initial={{ date: editing.date, vehicleType: editing.vehicleType, frontGross: asText(editing.frontGrossCents), split: editing.split }}
+            initial={{
+              date: editing.date,
+              vehicleType: editing.vehicleType,
+              frontGross: asText(editing.frontGrossCents),
+              split: editing.split,
+              customer: editing.customer ?? '',
+            }}
             onSaved={closeEdit}
           />
         )}

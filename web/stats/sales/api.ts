@@ -13,6 +13,7 @@ export type SaleDraft = {
   vehicleType: 'new' | 'used';
   frontGross: string;
   split: Split;
+  customer?: string;
 };
 
 export function useTracker(userId: string | null) {
