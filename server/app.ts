@@ -36,6 +36,7 @@ import { dealerRoutes } from './dealers/routes';
 import { floorRoutes } from './floor/routes';
 import { rulesRoutes } from './rules/routes';
 import { payPlanRoutes } from './sales/payplans';
+import { deskRoutes } from './desk/routes';
 
 export const BODY_LIMIT = 64 * 1024;
 /** A request the database could not serve (it is restarting, failing over, unreachable): when to try again. */
@@ -241,6 +242,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(leadRoutes, { ctx });
       await api.register(rulesRoutes);
       await api.register(payPlanRoutes);
+      await api.register(deskRoutes);
       await api.register(floorRoutes, { ctx });
       await api.register(userRoutes, { ctx });
       await api.register(salesRoutes, { ctx });

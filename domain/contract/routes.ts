@@ -32,6 +32,7 @@ import {
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
 import { payPlanChangeSchema, payPlansAnswer } from '../payplan';
+import { deskLog, deskPatchSchema, deskRow, deskUpSchema } from '../desk';
 
 /** Who may call a route: anyone, a signed-in person, a manager, or an integration by its API key. */
 export type Access = 'public' | 'user' | 'manager' | 'apikey';
@@ -62,6 +63,7 @@ const sale = i.rowId('Sale not found');
 const apiKey = i.rowId('API key not found');
 const dealerMapping = i.rowId('Dealer mapping not found');
 const storeless = i.rowId('This lead is not waiting for a store.');
+const up = i.rowId('Up not found');
 
 /**
  * Every JSON route under /api, by method and path as the server registers it. The server's
@@ -121,6 +123,9 @@ export const routes = {
   'PATCH /rules': { access: 'manager', store: true, body: rulesChangeSchema, answer: a.rulesAnswer },
   'GET /payplans': { access: 'user', store: true, answer: payPlansAnswer },
   'POST /payplans': { access: 'manager', store: true, status: 201, body: payPlanChangeSchema, answer: payPlansAnswer },
+  'POST /desk/ups': { access: 'manager', store: true, status: 201, body: deskUpSchema, answer: deskRow },
+  'GET /desk/log': { access: 'manager', store: true, query: i.dayQuery, answer: deskLog },
+  'PATCH /desk/ups/:id': { access: 'user', store: true, params: up, body: deskPatchSchema, answer: deskRow },
   'GET /leads/kpis': { access: 'user', store: true, answer: a.kpis },
   'GET /floor/report': { access: 'manager', store: true, query: i.dayQuery, answer: a.floorReportAnswer },
   'POST /floor/report/send': { access: 'manager', store: true, body: reportDaySchemaOn('9999-12-31'), answer: a.reportSent },

@@ -156,6 +156,14 @@ export interface LeadsTable {
   lost_reason: Generated<string | null>;
   appointment_at: Generated<number | null>;
   appointment_reminded_at: Generated<number | null>;
+  /** The desk log of a walk-in up (source 'Walk-in'): 1 when he brought a trade-in, 1 when a worksheet was written. */
+  trade_in_flag: Generated<number>;
+  worksheet: Generated<number>;
+  /** The manager the salesman turned the customer over to ("T.O."). */
+  to_manager_id: Generated<string | null>;
+  to_manager_name: Generated<string | null>;
+  /** When the customer left. */
+  time_out: Generated<number | null>;
 }
 
 /** A lead's timeline besides its assigns (which rotation_log keeps): accepted, handed on, contacted, closed, reopened. */
