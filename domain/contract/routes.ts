@@ -32,6 +32,7 @@ import {
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
 import { payPlanChangeSchema, payPlansAnswer } from '../payplan';
+import { funnelAnswer, funnelQuery } from '../funnel';
 import { deskLog, deskPatchSchema, deskRow, deskUpSchema } from '../desk';
 
 /** Who may call a route: anyone, a signed-in person, a manager, or an integration by its API key. */
@@ -127,6 +128,7 @@ export const routes = {
   'GET /desk/log': { access: 'manager', store: true, query: i.dayQuery, answer: deskLog },
   'PATCH /desk/ups/:id': { access: 'user', store: true, params: up, body: deskPatchSchema, answer: deskRow },
   'GET /leads/kpis': { access: 'user', store: true, answer: a.kpis },
+  'GET /leads/funnel': { access: 'user', store: true, query: funnelQuery, answer: funnelAnswer },
   'GET /floor/report': { access: 'manager', store: true, query: i.dayQuery, answer: a.floorReportAnswer },
   'POST /floor/report/send': { access: 'manager', store: true, body: reportDaySchemaOn('9999-12-31'), answer: a.reportSent },
 
@@ -158,6 +160,7 @@ export const NOT_JSON = [
   'GET /sales/export.csv',
   'GET /sales/board.csv',
   'GET /leads/export.csv',
+  'GET /leads/funnel.csv',
   'GET /floor/report.csv',
   'GET /group/report.csv',
   'GET /docs',

@@ -176,6 +176,7 @@ const DOCUMENTED: { [R in Route | 'POST /v1/leads' | 'GET /docs']?: Operation } 
 export const LEFT_OUT = [
   'GET /api/events',
   'GET /api/leads/export.csv',
+  'GET /api/leads/funnel.csv',
   'GET /api/floor/report.csv',
   'GET /api/group/report.csv',
   'GET /api/sales/export.csv',

@@ -23,6 +23,7 @@ import { loadRules } from '../rules/service';
 import { notifyAssigned } from './notify';
 import { leadKpis, skipReasons } from '../../domain/kpis';
 import { KPI_DAYS, kpiCounts, kpiSince } from './kpis';
+import { funnelRoutes } from './funnel';
 
 export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx }) {
   const actor = (u: { id: string; name: string }) => ({ id: u.id, name: u.name });
@@ -200,6 +201,8 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
   });
 
   /** The four planned KPIs over the last 30 days: received, closed, close % and skips. */
+  funnelRoutes(app, root);
+
   implement(app, 'GET /leads/kpis', async ({ me, ctx }) => {
     const { db, store } = ctx.dbh;
     const { rows, skips } = await kpiCounts(db, store, kpiSince());

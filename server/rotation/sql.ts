@@ -16,7 +16,7 @@ export interface SqlEnv {
   holdOut: boolean | RawBuilder<unknown>;
 }
 
-type Columns<R> = Record<Field<R>, RawBuilder<unknown>>;
+export type Columns<R> = Record<Field<R>, RawBuilder<unknown>>;
 
 /** Columns declared NOT NULL (and counts): their comparisons need no guard against a missing value. */
 const neverNull = new WeakSet<RawBuilder<unknown>>();
@@ -76,7 +76,7 @@ const now = (env: SqlEnv) => (typeof env.now === 'number' ? sql.val(env.now) : e
  * A condition as a boolean SQL expression. Every leaf is false, never unknown, for a missing value
  * (as `holds` reads it), and stays a plain comparison an index can serve.
  */
-function toSql<R>(cond: Cond<R>, cols: Columns<R>, env: SqlEnv): RawBuilder<boolean> {
+export function toSql<R>(cond: Cond<R>, cols: Columns<R>, env: SqlEnv): RawBuilder<boolean> {
   const known = (col: RawBuilder<unknown>, test: RawBuilder<unknown>) =>
     neverNull.has(col) ? sql<boolean>`(${test})` : sql<boolean>`(${col} is not null and ${test})`;
   if ('eq' in cond) return known(cols[cond.eq], sql`${cols[cond.eq]} = ${lit(cond.to)}`);
