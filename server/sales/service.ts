@@ -52,18 +52,9 @@ export function saleColumns(v: SaleInput, payPlan: PayPlan) {
   };
 }
 
-/** Newest date first; among one day, the latest entered first. */
-/** A person's sales in a store. */
+/** A person's sales in a store, newest date first; among one day, the latest entered first. */
 export async function listSales(db: Db, store: number, userId: string): Promise<Omit<Sale, 'can'>[]> {
-  const rows = await db
-    .selectFrom('sales')
-    .selectAll()
-    .where('store_id', '=', store)
-    .where('user_id', '=', userId)
-    .orderBy('date', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map(toSale);
+  return (await listSalesIn(db, [store], userId)).map(({ storeId: _s, ...sale }) => sale);
 }
 
 export function tracker(sales: Sale[], today: string) {
@@ -87,7 +78,7 @@ export function saleAsInput(r: SaleRow) {
   };
 }
 
-/** A person's sales in several stores (his "All my stores"), each with its store's id; newest first. */
+/** A person's sales in several stores (his "All my stores"), each with its store's id; in listSales' order. */
 export async function listSalesIn(db: Db, stores: number[], userId: string): Promise<(Omit<Sale, 'can'> & { storeId: number })[]> {
   if (!stores.length) return [];
   const rows = await db
