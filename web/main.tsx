@@ -35,6 +35,7 @@ const RoutingPage = lazy(screens.routing);
 const LeadsPage = lazy(screens.leads);
 const SettingsPage = lazy(screens.settings);
 const GroupPage = lazy(screens.group);
+const DeskPage = lazy(screens.desk);
 
 // Opening a dashboard address: fetch the shell and that screen now, alongside "who am I", rather
 // than one after the other once the session is known. A store's address is /s/CODE/dashboard/...;
@@ -53,6 +54,7 @@ if (screen) {
     settings: screens.settings,
     stats: part === 'leads' ? screens.leadsKpi : screens.sales,
     group: screens.group,
+    desk: screens.desk,
   };
   // Own keys only: /dashboard/constructor is just an unknown address.
   const first = Object.hasOwn(byPath, screen) ? byPath[screen] : undefined;
@@ -136,6 +138,14 @@ const router = createBrowserRouter([
             element: (
               <RequireManager>
                 <LeadsPage />
+              </RequireManager>
+            ),
+          },
+          {
+            path: 'desk',
+            element: (
+              <RequireManager>
+                <DeskPage />
               </RequireManager>
             ),
           },

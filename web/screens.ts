@@ -16,6 +16,7 @@ export const screens = {
   leads: () => import('./leads/LeadsPage'),
   settings: () => import('./settings/SettingsPage'),
   group: () => import('./group/GroupPage'),
+  desk: () => import('./desk/DeskPage'),
 };
 type Screen = keyof typeof screens;
 

@@ -16,6 +16,7 @@ import { NamePrompt } from './NamePrompt';
 import {
   IconChartBar,
   IconChartDots,
+  IconClipboardList,
   IconHome,
   IconInbox,
   IconLogout,
@@ -142,6 +143,7 @@ export default function DashboardShell({ group = false }: { group?: boolean }) {
                 {link(to('/dashboard/management'), 'Manager', IconUsers)}
                 {link(to('/dashboard/routing'), 'Routing', IconRoute)}
                 {link(to('/dashboard/leads'), 'Leads', IconInbox)}
+                {link(to('/dashboard/desk'), 'Desk log', IconClipboardList)}
               </>
             )}
             {link(to('/dashboard/settings'), 'Settings', IconSettings)}
