@@ -30,6 +30,7 @@ const AssociatesPage = lazy(screens.associates);
 const SalesPage = lazy(screens.sales);
 const SalesTvPage = lazy(screens.salesTv);
 const LeadsKpiPage = lazy(screens.leadsKpi);
+const FunnelPage = lazy(screens.funnel);
 const ManagementPage = lazy(screens.management);
 const RoutingPage = lazy(screens.routing);
 const LeadsPage = lazy(screens.leads);
@@ -52,7 +53,7 @@ if (screen) {
     associates: screens.associates,
     management: screens.management,
     settings: screens.settings,
-    stats: part === 'leads' ? screens.leadsKpi : screens.sales,
+    stats: part === 'leads' ? screens.leadsKpi : part === 'funnel' ? screens.funnel : screens.sales,
     group: screens.group,
     desk: screens.desk,
   };
@@ -124,6 +125,7 @@ const router = createBrowserRouter([
           { path: 'stats', element: <Navigate to="sales" replace /> },
           { path: 'stats/sales', element: <SalesPage /> },
           { path: 'stats/leads', element: <LeadsKpiPage /> },
+          { path: 'stats/funnel', element: <FunnelPage /> },
           { path: 'routing', element: <RoutingPage /> },
           {
             path: 'management',

@@ -11,6 +11,7 @@ export const screens = {
   sales: () => import('./stats/SalesPage'),
   salesTv: () => import('./stats/SalesTvPage'),
   leadsKpi: () => import('./stats/LeadsKpiPage'),
+  funnel: () => import('./stats/FunnelPage'),
   management: () => import('./management/ManagementPage'),
   routing: () => import('./routing/RoutingPage'),
   leads: () => import('./leads/LeadsPage'),

@@ -139,7 +139,9 @@ export function funnelRoutes(app: FastifyInstance, root: Ctx) {
     const ctx = await storeOfRequest(root, req);
     const me = req.user;
     if (!me) throw notFound(STORE_NOT_FOUND);
-    const f = await answer(ctx, me, parse(funnelQuery, req.query));
+    // A link names its store by ?store= (server/stores/scope.ts); the rest is the funnel's.
+    const { store: _, ...asked } = req.query as Record<string, unknown>;
+    const f = await answer(ctx, me, parse(funnelQuery, asked));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="funnel-${f.by}-${ctx.store.code}-${f.from}-${f.to}.csv"`)

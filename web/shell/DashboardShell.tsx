@@ -16,6 +16,7 @@ import { NamePrompt } from './NamePrompt';
 import {
   IconChartBar,
   IconChartDots,
+  IconFilter,
   IconClipboardList,
   IconHome,
   IconInbox,
@@ -137,6 +138,7 @@ export default function DashboardShell({ group = false }: { group?: boolean }) {
             >
               {link(to('/dashboard/stats/sales'), 'Sales', IconChartBar)}
               {link(to('/dashboard/stats/leads'), 'Leads', IconChartDots)}
+              {link(to('/dashboard/stats/funnel'), 'Funnel', IconFilter)}
             </NavLink>
             {isManager && (
               <>
