@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db, StoreDb } from '../db';
 import type { StoreCtx } from '../context';
 import type { LeadsTable } from '../db/schema';
-import type { UserRow } from '../users/repo';
+import { storeManagers, type UserRow } from '../users/repo';
 import { ApiError, badRequest, forbidden, notFound } from '../http/errors';
 import { handOut } from '../rotation/handout';
 import { UNASSIGNED } from '../rotation/queries';
@@ -34,23 +34,6 @@ function present(l: Lead, me: Me): DeskRow {
     mine: me.role === 'manager' || (held && l.assigned_to === me.id),
   };
 }
-
-/** The store's managers an up may be turned over to: its own and the group's, not disabled, not deleted. */
-const managersOf = (db: Db, store: number) =>
-  db
-    .selectFrom('users')
-    .select(['id', 'name'])
-    .where('role', '=', 'manager')
-    .where('disabled', '=', 0)
-    .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('all_stores', '=', 1),
-        eb.exists(
-          eb.selectFrom('memberships').select('memberships.user_id').whereRef('memberships.user_id', '=', 'users.id').where('memberships.store_id', '=', store),
-        ),
-      ]),
-    );
 
 const walkIn = (db: Db, h: StoreDb, id: number) =>
   db.selectFrom('leads').selectAll().where('id', '=', id).where('store_id', '=', h.store).where('source', '=', WALK_IN);
@@ -102,9 +85,9 @@ export async function deskLog(ctx: StoreCtx, me: Me, day?: string): Promise<Desk
       .orderBy('assigned_at')
       .orderBy('id')
       .execute(),
-    managersOf(db, store).orderBy('name').orderBy('id').execute(),
+    storeManagers(db, store).orderBy('name').orderBy('id').execute(),
   ]);
-  return { day: shown, today, ups: ups.map((l) => present(l, me)), managers };
+  return { day: shown, today, ups: ups.map((l) => present(l, me)), managers: managers.map(({ id, name }) => ({ id, name })) };
 }
 
 /**
@@ -124,7 +107,7 @@ export async function changeUp(ctx: StoreCtx, me: Me, id: number, p: DeskPatch, 
     if (p.worksheet !== undefined) set.worksheet = p.worksheet ? 1 : 0;
     if (p.toManager === null) Object.assign(set, { to_manager_id: null, to_manager_name: null });
     else if (p.toManager !== undefined) {
-      const manager = await managersOf(trx, h.store).where('id', '=', p.toManager).executeTakeFirst();
+      const manager = await storeManagers(trx, h.store).where('id', '=', p.toManager).executeTakeFirst();
       if (!manager) throw badRequest('Turn the customer over to a manager of this store.', 'toManager');
       Object.assign(set, { to_manager_id: manager.id, to_manager_name: manager.name });
     }

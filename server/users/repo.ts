@@ -103,11 +103,11 @@ export async function insertUser(
   return row;
 }
 
-/** The managers who hear of a store's news by mail: its own and the group's, not disabled, not deleted. */
-export const mailedManagers = (db: Db, store: number) =>
+/** A store's managers: its own and the group's, not disabled, not deleted (a query to narrow or run). */
+export const storeManagers = (db: Db, store: number) =>
   db
     .selectFrom('users')
-    .select(['email', 'name'])
+    .select(['id', 'email', 'name'])
     .where('role', '=', 'manager')
     .where('disabled', '=', 0)
     .where('deleted_at', 'is', null)
@@ -118,8 +118,10 @@ export const mailedManagers = (db: Db, store: number) =>
           eb.selectFrom('memberships').select('memberships.user_id').whereRef('memberships.user_id', '=', 'users.id').where('memberships.store_id', '=', store),
         ),
       ]),
-    )
-    .execute();
+    );
+
+/** The managers who hear of a store's news by mail. */
+export const mailedManagers = (db: Db, store: number) => storeManagers(db, store).execute();
 
 export const isBlocked = (u: Pick<UserRow, 'disabled' | 'deleted_at'>) => !!u.disabled || u.deleted_at !== null;
 
