@@ -8,6 +8,7 @@ import { buildWeb } from './server';
 import { lastResults, writeResults, type Results } from './table';
 import { adfBench } from './parts/adf';
 import { assignBench } from './parts/assign';
+import { funnelBench } from './parts/funnel';
 import { groupBench } from './parts/group';
 import { lighthouseBench } from './parts/lighthouse';
 import { liveBench } from './parts/live';
@@ -49,6 +50,13 @@ const PARTS: Record<string, () => Promise<Results>> = {
       return {};
     }
     return groupBench();
+  },
+  async funnel() {
+    if (!PG_AVAILABLE) {
+      say(`!!! PostgreSQL at ${PG_ADMIN_URL} does not answer: the funnel's row is left out.`);
+      return {};
+    }
+    return funnelBench();
   },
   pages: pagesBench,
   lighthouse: lighthouseBench,

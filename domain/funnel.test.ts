@@ -4,11 +4,9 @@ import { funnelCsv, funnelOf, funnelRange, median, pctOf, reached, type FunnelLe
 
 const lead = (over: Partial<FunnelLead> = {}): FunnelLead => ({
   firstContactAt: null,
-  contactedEvent: false,
-  appointmentEvent: false,
-  shownEvent: false,
+  appointmentSetAt: null,
+  shownAt: null,
   stage: null,
-  hasSale: false,
   ...over,
 });
 
@@ -16,13 +14,13 @@ describe('the funnel', () => {
   it('knows what each step means', () => {
     expect(reached('contacted', lead())).toBe(false);
     expect(reached('contacted', lead({ firstContactAt: 5 }))).toBe(true);
-    expect(reached('contacted', lead({ contactedEvent: true }))).toBe(true);
-    expect(reached('appointment', lead({ appointmentEvent: true }))).toBe(true);
+    expect(reached('contacted', lead({ stage: 'contacted' }))).toBe(false);
+    expect(reached('appointment', lead({ appointmentSetAt: 9 }))).toBe(true);
     expect(reached('appointment', lead({ stage: 'appointment' }))).toBe(false);
     // A lost lead that showed was shown.
-    expect(reached('shown', lead({ shownEvent: true, stage: 'lost' }))).toBe(true);
+    expect(reached('shown', lead({ shownAt: 9, stage: 'lost' }))).toBe(true);
     expect(reached('sold', lead({ stage: 'sold' }))).toBe(true);
-    expect(reached('sold', lead({ hasSale: true, stage: 'lost' }))).toBe(true);
+    expect(reached('sold', lead({ stage: 'lost' }))).toBe(false);
     expect(reached('sold', lead({ stage: 'shown' }))).toBe(false);
   });
 
@@ -51,7 +49,7 @@ describe('the funnel', () => {
     const at = 1_000_000;
     const { rows, total } = funnelOf([
       {
-        ...lead({ firstContactAt: at + 60_000, appointmentEvent: true, shownEvent: true, stage: 'sold', hasSale: true }),
+        ...lead({ firstContactAt: at + 60_000, appointmentSetAt: at + 1, shownAt: at + 2, stage: 'sold' }),
         key: 'a',
         name: 'Ann',
         assignedAt: at,
@@ -67,7 +65,12 @@ describe('the funnel', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ c: fc.boolean(), a: fc.boolean(), s: fc.boolean(), sold: fc.boolean() })), (ls) => {
         const f = funnelOf(
-          ls.map((l) => ({ ...lead({ contactedEvent: l.c, appointmentEvent: l.a, shownEvent: l.s, hasSale: l.sold }), key: 'k', name: 'K', assignedAt: 0 })),
+          ls.map((l) => ({
+            ...lead({ firstContactAt: l.c ? 1 : null, appointmentSetAt: l.a ? 2 : null, shownAt: l.s ? 3 : null, stage: l.sold ? 'sold' : null }),
+            key: 'k',
+            name: 'K',
+            assignedAt: 0,
+          })),
         );
         for (const step of ['contacted', 'appointment', 'shown', 'sold'] as const) expect(f.total[step]).toBeLessThanOrEqual(f.total.leads);
         expect(f.total.leads).toBe(ls.length);

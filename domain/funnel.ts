@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { any, eq, holds, not, isNull, type Cond } from './conditions';
+import { eq, holds, not, isNull, type Cond } from './conditions';
 import { toCsv, type Cell } from './csv';
 import { addDays } from './hours';
 import { isValidDayKey } from './time';
@@ -12,18 +12,17 @@ import { isValidDayKey } from './time';
  * (server/leads/funnel.test.ts) counts the same rows by hand.
  */
 
-/** What the funnel knows about one lead received in the period. */
+/**
+ * What the funnel knows about one lead received in the period: when each step first happened
+ * (epoch ms; null: not yet), as the lead keeps it beside its timeline (lead_events: the first
+ * 'contacted', 'appointment_set' and 'shown' step), and its kept stage.
+ */
 export interface FunnelLead {
-  /** When he first reached the customer (epoch ms); null: not yet. */
   firstContactAt: number | null;
-  /** The lead's timeline holds a step of that type (lead_events). */
-  contactedEvent: boolean;
-  appointmentEvent: boolean;
-  shownEvent: boolean;
-  /** Its kept stage (domain/stages.ts); null before the first contact. */
+  appointmentSetAt: number | null;
+  shownAt: number | null;
+  /** Its kept stage (domain/stages.ts); null before the first contact. Sold stores the sale with the lead in one transaction. */
   stage: string | null;
-  /** A sale names this lead. */
-  hasSale: boolean;
 }
 
 export const FUNNEL_STEPS = ['contacted', 'appointment', 'shown', 'sold'] as const;
@@ -31,10 +30,10 @@ export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 
 /** Whether a lead reached a step: once reached, a step stays reached (a lost lead that showed was shown). */
 export const REACHED: Record<FunnelStep, Cond<FunnelLead>> = {
-  contacted: any<FunnelLead>(not(isNull('firstContactAt')), eq('contactedEvent', true)),
-  appointment: eq('appointmentEvent', true),
-  shown: eq('shownEvent', true),
-  sold: any<FunnelLead>(eq('stage', 'sold'), eq('hasSale', true)),
+  contacted: not(isNull('firstContactAt')),
+  appointment: not(isNull('appointmentSetAt')),
+  shown: not(isNull('shownAt')),
+  sold: eq('stage', 'sold'),
 };
 
 /** Whether the lead reached the step (the rules read facts only, never "now"). */

@@ -21,6 +21,7 @@ import m023, { type FirstStore } from './migrations/023_stores';
 import m024 from './migrations/024_dealer_mappings';
 import m025 from './migrations/025_lead_stages';
 import m026 from './migrations/026_pay_plans';
+import m027 from './migrations/027_funnel';
 import m028 from './migrations/028_desk_log';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
@@ -53,6 +54,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '024_dealer_mappings': m024(dialect),
     '025_lead_stages': m025(dialect),
     '026_pay_plans': m026(dialect),
+    '027_funnel': m027(dialect),
     '028_desk_log': m028(dialect),
   };
 }

@@ -156,6 +156,9 @@ export interface LeadsTable {
   lost_reason: Generated<string | null>;
   appointment_at: Generated<number | null>;
   appointment_reminded_at: Generated<number | null>;
+  /** When it first had an appointment set, and first showed (the funnel, domain/funnel.ts); null: not yet. */
+  appointment_set_at: Generated<number | null>;
+  shown_at: Generated<number | null>;
   /** The desk log of a walk-in up (source 'Walk-in'): 1 when he brought a trade-in, 1 when a worksheet was written. */
   trade_in_flag: Generated<number>;
   worksheet: Generated<number>;

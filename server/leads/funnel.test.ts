@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
-import { insertUser } from '../users/repo';
+import { DIALECTS, MANAGER, freshDb, testApp, type TestApp } from '../test/harness';
+import { FIRST_STORE_ID, insertUser } from '../users/repo';
+import { migrate } from '../db/migrations';
 import { dayKey, zonedStartOfDay } from '../../domain/time';
 import { addDays } from '../../domain/hours';
 import type { FunnelRow } from '../../domain/funnel';
@@ -173,5 +175,53 @@ describe.each(DIALECTS)('the lead funnel on %s', (dialect) => {
     expect((await call(boss, 'GET', '/leads/funnel?from=2024-01-01&to=2024-12-31')).statusCode).toBe(200);
     expect((await call(boss, 'GET', '/leads/funnel?from=2026-01-01%00')).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/api/leads/funnel' })).statusCode).toBe(401);
+  });
+});
+
+describe.each(DIALECTS)('the funnel migration on %s', (dialect) => {
+  it('fills when each lead first had an appointment set and first showed from its timeline', async () => {
+    const h = await freshDb(dialect, { before: '027_funnel' });
+    try {
+      const lead = async (customer: string) => {
+        const r = await h.db
+          .insertInto('leads')
+          .values({
+            store_id: FIRST_STORE_ID,
+            customer,
+            assigned_to: 'u1',
+            assigned_to_name: 'Ann',
+            assigned_by_name: 'Boss',
+            assigned_at: 1_000,
+            status: 'handed',
+            follow_up_due: 2_000,
+            closed: 0,
+            source: 'Web',
+          } as never)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return Number(r.id);
+      };
+      const [a, b, c] = [await lead('A'), await lead('B'), await lead('C')];
+      const step = (id: number, type: 'appointment_set' | 'shown' | 'no_show', at: number) =>
+        h.db.insertInto('lead_events').values({ lead_id: id, type, actor_id: null, actor_name: 'x', channel: null, note: null, created_at: at }).execute();
+      await step(a, 'appointment_set', 5_000);
+      await step(a, 'no_show', 6_000);
+      await step(a, 'appointment_set', 7_000);
+      await step(a, 'shown', 8_000);
+      await step(b, 'appointment_set', 4_000);
+      // Marked as run by freshDb (with every later one); this one runs now, as on an upgrade.
+      await sql`delete from kysely_migration where name = '027_funnel'`.execute(h.db);
+      await migrate(h.db, dialect);
+      const rows = await h.db.selectFrom('leads').select(['id', 'appointment_set_at', 'shown_at']).orderBy('id').execute();
+      expect(
+        rows.map((r) => [Number(r.id), r.appointment_set_at === null ? null : Number(r.appointment_set_at), r.shown_at === null ? null : Number(r.shown_at)]),
+      ).toEqual([
+        [a, 5_000, 8_000],
+        [b, 4_000, null],
+        [c, null, null],
+      ]);
+    } finally {
+      await h.close();
+    }
   });
 });

@@ -101,8 +101,16 @@ export async function live(h: StoreDb, id: number, me: UserRow, d: Detail, rules
           ...(d.move === 'contact'
             ? { first_contact_at: sql<number>`coalesce(first_contact_at, ${at})`, follow_up_due: d.nextFollowUp?.getTime() ?? nextFollowUp, accept_due: null }
             : {}),
-          ...(d.move === 'appoint' ? { appointment_at: d.at.getTime(), appointment_reminded_at: null, follow_up_due: d.at.getTime(), accept_due: null } : {}),
-          ...(d.move === 'show' ? { follow_up_due: nextFollowUp } : {}),
+          ...(d.move === 'appoint'
+            ? {
+                appointment_at: d.at.getTime(),
+                appointment_set_at: sql<number>`coalesce(appointment_set_at, ${at})`,
+                appointment_reminded_at: null,
+                follow_up_due: d.at.getTime(),
+                accept_due: null,
+              }
+            : {}),
+          ...(d.move === 'show' ? { follow_up_due: nextFollowUp, shown_at: sql<number>`coalesce(shown_at, ${at})` } : {}),
           ...(d.move === 'noShow' ? { appointment_at: null, follow_up_due: nextFollowUp } : {}),
           ...(d.move === 'lose' ? { lost_reason: d.reason } : {}),
         })
