@@ -176,6 +176,52 @@ describe.each(DIALECTS)('the lead funnel on %s', (dialect) => {
     expect((await call(boss, 'GET', '/leads/funnel?from=2026-01-01%00')).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/api/leads/funnel' })).statusCode).toBe(401);
   });
+
+  it('takes the median of many spread, tied and odd and even counts of times to first contact exactly', async () => {
+    // March 2024: its own period. Times from 0 to days, many the same, per salesman odd and even in number.
+    const start = zonedStartOfDay('2024-03-01', tz).getTime();
+    let seed = 7;
+    const rand = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const values = Array.from({ length: 301 }, (_, i) => {
+      const r = rand();
+      const ms = r < 0.2 ? 60_000 : r < 0.3 ? 0 : Math.floor(rand() ** 3 * 5 * 86_400_000);
+      return {
+        assigned_to: i % 3 ? ann.id : ben.id,
+        assigned_to_name: i % 3 ? 'Ann Funnel' : 'Ben Funnel',
+        at: start + i * 3_600_000,
+        ms: i % 7 === 0 ? null : ms,
+      };
+    });
+    for (const v of values)
+      await t.db
+        .insertInto('leads')
+        .values({
+          store_id: t.store.store.id,
+          customer: 'Spread',
+          assigned_to: v.assigned_to,
+          assigned_to_name: v.assigned_to_name,
+          assigned_by_name: 'Boss',
+          assigned_at: v.at,
+          status: 'handed',
+          follow_up_due: v.at,
+          closed: 0,
+          source: 'Spread',
+          first_contact_at: v.ms === null ? null : v.at + v.ms,
+        } as never)
+        .execute();
+    const f = (await call(boss, 'GET', '/leads/funnel?from=2024-03-01&to=2024-03-31')).json();
+    const mid = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    };
+    const times = (who?: string) => values.filter((v) => v.ms !== null && (!who || v.assigned_to === who)).map((v) => v.ms!);
+    expect(f.total.leads).toBe(301);
+    expect(f.total.medianFirstContactSeconds).toBe(Math.round(mid(times()) / 1000));
+    for (const who of [ann.id, ben.id]) {
+      expect(f.rows.find((r: FunnelRow) => r.key === who).medianFirstContactSeconds).toBe(Math.round(mid(times(who)) / 1000));
+    }
+    expect(times(ann.id).length).toBeGreaterThan(100);
+  });
 });
 
 describe.each(DIALECTS)('the funnel migration on %s', (dialect) => {
