@@ -96,21 +96,46 @@ test("a manager's own row and a MANAGER_EMAILS row offer no Disable, Delete or r
   await deputy.context().close();
 });
 
-test('closing a lead shows Undo, and a salesman may undo his own close', async ({ browser }) => {
+test('a salesman marks his lead Lost with a reason and reopens it himself', async ({ browser }) => {
   const name = unique('Cleo');
   const rep = await personPage(browser, `cleo.${stamp()}@e2e.test`, name);
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
   // The shared database has others on the floor: hand out walk-ins until she is Next Up.
   await makeNextUp(boss, name);
-  const customer = unique('Undo');
+  const customer = unique('Gone');
   const handed = await (await boss.request.post('/api/rotation/assign', { data: { customer } })).json();
   expect(handed.assignedTo.name).toBe(name);
   await rep.goto('/dashboard/associates');
   const row = rep.getByTestId('lead-row').filter({ hasText: customer });
-  await row.getByRole('button', { name: 'Mark Closed' }).click();
-  await expect(rep.getByText(`${customer} closed.`)).toBeVisible();
-  await rep.getByRole('button', { name: 'Undo' }).click();
-  await expect(row.getByRole('button', { name: 'Mark Closed' })).toBeVisible();
+  await row.getByRole('button', { name: 'Close', exact: true }).click();
+  const close = rep.getByRole('dialog', { name: `Close: ${customer}` });
+  await close.getByText('Lost', { exact: true }).click();
+  // Lost asks why: without a reason nothing is marked.
+  await close.getByRole('button', { name: 'Mark lost' }).click();
+  await expect(close.getByText('Choose why the lead was lost')).toBeVisible();
+  await close.getByLabel('Why was it lost?').click();
+  await rep.getByRole('option', { name: 'No response' }).click();
+  await close.getByLabel('Note (optional)').fill('Three calls, two texts');
+  await close.getByRole('button', { name: 'Mark lost' }).click();
+  await expect(close).toHaveCount(0);
+  // Gone from her open leads; among all of them it reads Lost, with the reason.
+  await expect(row).toHaveCount(0);
+  await rep.getByLabel('Only open').uncheck();
+  await expect(row.getByTestId('lead-stage')).toHaveText('Lost');
+  await expect(row).toContainText('No response');
+  await expect(row.getByRole('button', { name: 'Close', exact: true })).toHaveCount(0);
+
+  // She lost it, so she may reopen it herself: back to Contacted and open again.
+  await row.getByRole('button', { name: 'Reopen' }).click();
+  await expect(row.getByTestId('lead-stage')).toHaveText('Contacted');
+  await expect(row.getByRole('button', { name: 'Close', exact: true })).toBeVisible();
+  await row.getByRole('button', { name: 'Timeline' }).click();
+  const timeline = rep.getByRole('dialog', { name: `Timeline: ${customer}` });
+  await expect(timeline.getByTestId('timeline-entry').filter({ hasText: `Lost (No response), marked by ${name}` })).toContainText('Three calls, two texts');
+  await expect(timeline.getByTestId('timeline-entry').last()).toContainText(`Reopened by ${name}`);
+  await timeline.getByRole('button', { name: 'Close' }).click();
+  await rep.getByLabel('Only open').check();
+  await expect(row).toBeVisible();
   await rep.context().close();
   await boss.context().close();
 });

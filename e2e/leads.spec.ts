@@ -3,7 +3,7 @@ import { assignUntil, personPage, unique, uniqueEmail } from './support/people';
 
 const MANAGER = 'manager@e2e.test';
 
-test('a manager finds a lead by searching, closes it, and reopens it', async ({ browser }) => {
+test('a manager finds a lead by searching, marks it lost with a reason, and reopens it', async ({ browser }) => {
   const repName = unique('Lena');
   const rep = await personPage(browser, `lena.${Date.now()}@e2e.test`, repName);
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
@@ -12,19 +12,30 @@ test('a manager finds a lead by searching, closes it, and reopens it', async ({ 
   await boss.goto('/dashboard/leads');
   await expect(boss.getByRole('heading', { name: 'Leads' })).toBeVisible();
   await expect(boss.getByLabel('Only open')).toBeChecked();
+  await expect(boss.getByRole('columnheader', { name: 'Stage' })).toBeVisible();
   const search = boss.getByPlaceholder('Search customers or assignee…');
   await search.fill(customer.toUpperCase());
   const row = boss.getByTestId('lead-row').filter({ hasText: customer });
   await expect(boss.getByTestId('lead-row')).toHaveCount(1);
   await expect(row).toContainText(repName);
-  await expect(row).toContainText('handed');
+  await expect(row.getByTestId('lead-stage')).toHaveText('Waiting for accept');
 
-  await row.getByRole('button', { name: 'Mark Closed' }).click();
+  // A manager does not sell another's lead: Close asks him only why it was lost.
+  await row.getByRole('button', { name: 'Close', exact: true }).click();
+  const close = boss.getByRole('dialog', { name: `Close: ${customer}` });
+  await expect(close.getByLabel('Why was it lost?')).toBeVisible();
+  await expect(close.getByRole('button', { name: 'Save sale' })).toHaveCount(0);
+  await close.getByLabel('Why was it lost?').click();
+  await boss.getByRole('option', { name: 'Not in market' }).click();
+  await close.getByRole('button', { name: 'Mark lost' }).click();
+  await expect(close).toHaveCount(0);
   await expect(boss.getByText('No leads found.')).toBeVisible();
   await boss.getByLabel('Only open').uncheck();
-  await expect(row).toContainText('closed');
+  await expect(row.getByTestId('lead-stage')).toHaveText('Lost');
+  await expect(row).toContainText('Not in market');
   await row.getByRole('button', { name: 'Reopen' }).click();
-  await expect(row).toContainText('handed');
+  await expect(row.getByTestId('lead-stage')).toHaveText('Contacted');
+  await expect(row).not.toContainText('Not in market');
   await boss.getByLabel('Only open').check();
   await expect(row).toBeVisible();
 
@@ -67,7 +78,7 @@ test("a lead's timeline stays open while the list under it is drawn again: a sea
   for (const p of [rep, boss, desk]) await p.context().close();
 });
 
-test('a salesman sees Assigned Today go up live, closes their own lead, and keeps their notes', async ({ browser }) => {
+test('a salesman sees Assigned Today go up live, closes their own lead as lost, and keeps their notes', async ({ browser }) => {
   const repName = unique('Sam');
   const rep = await personPage(browser, `sam.${Date.now()}@e2e.test`, repName);
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
@@ -81,7 +92,12 @@ test('a salesman sees Assigned Today go up live, closes their own lead, and keep
   await expect(rep.getByTestId('assigned-today')).toHaveText('1');
   await expect(rep.getByTestId('total-month')).toHaveText('1');
   const row = rep.getByTestId('lead-row').filter({ hasText: customer });
-  await row.getByRole('button', { name: 'Mark Closed' }).click();
+  await row.getByRole('button', { name: 'Close', exact: true }).click();
+  const close = rep.getByRole('dialog', { name: `Close: ${customer}` });
+  await close.getByText('Lost', { exact: true }).click();
+  await close.getByLabel('Why was it lost?').click();
+  await rep.getByRole('option', { name: 'Bought elsewhere' }).click();
+  await close.getByRole('button', { name: 'Mark lost' }).click();
   await expect(row).toHaveCount(0);
 
   await rep.getByLabel('Notes').fill('Call the Smiths back about the trade-in.\nSecond line.');
@@ -99,7 +115,7 @@ test('the lead KPI page shows the numbers for a known set of leads', async ({ br
   const leads = await assignUntil(boss, repName, 4, 'Kpi');
   const mine = (await (await rep.request.get('/api/leads/mine?open=1')).json()).leads;
   for (const l of mine.filter((x: { customer: string }) => leads.slice(0, 3).includes(x.customer))) {
-    expect((await rep.request.post(`/api/leads/${l.id}/close`)).ok()).toBe(true);
+    expect((await rep.request.post(`/api/leads/${l.id}/lost`, { data: { reason: 'Bought elsewhere' } })).ok()).toBe(true);
   }
   const repId = mine[0].assignedTo;
   expect((await boss.request.post('/api/rotation/skip', { data: { targetUid: repId, reason: 'Test drive', minutes: 1 } })).ok()).toBe(true);

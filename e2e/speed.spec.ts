@@ -69,7 +69,7 @@ test('a lead nobody accepts moves on by itself; the next salesman accepts it, lo
     await benBanner.getByRole('button', { name: 'Accept' }).click();
     await expect(benBanner).toHaveCount(0);
 
-    // The link opens the lead's timeline, where he logs his first contact.
+    // The link opens the lead's timeline; he logs his first contact from the lead's own button.
     await ben.goto(link);
     const timeline = ben.getByRole('dialog', { name: `Timeline: ${customer}` });
     await expect(timeline.getByTestId('timeline-entry')).toHaveText([
@@ -78,13 +78,23 @@ test('a lead nobody accepts moves on by itself; the next salesman accepts it, lo
       new RegExp(`^Handed to ${benName} by the rotation`),
       new RegExp(`^Accepted by ${benName}`),
     ]);
-    await timeline.getByRole('button', { name: 'Log contact' }).click();
-    await expect(timeline.getByText('Choose how you contacted the customer')).toBeVisible();
-    await timeline.getByLabel('How did you reach the customer?').click();
+    await timeline.getByRole('button', { name: 'Close' }).click();
+    await expect(timeline).toHaveCount(0);
+    const row = ben.getByTestId('lead-row').filter({ hasText: customer });
+    await row.getByRole('button', { name: 'Log contact' }).click();
+    const contact = ben.getByRole('dialog', { name: `Log contact: ${customer}` });
+    await contact.getByRole('button', { name: 'Log contact' }).click();
+    await expect(contact.getByText('Choose how you contacted the customer')).toBeVisible();
+    await contact.getByLabel('How did you reach the customer?').click();
     await ben.getByRole('option', { name: 'Call' }).click();
-    await timeline.getByLabel('Note (optional)').fill('Coming Saturday for a test drive');
-    await timeline.getByRole('button', { name: 'Log contact' }).click();
-    await expect(timeline.getByTestId('timeline-entry').last()).toContainText(`${benName} contacted the customer (Call)`);
+    await contact.getByLabel('Outcome').click();
+    await ben.getByRole('option', { name: 'Talked' }).click();
+    await contact.getByLabel('Note (optional)').fill('Coming Saturday for a test drive');
+    await contact.getByRole('button', { name: 'Log contact' }).click();
+    await expect(contact).toHaveCount(0);
+    await expect(row.getByTestId('lead-stage')).toHaveText('Contacted');
+    await row.getByRole('button', { name: 'Timeline' }).click();
+    await expect(timeline.getByTestId('timeline-entry').last()).toContainText(`${benName} contacted the customer (Call, Talked)`);
     await expect(timeline.getByTestId('timeline-entry').last()).toContainText('Coming Saturday for a test drive');
     await timeline.getByRole('button', { name: 'Close' }).click();
     await expect(ben.getByTestId('my-handed-on')).toHaveText('0');

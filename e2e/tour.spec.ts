@@ -5,6 +5,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { signIn } from './support/session';
 import { animationsDone } from './support/settle';
+import { layoutProblems } from './support/layout';
 
 /**
  * The screen tour: every screen as a manager and as a salesman, at 375 px and 1280 px, light and
@@ -40,31 +41,6 @@ async function scheme(page: Page, mode: Mode) {
   if (page.url() === 'about:blank') await page.goto('/');
   await page.emulateMedia({ colorScheme: mode, reducedMotion: 'reduce' });
   await page.evaluate((m) => localStorage.setItem('mantine-color-scheme-value', m), mode);
-}
-
-/** What is wrong with the layout as drawn: sideways scroll, buttons off the right edge, cut badges. */
-function layoutProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    const root = document.scrollingElement!;
-    if (root.scrollWidth > root.clientWidth) found.push(`the page scrolls sideways (${root.scrollWidth} > ${root.clientWidth})`);
-    const shown = (el: Element) => {
-      const r = el.getBoundingClientRect();
-      return r.width > 0 && r.height > 0 && !el.closest('[inert], [aria-hidden="true"]') && getComputedStyle(el).visibility !== 'hidden';
-    };
-    const name = (el: Element) => (el.getAttribute('aria-label') || el.textContent || el.tagName).trim().slice(0, 60);
-    const buttons = document.querySelectorAll('button, a.mantine-Button-root, [role="button"], .mantine-ActionIcon-root');
-    for (const b of buttons) {
-      if (!shown(b)) continue;
-      const r = b.getBoundingClientRect();
-      if (r.right > window.innerWidth + 0.5) found.push(`button "${name(b)}" ends at ${Math.round(r.right)} px, beyond ${window.innerWidth} px`);
-    }
-    for (const label of document.querySelectorAll('.mantine-Badge-label')) {
-      if (!shown(label)) continue;
-      if (label.scrollWidth > label.clientWidth) found.push(`badge "${name(label)}" is cut short (${label.scrollWidth} > ${label.clientWidth})`);
-    }
-    return found;
-  });
 }
 
 /** axe's serious and critical findings on what is on screen now. */
@@ -249,8 +225,20 @@ test('on a phone every lead, salesman and sale is a card whose actions are in re
 
   await boss.goto('/dashboard/leads');
   const lead = boss.getByTestId('lead-row').first();
-  await expect(lead.getByRole('button', { name: 'Mark Closed' })).toBeInViewport();
+  await expect(lead.getByRole('button', { name: 'Close', exact: true })).toBeInViewport();
   await expect(boss.getByRole('table')).toHaveCount(0);
+
+  // His own lead (a be-back: he is skipped, out of line): its card's Log contact and Close are in reach.
+  const staffId = (await (await staff.request.get('/api/auth/me')).json()).user.uid as string;
+  const customer = unique('Phone Customer');
+  const own = await boss.request.post('/api/rotation/assign', { data: { customer, askedFor: staffId } });
+  expect(own.ok(), await own.text()).toBeTruthy();
+  await staff.goto('/dashboard/associates');
+  const card = staff.getByTestId('lead-row').filter({ hasText: customer });
+  await card.getByRole('button', { name: 'Log contact' }).scrollIntoViewIfNeeded();
+  await expect(card.getByRole('button', { name: 'Log contact' })).toBeInViewport({ ratio: 1 });
+  await expect(card.getByRole('button', { name: 'Close', exact: true })).toBeInViewport({ ratio: 1 });
+  await expect(staff.getByRole('table', { name: 'Leads' })).toHaveCount(0);
 
   await boss.goto('/dashboard/routing');
   // The salesman was skipped, so he is not in line: his card has the switches; the line's cards have the arrows too.

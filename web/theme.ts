@@ -25,14 +25,24 @@ function readable(shades: readonly string[], from: number, bg: string): string {
   return '#000';
 }
 
+/** The darkest shade from `from` down (lighter) that reads at 4.5:1 on a dark `bg` (an input on a dialog is dark.5 at the lightest). */
+function readableOnDark(shades: readonly string[], from: number, bg: string): string {
+  for (let i = from; i >= 0; i--) if (contrast(shades[i], bg) >= AA) return shades[i];
+  return '#fff';
+}
+
 /**
  * Mantine's defaults put some colours below WCAG AA: dimmed text (gray.6 on white, dark.2 on
- * dark.7), white on filled orange/green/teal/cyan/lime/yellow, and the light variant's shade-9 text
+ * dark.7), a field's error text (red.6 on either), white on filled orange/green/teal/cyan/lime/yellow, and the light variant's shade-9 text
  * on shade 1 for the same colours. These variables make each of them reach 4.5:1.
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => {
-  const light: Record<string, string> = { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' };
-  const dark: Record<string, string> = { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' };
+  const red = DEFAULT_THEME.colors.red;
+  const light: Record<string, string> = { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': readable(red, 6, '#ffffff') };
+  const dark: Record<string, string> = {
+    '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
+    '--mantine-color-error': readableOnDark(red, 6, DEFAULT_THEME.colors.dark[5]),
+  };
   for (const [name, shades] of Object.entries(DEFAULT_THEME.colors)) {
     const filled = readable(shades, 8, '#ffffff');
     if (filled !== shades[8]) {

@@ -6,15 +6,21 @@ import { may as offers } from './may';
 import type { RowProps } from './LeadsList';
 
 /**
- * The lead's next steps, the most used first: Log contact, Set appointment, Shown or No-show
+ * The lead's next steps, the most pressing first: Accept while it waits, Log contact, Set appointment, Shown or No-show
  * while an appointment is set, Close (Sold or Lost), Reopen a lost lead.
  */
 export function StageActions({ lead: l, onOpen }: Pick<RowProps, 'lead' | 'onOpen'>) {
   const may = offers(l);
   const step = useLeadStep();
+  const accept = useAcceptLead();
   const busy = step.isPending;
   return (
     <>
+      {may.accept && (
+        <Button size="xs" color="orange" onClick={() => accept.mutate(l.id)} loading={accept.isPending}>
+          Accept
+        </Button>
+      )}
       {may.contact && (
         <Button size="xs" leftSection={<IconPhoneCall size={14} aria-hidden />} onClick={() => onOpen('contact', l)}>
           Log contact
@@ -55,18 +61,12 @@ export function StageActions({ lead: l, onOpen }: Pick<RowProps, 'lead' | 'onOpe
   );
 }
 
-/** Accept (the holder's), Hand out (a manager's, for a lead in Unassigned) and Timeline (managers and the holder). */
+/** Hand out (a manager's, for a lead in Unassigned) and Timeline (managers and the holder). */
 export function SpeedActions({ lead: l, onOpen }: Pick<RowProps, 'lead' | 'onOpen'>) {
   const may = offers(l);
-  const accept = useAcceptLead();
   const handOut = useHandOut();
   return (
     <>
-      {may.accept && (
-        <Button size="xs" color="orange" onClick={() => accept.mutate(l.id)} loading={accept.isPending}>
-          Accept
-        </Button>
-      )}
       {may.handOut && (
         <Button
           size="xs"

@@ -40,7 +40,7 @@ export function FollowUp({ lead: l }: { lead: Lead }) {
   const when = useWhen();
   return (
     <Stack gap={2} align="flex-start">
-      <Text size="sm">{l.assignedTo ? when(l.followUpDue) : '—'}</Text>
+      <Text size="sm">{l.assignedTo && !l.closed ? when(l.followUpDue) : '—'}</Text>
       {l.overdue && (
         <Badge color="red" variant="filled" size="sm">
           Overdue

@@ -6,18 +6,13 @@ import type { OpenDialog } from './LeadDialogs';
 /** "2015 Honda Civic · 82000 mi" */
 const tradeInText = (t: NonNullable<Lead['tradeIn']>) => [[t.year, t.make, t.model].filter(Boolean).join(' '), t.odometer].filter(Boolean).join(' · ');
 
-/** Where a lead stands in its first minutes: waiting for an Accept, handed on, or left for a manager. */
+/** Where a lead stands in its first minutes (its stage says whether it waits for an Accept): a be-back, handed on, or left for a manager. */
 function SpeedBadges({ lead: l }: { lead: Lead }) {
   return (
     <>
       {l.beBack && (
         <Badge size="xs" color="grape" variant="light" data-testid="lead-be-back">
           Be-back
-        </Badge>
-      )}
-      {l.waiting && (
-        <Badge size="xs" color="orange" variant="light" data-testid="lead-waiting">
-          Waiting for Accept
         </Badge>
       )}
       {l.parked ? (
