@@ -9,7 +9,12 @@ const sale = (userId: string, date: string, frontGrossCents: number, commissionC
   frontGrossCents,
   commissionCents,
 });
-const person = (id: string, name: string, mtd = 0, ytd = mtd, lastSale: string | null = null): BoardPerson => ({ id, name, leads: { mtd, ytd }, lastSale });
+const person = (id: string, name: string, mtd = 0, ytd = mtd, lastSale: string | null = null, soldMtd = 0, soldYtd = soldMtd): BoardPerson => ({
+  id,
+  name,
+  leads: { mtd, ytd, soldMtd, soldYtd },
+  lastSale,
+});
 
 const TODAY = '2026-03-10';
 const sales = [
@@ -78,7 +83,8 @@ describe('closingRatio', () => {
 });
 
 describe('salesBoard', () => {
-  const people = [person('ann', 'Ann', 4, 9, '2026-03-10'), person('ben', 'Ben', 2, 5, '2026-03-09'), person('cy', 'Cy', 1, 1)];
+  // Ann sold one of her leads this month (her other unit a walk-in without a lead), two this year.
+  const people = [person('ann', 'Ann', 4, 9, '2026-03-10', 1, 2), person('ben', 'Ben', 2, 5, '2026-03-09', 1, 1), person('cy', 'Cy', 1, 1)];
   const board = salesBoard(people, sales, TODAY);
 
   it('gives each person his month and year to date, closing ratio, pace and days since his last sale, most units first', () => {
@@ -89,7 +95,7 @@ describe('salesBoard', () => {
       name: 'Ann',
       mtd: { units: 2, grossCents: 450000, commissionCents: 115000 },
       ytd: { units: 3, grossCents: 650000, commissionCents: 165000 },
-      closing: { mtd: { sold: 2, received: 4, pct: 50 }, ytd: { sold: 3, received: 9, pct: 33 } },
+      closing: { mtd: { sold: 1, received: 4, pct: 25 }, ytd: { sold: 2, received: 9, pct: 22 } },
       pace: 6.2,
       lastSale: '2026-03-10',
       daysSinceLastSale: 0,
@@ -118,7 +124,7 @@ describe('salesBoard', () => {
     expect(board.team).toEqual({
       mtd: { units: 3, grossCents: 700000, commissionCents: 190000 },
       ytd: { units: 5, grossCents: 990000, commissionCents: 247500 },
-      closing: { mtd: { sold: 3, received: 7, pct: 43 }, ytd: { sold: 5, received: 15, pct: 33 } },
+      closing: { mtd: { sold: 2, received: 7, pct: 29 }, ytd: { sold: 3, received: 15, pct: 20 } },
       pace: 9.3,
       lastSale: '2026-03-10',
       daysSinceLastSale: 0,
@@ -172,11 +178,11 @@ describe('salesBoard', () => {
     const csv = boardCsv(salesBoard([person('x', '=cmd()', 0), ...people], sales, TODAY));
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(BOARD_CSV_HEADER.join(','));
-    expect(lines[1]).toBe('Ann,2,4500,1150,4,50,3,6500,1650,9,33,6.2,2026-03-10,0');
+    expect(lines[1]).toBe('Ann,2,4500,1150,4,25,3,6500,1650,9,22,6.2,2026-03-10,0');
     // No units: by name, where = sorts before letters.
     expect(lines[3]).toBe("'=cmd(),0,0,0,0,,0,0,0,0,,0,,");
     expect(lines[4]).toBe('Cy,0,0,0,1,0,0,0,0,1,0,0,,');
-    expect(lines[5]).toBe(`${TEAM_TOTAL},3,7000,1900,7,43,5,9900,2475,15,33,9.3,2026-03-10,0`);
+    expect(lines[5]).toBe(`${TEAM_TOTAL},3,7000,1900,7,29,5,9900,2475,15,20,9.3,2026-03-10,0`);
     expect(lines).toHaveLength(7);
     expect(lines[6]).toBe('');
   });

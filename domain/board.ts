@@ -15,18 +15,26 @@ import { daysInMonth, parseDayKey } from './time';
 /** A sale of the store, with whose it is. */
 export type BoardSale = SaleRow & { userId: string };
 
-/** A person on the board, and his leads received (assigned to him, be-backs apart) this month and this year. */
+/** Leads a salesman received this month and this year, and how many of each are sold (as the funnel counts them). */
+interface Received {
+  mtd: number;
+  ytd: number;
+  soldMtd: number;
+  soldYtd: number;
+}
+
+/** A person on the board, and his leads of this month and this year. */
 export interface BoardPerson {
   id: string;
   name: string;
-  leads: { mtd: number; ytd: number };
+  leads: Received;
   /** His latest sale on or before today in the store, of any year; null when he never sold there. */
   lastSale: string | null;
 }
 
 type Totals = SalesFigures['mtd'];
 
-/** Sales of a period against leads of the same period; pct a whole percentage, null without leads. */
+/** Sold leads of a period against its leads; pct a whole percentage, null without leads. */
 export interface Closing {
   sold: number;
   received: number;
@@ -52,11 +60,9 @@ export interface BoardRow extends BoardLine {
 export const TEAM_TOTAL = 'Team total';
 
 /**
- * The closing ratio of a period: sold leads over leads received. Sales do not link to their lead
- * yet (sales.lead_id is being added), so today `sold` is the salesman's units of the period and
- * `received` the leads assigned to him in it (be-backs apart, as the lead KPIs count them): a
- * walk-in sold without a lead can put it above 100%. Once sales name their lead, the caller
- * passes the count of his period's leads that have a sale, and nothing else changes.
+ * The closing ratio of a period: of the leads received in it, how many are sold (the funnel's
+ * Closing ratio, domain/funnel.ts). A walk-in sold on the spot without a lead is a unit, not a
+ * closed lead.
  */
 export function closingRatio(sold: number, received: number): Closing {
   return { sold, received, pct: closePct(sold, received) };
@@ -84,12 +90,12 @@ export function daysSince(last: string | null, today: string): number | null {
 
 const latest = (days: (string | null)[]) => days.reduce<string | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null);
 
-function line(sales: SaleRow[], leads: { mtd: number; ytd: number }, lastSale: string | null, today: string): BoardLine {
+function line(sales: SaleRow[], leads: Received, lastSale: string | null, today: string): BoardLine {
   const { mtd, ytd } = salesFigures(sales, today);
   return {
     mtd,
     ytd,
-    closing: { mtd: closingRatio(mtd.units, leads.mtd), ytd: closingRatio(ytd.units, leads.ytd) },
+    closing: { mtd: closingRatio(leads.soldMtd, leads.mtd), ytd: closingRatio(leads.soldYtd, leads.ytd) },
     pace: pace(mtd.units, today),
     lastSale,
     daysSinceLastSale: daysSince(lastSale, today),
@@ -111,7 +117,8 @@ export function salesBoard(people: BoardPerson[], sales: BoardSale[], today: str
   for (const s of sales) mine.get(s.userId)?.push(s);
   const rows = people.map((p): BoardRow => ({ id: p.id, name: p.name, ...line(mine.get(p.id) ?? [], p.leads, p.lastSale, today) })).sort(byStanding);
   const counted = sales.filter((s) => mine.has(s.userId));
-  const leads = { mtd: people.reduce((n, p) => n + p.leads.mtd, 0), ytd: people.reduce((n, p) => n + p.leads.ytd, 0) };
+  const sum = (k: keyof Received) => people.reduce((n, p) => n + p.leads[k], 0);
+  const leads: Received = { mtd: sum('mtd'), ytd: sum('ytd'), soldMtd: sum('soldMtd'), soldYtd: sum('soldYtd') };
   const team = line(counted, leads, latest(people.map((p) => p.lastSale)), today);
   return {
     today,

@@ -36,6 +36,9 @@ const FACTS: Columns<FunnelLead> = {
 /** The rules never read "now"; the compiler wants one. */
 const ENV = { now: 0, holdOut: false };
 
+/** A lead (as `l`) that is sold, by the funnel's rule: the sales board's closing ratio counts by it too. */
+export const soldSql = () => toSql(REACHED.sold, FACTS, ENV);
+
 interface FunnelScope {
   store: number;
   /** Received at or after (epoch ms). */

@@ -48,7 +48,7 @@ describe.each(DIALECTS)('the team sales board on %s', (dialect) => {
         created_by: ids[who],
       })
       .execute();
-  const lead = (store: number, who: string, at: number, beBack = 0) =>
+  const lead = (store: number, who: string, at: number, beBack = 0, stage: 'sold' | null = null) =>
     t.db
       .insertInto('leads')
       .values({
@@ -61,9 +61,10 @@ describe.each(DIALECTS)('the team sales board on %s', (dialect) => {
         assigned_at: at,
         status: 'handed',
         follow_up_due: at,
-        closed: 0,
         source: 'walk-in',
         be_back: beBack,
+        stage,
+        closed: stage ? 1 : 0,
       })
       .execute();
 
@@ -94,11 +95,11 @@ describe.each(DIALECTS)('the team sales board on %s', (dialect) => {
     // Another store's sales, by its own salesman and by one of both stores: never on this board.
     await sale(north.id, 'Nick', today, 400000, 140000);
     await sale(north.id, 'Dora', first, 200000, 50000);
-    // Leads: Ann 4 this month (and a be-back, not counted), Ben 1 earlier this year; Dora 3 in the other store.
+    // Leads: Ann 4 this month, one of them sold, and a be-back (a lead received as the funnel counts), Ben 1 earlier this year; Dora 3 in the other store.
     const now = Date.now();
     const month = startOfMonth(new Date(), t.config.APP_TIMEZONE).getTime();
     const year = startOfYear(new Date(), t.config.APP_TIMEZONE).getTime();
-    for (let i = 0; i < 4; i++) await lead(main, 'Ann', now - i * 1000);
+    for (let i = 0; i < 4; i++) await lead(main, 'Ann', now - i * 1000, 0, i === 0 ? 'sold' : null);
     await lead(main, 'Ann', now, 1);
     await lead(main, 'Ben', year);
     await lead(main, 'Ben', year - 1); // last year
@@ -135,9 +136,10 @@ describe.each(DIALECTS)('the team sales board on %s', (dialect) => {
       january ? { units: 3, grossCents: 500000, commissionCents: 150000 } : { units: 2, grossCents: 400000, commissionCents: 125000 },
     );
     expect(row('Ann').ytd).toEqual({ units: 3, grossCents: 500000, commissionCents: 150000 });
-    expect(row('Ann').closing.mtd).toEqual({ sold: row('Ann').mtd.units, received: 4, pct: Math.round((row('Ann').mtd.units / 4) * 100) });
+    // The closing ratio is the funnel's: her sold leads of her leads received (a unit without a lead is no closed lead).
+    expect(row('Ann').closing.mtd).toEqual({ sold: 1, received: 5, pct: 20 });
     expect(row('Ann')).toMatchObject({ lastSale: today, daysSinceLastSale: 0 });
-    expect(row('Ben').closing.ytd).toEqual({ sold: 1, received: 1, pct: 100 });
+    expect(row('Ben').closing.ytd).toEqual({ sold: 0, received: 1, pct: 0 });
     expect(row('Cy')).toMatchObject({
       mtd: { units: 0 },
       ytd: { units: 0 },
@@ -172,7 +174,7 @@ describe.each(DIALECTS)('the team sales board on %s', (dialect) => {
       expect(b.team[period], period).toEqual({ units: Number(direct.units), grossCents: Number(direct.gross), commissionCents: Number(direct.commission) });
       for (const k of ['units', 'grossCents', 'commissionCents'] as const) expect(b.team[period][k]).toBe(b.rows.reduce((n, r) => n + r[period][k], 0));
     }
-    expect(b.team.closing.mtd.received).toBe(4);
+    expect(b.team.closing.mtd).toMatchObject({ sold: 1, received: 5 });
     expect(b.figures.mtd).toEqual(b.team.mtd);
     expect(b.daily).toHaveLength(Number(today.slice(8)));
     expect(b.daily.reduce((n, d) => n + Math.round(d.commission * 100), 0)).toBe(b.team.mtd.commissionCents);

@@ -5,6 +5,7 @@ import type { Db } from '../db';
 import { implement } from '../http/implement';
 import { access } from '../http/access';
 import { storeOfRequest } from '../stores/scope';
+import { soldSql } from '../leads/funnel';
 import { listUsers } from '../users/service';
 import { boardCsv, salesBoard, type BoardPerson } from '../../domain/board';
 import { dayKey, startOfMonth, startOfYear } from '../../domain/time';
@@ -46,7 +47,7 @@ async function storeBoard(db: Db, store: number, tz: string, now = new Date()) {
   const board: BoardPerson[] = [...ids].map((id) => ({
     id,
     name: names.get(id) ?? id,
-    leads: leads.get(id) ?? { mtd: 0, ytd: 0 },
+    leads: leads.get(id) ?? { mtd: 0, ytd: 0, soldMtd: 0, soldYtd: 0 },
     lastSale: lastOf.get(id) ?? null,
   }));
   const rows = sales.map((s) => ({
@@ -59,20 +60,26 @@ async function storeBoard(db: Db, store: number, tz: string, now = new Date()) {
 }
 
 /**
- * Leads each salesman received this month and this year: assigned to him in the store since the
- * month's (the year's) first instant on its clock, be-backs apart, as the lead KPIs count them.
- * The board's closing ratio divides by these (domain/board.ts closingRatio).
+ * Leads each salesman received this month and this year (assigned to him in the store since the
+ * month's, the year's, first instant on its clock) and how many of them are sold, both as the
+ * funnel counts them (server/leads/funnel.ts): the board's closing ratio is the funnel's.
  */
 async function leadsReceived(db: Db, store: number, monthStart: number, yearStart: number) {
+  const sold = soldSql();
   const rows = await db
-    .selectFrom('leads')
-    .select(['assigned_to', sql<number>`sum(case when assigned_at >= ${monthStart} then 1 else 0 end)`.as('mtd'), sql<number>`count(*)`.as('ytd')])
-    .where('store_id', '=', store)
-    .where('be_back', '=', 0)
-    .where('assigned_at', '>=', yearStart)
-    .groupBy('assigned_to')
+    .selectFrom('leads as l')
+    .select([
+      'l.assigned_to',
+      sql<number>`sum(case when l.assigned_at >= ${monthStart} then 1 else 0 end)`.as('mtd'),
+      sql<number>`count(*)`.as('ytd'),
+      sql<number>`sum(case when l.assigned_at >= ${monthStart} and ${sold} then 1 else 0 end)`.as('sold_mtd'),
+      sql<number>`sum(case when ${sold} then 1 else 0 end)`.as('sold_ytd'),
+    ])
+    .where('l.store_id', '=', store)
+    .where('l.assigned_at', '>=', yearStart)
+    .groupBy('l.assigned_to')
     .execute();
-  return new Map(rows.map((r) => [r.assigned_to, { mtd: Number(r.mtd), ytd: Number(r.ytd) }]));
+  return new Map(rows.map((r) => [r.assigned_to, { mtd: Number(r.mtd), ytd: Number(r.ytd), soldMtd: Number(r.sold_mtd), soldYtd: Number(r.sold_ytd) }]));
 }
 
 /** GET /sales/board and its CSV: managers only (a salesman: 403), in the store the request names. */
