@@ -14,8 +14,10 @@ export interface FloorDay {
   handoffs: { missedId: string }[];
   /** Leads accepted or first contacted in the day: times in ms, from when he got the lead. */
   speed: { holderId: string; offeredAt: number; acceptedAt: number | null; firstContactAt: number | null }[];
-  /** Leads closed in the day, by whom they were with. */
-  closed: { holderId: string }[];
+  /** Leads closed in the day, by whom they were with, and whether sold (else lost). */
+  closed: { holderId: string; sold: boolean }[];
+  /** Appointments set in the day, by whom. */
+  appointments: { holderId: string }[];
   /** The day's span [from, to) in ms. */
   from: number;
   to: number;
@@ -31,6 +33,8 @@ export interface FloorRow {
   acceptMedian: number | null;
   contactMedian: number | null;
   closed: number;
+  appointments: number;
+  sold: number;
 }
 export interface FloorReport {
   day: string;
@@ -45,7 +49,7 @@ const median = (ms: number[]) =>
     50,
   );
 
-/** The floor report: per salesman his ups, be-backs, skips and their reasons, hand-offs, medians and closes; the team's totals. */
+/** The floor report: per salesman his ups, be-backs, skips and their reasons, hand-offs, medians, closes, appointments set and sales; the team's totals. */
 export function floorReport(d: FloorDay): FloorReport {
   const row = (keep: (id: string) => boolean): FloorRow => {
     const log = d.log.filter((e) => keep(e.targetId));
@@ -60,6 +64,8 @@ export function floorReport(d: FloorDay): FloorReport {
       acceptMedian: median(speed.flatMap((l) => (within(l.acceptedAt, d) ? [l.acceptedAt - l.offeredAt] : []))),
       contactMedian: median(speed.flatMap((l) => (within(l.firstContactAt, d) ? [l.firstContactAt - l.offeredAt] : []))),
       closed: d.closed.filter((c) => keep(c.holderId)).length,
+      appointments: d.appointments.filter((a) => keep(a.holderId)).length,
+      sold: d.closed.filter((c) => c.sold && keep(c.holderId)).length,
     };
   };
   const people = new Map(d.team.map((m) => [m.id, m.name]));
@@ -83,11 +89,26 @@ export const REPORT_CSV_HEADER = [
   'Median time to accept (s)',
   'Median time to first contact (s)',
   'Leads closed',
+  'Appointments set',
+  'Sold',
 ];
 
 /** The report as a spreadsheet, the store's code on every row (a group's reports pasted together stay apart). */
 export function reportCsv(r: FloorReport, store: string): string {
-  const line = (name: string, x: FloorRow) => [store, name, x.ups, x.beBacks, x.skips, reasonsText(x), x.handoffs, x.acceptMedian, x.contactMedian, x.closed];
+  const line = (name: string, x: FloorRow) => [
+    store,
+    name,
+    x.ups,
+    x.beBacks,
+    x.skips,
+    reasonsText(x),
+    x.handoffs,
+    x.acceptMedian,
+    x.contactMedian,
+    x.closed,
+    x.appointments,
+    x.sold,
+  ];
   return toCsv([REPORT_CSV_HEADER, ...r.associates.map((a) => line(a.name, a)), line('Team', r.team)]);
 }
 
@@ -99,7 +120,7 @@ export function reportText(r: FloorReport): string {
   const block = (name: string, x: FloorRow) =>
     [
       name,
-      `  Ups: ${x.ups}   Be-backs: ${x.beBacks}   Skips: ${x.skips}   Hand-offs: ${x.handoffs}   Leads closed: ${x.closed}`,
+      `  Ups: ${x.ups}   Be-backs: ${x.beBacks}   Skips: ${x.skips}   Hand-offs: ${x.handoffs}   Leads closed: ${x.closed}   Appointments set: ${x.appointments}   Sold: ${x.sold}`,
       `  Median time to accept: ${formatSeconds(x.acceptMedian)}   Median time to first contact: ${formatSeconds(x.contactMedian)}`,
       ...(x.skipReasons.length ? [`  Skip reasons: ${reasonsText(x)}`] : []),
     ].join('\n');

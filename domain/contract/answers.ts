@@ -327,6 +327,8 @@ const floorRow = {
   acceptMedian: z.number().nullable(),
   contactMedian: z.number().nullable(),
   closed: z.number().int(),
+  appointments: z.number().int(),
+  sold: z.number().int(),
 };
 /** One day's floor report (domain/report.ts) and when the floor closed that day (null: not by the clock). */
 export const floorReportAnswer = z.object({

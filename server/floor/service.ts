@@ -18,7 +18,7 @@ const REPORT_MAIL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export async function reportFor(db: Db, store: number, day: string, tz: string): Promise<FloorReport> {
   const from = zonedStartOfDay(day, tz).getTime();
   const to = zonedStartOfDay(addDays(day, 1), tz).getTime();
-  const [team, log, handoffs, speed, closed] = await Promise.all([
+  const [team, log, handoffs, speed, closed, appointments] = await Promise.all([
     db
       .selectFrom('users')
       .innerJoin('memberships', 'memberships.user_id', 'users.id')
@@ -59,11 +59,20 @@ export async function reportFor(db: Db, store: number, day: string, tz: string):
       .execute(),
     db
       .selectFrom('leads')
-      .select('assigned_to')
+      .select(['assigned_to', 'stage'])
       .where('store_id', '=', store)
       .where('closed', '=', 1)
       .where('closed_at', '>=', from)
       .where('closed_at', '<', to)
+      .execute(),
+    db
+      .selectFrom('lead_events')
+      .innerJoin('leads', 'leads.id', 'lead_events.lead_id')
+      .select('lead_events.actor_id')
+      .where('leads.store_id', '=', store)
+      .where('lead_events.type', '=', 'appointment_set')
+      .where('lead_events.created_at', '>=', from)
+      .where('lead_events.created_at', '<', to)
       .execute(),
   ]);
   const n = (v: number | string | null) => (v === null ? null : Number(v));
@@ -80,7 +89,8 @@ export async function reportFor(db: Db, store: number, day: string, tz: string):
       acceptedAt: n(l.accepted_at),
       firstContactAt: n(l.first_contact_at),
     })),
-    closed: closed.map((c) => ({ holderId: c.assigned_to })),
+    closed: closed.map((c) => ({ holderId: c.assigned_to, sold: c.stage === 'sold' })),
+    appointments: appointments.map((a) => ({ holderId: a.actor_id ?? '' })),
   });
 }
 

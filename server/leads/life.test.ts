@@ -193,6 +193,26 @@ describe.each(DIALECTS)("a lead's life on %s", (dialect) => {
     expect(await ids(ben.cookie)).not.toContain(lead);
   });
 
+  it("the day's floor report counts appointments set and leads sold, per salesman and for the team", async () => {
+    const report = async () => (await call(boss, 'GET', '/floor/report')).json().report;
+    const ann0 = (r: { associates: { name: string; appointments: number; sold: number; closed: number }[] }) =>
+      r.associates.find((a) => a.name === 'Ann Life')!;
+    const before = await report();
+    await call(ann.cookie, 'POST', `/leads/${lead}/appointment`, { at: local(5) });
+    await call(ann.cookie, 'POST', `/leads/${lead}/sold`, { actionId: `floor-${lead}`, date: today(), frontGross: '1200' });
+    const after = await report();
+    // Minutes before midnight the steps may fall on the next day: then they are that day's.
+    if (dayKey(new Date(), tz) !== before.day) return;
+    expect(ann0(after)).toMatchObject({
+      appointments: ann0(before).appointments + 1,
+      sold: ann0(before).sold + 1,
+      closed: ann0(before).closed + 1,
+    });
+    expect(after.team).toMatchObject({ appointments: before.team.appointments + 1, sold: before.team.sold + 1 });
+    const csv = (await t.app.inject({ method: 'GET', url: '/api/floor/report.csv', headers: { cookie: boss } })).body.split('\r\n');
+    expect(csv[0]).toMatch(/,Leads closed,Appointments set,Sold$/);
+  });
+
   it('refuses bad input with a clear message and changes nothing', async () => {
     const before = await row(lead);
     const bad: [string, object, RegExp][] = [

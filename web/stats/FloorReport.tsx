@@ -23,6 +23,8 @@ const COUNTS: [string, (r: Row) => number][] = [
   ['Skips', (r) => r.skips],
   ['Hand-offs', (r) => r.handoffs],
   ['Closed', (r) => r.closed],
+  ['Appointments', (r) => r.appointments],
+  ['Sold', (r) => r.sold],
 ];
 const COLUMNS: [string, (r: Row) => string | number][] = [
   ['Ups', (r) => r.ups],
@@ -32,6 +34,8 @@ const COLUMNS: [string, (r: Row) => string | number][] = [
   ['Median to accept', (r) => formatSeconds(r.acceptMedian)],
   ['Median to first contact', (r) => formatSeconds(r.contactMedian)],
   ['Leads closed', (r) => r.closed],
+  ['Appointments set', (r) => r.appointments],
+  ['Sold', (r) => r.sold],
 ];
 
 /**
