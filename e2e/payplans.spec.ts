@@ -11,9 +11,10 @@ const SHOTS = path.join('test-results', 'payplans');
 /** A code nobody else in the run uses. */
 const uniqueCode = () => `P${Date.now().toString(36).slice(-4)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
 
+/** After a resize the charts measure themselves again (a ResizeObserver): the page settles, then must not scroll sideways. */
 async function noSidewaysScroll(page: Page) {
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect(scroll, 'the page scrolls sideways').toBeLessThanOrEqual(client);
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await expect.poll(overflow, { message: 'the page scrolls sideways' }).toBeLessThanOrEqual(0);
 }
 
 const HIDE_OVERLAYS = 'header, .mantine-Notifications-root { visibility: hidden !important; }';
