@@ -1,15 +1,10 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { makeNextUp, personPage, unique, uniqueEmail } from './support/people';
-import { animationsDone } from './support/settle';
+import { animationsDone, noSidewaysScroll } from './support/settle';
 
 const MANAGER = 'manager@e2e.test';
 const SHOTS = path.join('test-results', 'desk');
-
-async function noSidewaysScroll(page: Page) {
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect(scroll, 'the page scrolls sideways').toBeLessThanOrEqual(client);
-}
 
 /** The desk screen at 375 and 1280 px, light and dark: no sideways scroll on the phone; a screenshot of each. */
 async function shoot(page: Page) {

@@ -1,19 +1,8 @@
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { makePastDue } from './support/db';
 import { expect, test } from '@playwright/test';
 import { assignUntil, personPage, unique, uniqueEmail } from './support/people';
 
 const MANAGER = 'manager@e2e.test';
-
-/** Time passes in the database: the lead's follow-up falls due an hour ago (no screen can do that). */
-function makePastDue(customer: string) {
-  const db = new SQLite(path.join(process.env.E2E_DATA_DIR!, 'portal.sqlite'));
-  try {
-    db.prepare('update leads set follow_up_due = ? where customer = ?').run(Date.now() - 3_600_000, customer);
-  } finally {
-    db.close();
-  }
-}
 
 test('a manager turns on the hold-out rule; a salesman with a past-due follow-up is held out, sees why, and is back once he makes contact', async ({
   browser,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import AxeBuilder from '@axe-core/playwright';
+import { makePastDue } from './support/db';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { makeNextUp, personPage, unique, uniqueEmail } from './support/people';
 import { E2E_TZ, today } from './support/clock';
@@ -23,16 +23,6 @@ const MANAGER = 'manager@e2e.test';
 
 /** Where to keep pictures of the lead list and the Close dialog (LEAD_LIFE_SHOTS=/tmp/shots), for a person to look at; unset, none. */
 const SHOTS = process.env.LEAD_LIFE_SHOTS;
-
-/** Time passes in the database: the lead's follow-up fell due an hour ago (no screen or API can do that). */
-function makePastDue(customer: string) {
-  const db = new SQLite(path.join(process.env.E2E_DATA_DIR!, 'portal.sqlite'));
-  try {
-    db.prepare('update leads set follow_up_due = ? where customer = ?').run(Date.now() - 3_600_000, customer);
-  } finally {
-    db.close();
-  }
-}
 
 /** A day `days` from the dealership's today, at `hhmm` on its clock, as a date-time field takes it and as the list shows it. */
 function ahead(days: number, hhmm: string) {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { E2E_TZ, today } from './support/clock';
-import { animationsDone } from './support/settle';
+import { animationsDone, noSidewaysScroll } from './support/settle';
 import { formatDay } from '../domain/format';
 
 const MANAGER = 'manager@e2e.test';
@@ -10,12 +10,6 @@ const SHOTS = path.join('test-results', 'payplans');
 
 /** A code nobody else in the run uses. */
 const uniqueCode = () => `P${Date.now().toString(36).slice(-4)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
-
-/** After a resize the charts measure themselves again (a ResizeObserver): the page settles, then must not scroll sideways. */
-async function noSidewaysScroll(page: Page) {
-  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  await expect.poll(overflow, { message: 'the page scrolls sideways' }).toBeLessThanOrEqual(0);
-}
 
 const HIDE_OVERLAYS = 'header, .mantine-Notifications-root { visibility: hidden !important; }';
 

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** Waits for every finite animation and transition on the page (a dialog's fade, a menu's slide) to end, so colours and positions are measured as they stay. */
 export const animationsDone = (page: Page) =>
@@ -10,3 +10,9 @@ export const animationsDone = (page: Page) =>
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
+
+/** After a resize the charts measure themselves again (a ResizeObserver): the page settles, then must not scroll sideways. */
+export async function noSidewaysScroll(page: Page) {
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  await expect.poll(overflow, { message: 'the page scrolls sideways' }).toBeLessThanOrEqual(0);
+}
