@@ -334,3 +334,18 @@ export const reportDaySchemaOn = (today: string) =>
       .refine(isValidDayKey, { error: INVALID_DATE, abort: true })
       .refine((d) => d <= today, { error: DAY_NOT_YET }),
   });
+
+/** An address the portal takes lead mail for, added under Manager → Integrations. */
+export const leadAddressSchema = body({ address: email('Enter the lead address, like leads@yourdealer.com') });
+
+/** A lead a manager makes from a mail with no ADF in it (Leads → Mail to review). */
+export const mailLeadSchema = body({
+  customer: text('Customer name is required'),
+  phone: leadField('phone', 40),
+  email: leadField('email', 200),
+  vehicle: leadField('vehicle', 200),
+  comments: leadField('comments', 5000, true),
+});
+
+/** Why a manager dismisses a mail that made no lead. */
+export const dismissMailSchema = body({ reason: text('Say why this mail is dismissed') });

@@ -13,6 +13,9 @@ import type { Ctx } from './context';
 import { createBus, type Bus } from './events/bus';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createOutbox, OUTBOX_TIMING, type OutboxTiming } from './mail/outbox';
+import { createMailIn, type MailIn } from './mailin/mailin';
+import { mailRoutes } from './mailin/routes';
+import type { MailTiming } from './mailin/job';
 import { dbStore } from './http/limits';
 import { PRUNE_EVERY_MS, schedulePrune } from './db/prune';
 import { ApiError } from './http/errors';
@@ -82,6 +85,8 @@ export interface AppOptions {
   webDist?: string;
   /** What time it is for the intake API's per-key limit (tests move it; default Date.now). */
   intakeClock?: () => number;
+  /** The lead mail reader's poll, retry and lease times (tests shorten them). */
+  mailTiming?: Partial<MailTiming>;
 }
 
 declare module 'fastify' {
@@ -90,6 +95,8 @@ declare module 'fastify' {
     ctx: Ctx;
     /** Every route with its declared access, for the authorisation test. */
     routeList: RouteInfo[];
+    /** Lead mail in: the receiver, the mailbox and their reader (tests reach the receiver's port). */
+    mailIn: MailIn;
   }
 }
 
@@ -140,6 +147,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     secret,
   };
   app.decorate('ctx', ctx);
+  const mailIn = createMailIn(ctx, opts.mailTiming);
+  app.decorate('mailIn', mailIn);
   // Every route with its declared access, for the authorisation test.
   const routeList: RouteInfo[] = [];
   app.decorate('routeList', routeList);
@@ -249,6 +258,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(boardRoutes, { ctx });
       await api.register(intakeRoutes, { prefix: '/v1', ctx, clock: opts.intakeClock });
       await api.register(integrationRoutes, { ctx });
+      await api.register(mailRoutes, { mailIn });
       api.all('/*', { config: { access: 'public' } }, async () => {
         throw new ApiError(404, 'No such API route.');
       });
@@ -304,11 +314,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   let stopPruning = async () => {};
   app.addHook('onReady', async () => {
     ctx.outbox.start();
+    await mailIn.start();
     stopPruning = schedulePrune(dbh, app.log, opts.pruneMs ?? PRUNE_EVERY_MS);
   });
   app.addHook('onClose', async () => {
     ready = false;
     for (const end of [...streams]) end();
+    await mailIn.stop();
     await ctx.outbox.stop();
     await stopPruning();
     await ctx.bus.close();

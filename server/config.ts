@@ -41,6 +41,27 @@ const url = (protocols: string[]) =>
 
 const validZone = isTimeZone;
 
+/** Lead addresses: `leads@dealer.com` (the first store's), `leads@dealer.com=NSH` (a store's by code) or `=group` (by dealer). */
+const addressList = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)
+      .map((e) => {
+        const [address, store = ''] = e.split('=');
+        return { address: address.trim().toLowerCase(), store: store.trim().toUpperCase() };
+      }),
+  )
+  .refine(
+    (list) => list.every((e) => /^[^@\s=]+@[^@\s=]+\.[^@\s=]+$/.test(e.address) && /^[A-Z0-9-]{0,12}$/.test(e.store)),
+    'must be comma-separated e-mail addresses, each optionally =STORECODE or =group',
+  );
+
+const filePath = z.string().refine((p) => fs.existsSync(p), 'must name a file that exists');
+
 const schema = z.object({
   APP_NAME: z.string().trim().min(1).default('BDC Portal'),
   DEALERSHIP_NAME: z.string().trim().optional(),
@@ -74,6 +95,14 @@ const schema = z.object({
   INTAKE_BURST: z.coerce.number().int().min(1).max(10_000).default(10),
   INTAKE_PER_MINUTE: z.coerce.number().int().min(1).max(60_000).default(60),
   INTAKE_WORKERS: z.coerce.number({ error: 'must be 1 to 8 threads' }).int().min(1, 'must be 1 to 8 threads').max(8, 'must be 1 to 8 threads').default(1),
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  INBOUND_SMTP_HOST: z.string().default('0.0.0.0'),
+  INBOUND_ADDRESSES: addressList,
+  INBOUND_SMTP_CERT: filePath.optional(),
+  INBOUND_SMTP_KEY: filePath.optional(),
+  INBOUND_SMTP_PER_MINUTE: z.coerce.number().int().min(1).max(600_000).default(600),
+  IMAP_URL: url(['imap:', 'imaps:']).optional(),
+  IMAP_POLL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 });

@@ -470,3 +470,53 @@ export type AssociateKpi = z.infer<typeof associateKpi>;
 export type FloorReportAnswer = z.infer<typeof floorReportAnswer>;
 export type GroupReport = z.infer<typeof groupReport>;
 export type ApiKeyInfo = z.infer<typeof apiKey>;
+
+/** A lead address (Manager → Integrations) and what came in today; `configured`: set in INBOUND_ADDRESSES, removed only there. */
+export const leadAddress = z.object({
+  id: z.number().int(),
+  address: z.string(),
+  group: z.boolean(),
+  configured: z.boolean(),
+  lastMessageAt: iso.nullable(),
+  today: z.number().int(),
+  errors: z.number().int(),
+});
+export const leadAddresses = z.object({
+  addresses: z.array(leadAddress),
+  /** The SMTP receiver, when INBOUND_SMTP_PORT is set; the IMAP mailbox, when IMAP_URL is. */
+  receiver: z.object({ port: z.number().int() }).nullable(),
+  imap: z.object({ mailbox: z.string(), error: z.string().nullable() }).nullable(),
+});
+export const addedAddress = z.object({ address: leadAddress });
+
+const madeLead = z.object({
+  id: z.number().int().nullable(),
+  customer: z.string(),
+  status: z.enum(['assigned', 'unassigned', 'duplicate', 'refused']),
+  assignedTo: z.string().nullable(),
+  error: z.string().optional(),
+});
+/** A lead mail as listed for 30 days, with what became of it. */
+export const mailMessage = z.object({
+  id: z.number().int(),
+  address: z.string(),
+  from: z.string(),
+  subject: z.string(),
+  receivedAt: iso,
+  state: z.enum(['received', 'taken', 'review', 'dismissed', 'failed', 'test']),
+  leads: z.array(madeLead),
+  /** Dismissed: the manager's reason; failed: what went wrong. */
+  reason: z.string().nullable(),
+  handledBy: z.string().nullable(),
+});
+export const mailList = z.object({ messages: z.array(mailMessage), toReview: z.number().int() });
+/** One mail opened: the text a person reads, why nothing was taken, and the form's start. */
+export const mailOpened = z.object({
+  message: mailMessage.extend({
+    fromName: z.string(),
+    text: z.string(),
+    problems: z.array(z.string()),
+    prefill: z.object({ customer: z.string(), phone: z.string(), email: z.string(), vehicle: z.string(), comments: z.string() }),
+  }),
+});
+export const mailHandled = z.object({ message: mailMessage });

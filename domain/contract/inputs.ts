@@ -75,3 +75,6 @@ export const groupReportQuery = z.strictObject({
     .pipe(z.array(z.string()).max(200, 'Too many stores (max 200)')),
   day: dayQuery.shape.day,
 });
+
+/** Leads → Mail to review: the mail waiting for a manager, or every mail of the last 30 days. */
+export const mailQuery = z.object({ show: z.enum(['review', 'all'], { error: 'show must be review or all' }).default('review') });

@@ -29,6 +29,9 @@ import {
   soldSchema,
   appointmentSchema,
   showSchema,
+  leadAddressSchema,
+  mailLeadSchema,
+  dismissMailSchema,
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
 import { payPlanChangeSchema, payPlansAnswer } from '../payplan';
@@ -65,6 +68,8 @@ const apiKey = i.rowId('API key not found');
 const dealerMapping = i.rowId('Dealer mapping not found');
 const storeless = i.rowId('This lead is not waiting for a store.');
 const up = i.rowId('Up not found');
+const leadAddressId = i.rowId('Lead address not found');
+const mailId = i.rowId('Mail not found');
 
 /**
  * Every JSON route under /api, by method and path as the server registers it. The server's
@@ -152,6 +157,15 @@ export const routes = {
   'GET /integrations/keys': { access: 'manager', store: true, answer: a.keyList },
   'POST /integrations/keys': { access: 'manager', store: true, status: 201, body: keyNameSchema, answer: a.createdKey },
   'POST /integrations/keys/:id/revoke': { access: 'manager', store: true, params: apiKey, answer: a.revokedKey },
+
+  'GET /mail/addresses': { access: 'manager', store: true, answer: a.leadAddresses },
+  'POST /mail/addresses': { access: 'manager', store: true, status: 201, body: leadAddressSchema, answer: a.addedAddress },
+  'DELETE /mail/addresses/:id': { access: 'manager', store: true, params: leadAddressId, answer: a.ok },
+  'POST /mail/addresses/:id/test': { access: 'manager', store: true, params: leadAddressId, answer: a.ok },
+  'GET /mail': { access: 'manager', store: true, query: i.mailQuery, answer: a.mailList },
+  'GET /mail/:id': { access: 'manager', store: true, params: mailId, answer: a.mailOpened },
+  'POST /mail/:id/lead': { access: 'manager', store: true, params: mailId, body: mailLeadSchema, answer: a.mailHandled },
+  'POST /mail/:id/dismiss': { access: 'manager', store: true, params: mailId, body: dismissMailSchema, answer: a.mailHandled },
 } as const satisfies Record<string, RouteContract>;
 
 /** Routes under /api whose answer is not a JSON document of ours. */

@@ -174,3 +174,6 @@ export function isUnavailable(err: unknown): boolean {
   // Node reports a refused connection to a host with several addresses as an AggregateError.
   return Array.isArray(errors) && errors.some(isUnavailable);
 }
+
+/** A write refused by a unique constraint, on either database. */
+export const isUniqueViolation = (err: unknown) => isRecord(err) && (err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE');

@@ -23,6 +23,7 @@ import m025 from './migrations/025_lead_stages';
 import m026 from './migrations/026_pay_plans';
 import m027 from './migrations/027_funnel';
 import m028 from './migrations/028_desk_log';
+import m029 from './migrations/029_mail_intake';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -56,6 +57,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '026_pay_plans': m026(dialect),
     '027_funnel': m027(dialect),
     '028_desk_log': m028(dialect),
+    '029_mail_intake': m029(dialect),
   };
 }
 

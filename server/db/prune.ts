@@ -1,12 +1,13 @@
 import { optimize, type Db, type DbHandle } from './index';
+import { pruneMail } from '../mailin/service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
  * Deletes what can no longer be used: expired link tokens, e-mail confirmations and sessions, idempotency claims
- * and manager action ids older than a day, mail sent (or given up) more than a day ago, and
- * ended rate-limit windows.
+ * and manager action ids older than a day, mail sent (or given up) more than a day ago, lead
+ * mail past its 30 days, and ended rate-limit windows.
  * Idempotent, so every app server may run it.
  */
 async function prune(db: Db, now = Date.now()) {
@@ -28,9 +29,10 @@ async function prune(db: Db, now = Date.now()) {
       .deleteFrom('rotation_actions')
       .where('created_at', '<', now - DAY_MS)
       .executeTakeFirst(),
+    pruneMail(db, now),
   ]);
-  const [tokens, emailChanges, sessions, idempotency, outbox, limits, actions] = counts.map((r) => Number(r.numDeletedRows));
-  return { tokens, emailChanges, sessions, idempotency, outbox, limits, actions };
+  const [tokens, emailChanges, sessions, idempotency, outbox, limits, actions, mail] = counts.map((r) => Number(r.numDeletedRows));
+  return { tokens, emailChanges, sessions, idempotency, outbox, limits, actions, mail };
 }
 
 /** Prunes now and then every `everyMs`, and keeps SQLite's planner statistics fresh (optimize); returns the stop function. */

@@ -199,6 +199,7 @@ interface RulesAuditTable {
 /** ADF documents as they came in (decoded text, at most the 1 MB intake limit), shown to managers. */
 interface IntakeDocumentsTable {
   id: Generated<number>;
+  /** 0: it came by mail (mail_messages). */
   api_key_id: number;
   body: string;
   created_at: number;
@@ -299,6 +300,42 @@ interface OutboxTable {
   done_at: number | null;
 }
 
+/** An address the portal takes lead mail for (server/mailin): a store's, or (store_id null) the group's. */
+interface LeadAddressesTable {
+  id: Generated<number>;
+  address: string;
+  store_id: number | null;
+  created_by: string | null;
+  created_at: number;
+}
+
+/** What became of a lead mail: made leads, waits for a manager, dismissed, could not be handled, or was a test (read, nothing handed out). */
+export type MailState = 'received' | 'taken' | 'review' | 'dismissed' | 'failed' | 'test';
+
+/** A mail taken in for a lead address, kept 30 days; its raw text and detail are sealed (server/mail/seal.ts). */
+export interface MailMessagesTable {
+  id: Generated<number>;
+  address_id: number;
+  store_id: number | null;
+  message_key: string;
+  via: 'smtp' | 'imap';
+  sender: string;
+  subject: string;
+  raw: string;
+  size: number;
+  state: MailState;
+  attempts: number;
+  next_at: number;
+  lease_until: number | null;
+  /** JSON: the leads made (id, customer, status, assigned to) or, dismissed, the reason. */
+  outcome: string;
+  /** Sealed JSON: the text a person reads and why nothing was taken. */
+  detail: string;
+  handled_by: string | null;
+  received_at: number;
+  done_at: number | null;
+}
+
 /** A rate-limit counter shared by every app server: hits in the window ending at reset_at. */
 interface RateLimitsTable {
   key: string;
@@ -332,6 +369,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   rotation_actions: RotationActionsTable;
   outbox: OutboxTable;
+  lead_addresses: LeadAddressesTable;
+  mail_messages: MailMessagesTable;
   rate_limits: RateLimitsTable;
   lead_events: LeadEventsTable;
   rules_audit: RulesAuditTable;

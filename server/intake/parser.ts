@@ -5,7 +5,7 @@ import { Piscina } from 'piscina';
 import { messageOf } from '../../domain/errors';
 import { ApiError, badRequest } from '../http/errors';
 import type { ReadDocument } from './read';
-import type read from './worker';
+import type { ReadMail } from '../mailin/read';
 import type { Answer, Task } from './worker';
 
 /**
@@ -70,7 +70,7 @@ export function createIntakeParser(opts: ParserOptions = {}) {
   // Found at start, not at the first document: a build without its worker does not start.
   if (!fs.existsSync(fileURLToPath(file))) throw new Error(`The intake parser's worker is missing (${fileURLToPath(file)}): build the server again.`);
 
-  let pool: Piscina<Task, ReturnType<typeof read>> | null = null;
+  let pool: Piscina<Task, Answer> | null = null;
   let closed = false;
   const started = () =>
     (pool ??= new Piscina({
@@ -100,36 +100,53 @@ export function createIntakeParser(opts: ParserOptions = {}) {
     else reading--;
   };
 
-  /** Reads one document; its bytes are handed over (do not use them afterwards). */
-  async function readDocument(bytes: Uint8Array, contentType: string): Promise<ReadDocument> {
+  /** Runs one task; its bytes are handed over (do not use them afterwards). */
+  async function run(task: Task): Promise<Answer & { ok: true }> {
     await turn();
     if (closed) {
       done();
       throw new IntakeBusy();
     }
+    const what = task.kind === 'mail' ? 'mail' : 'document';
     let answer: Answer;
     try {
       // A body that owns its whole memory (every body over 4 kB does) moves to the worker instead of being copied.
       // One that shares Node's small-buffer pool is copied: moving it would take the pool away from everyone.
+      const { bytes } = task;
       const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-      answer = await started().run({ bytes, contentType }, { signal: AbortSignal.timeout(budgetMs), transferList: owned ? [bytes.buffer] : [] });
+      answer = await started().run(task, { signal: AbortSignal.timeout(budgetMs), transferList: owned ? [bytes.buffer] : [] });
     } catch (err) {
       if (err instanceof Error && err.name === 'AbortError') {
-        opts.log?.warn(`an intake document took more than ${budgetMs} ms to read; its worker was ended and the document refused`);
-        throw badRequest(`The document took too long to read (over ${budgetMs / 1000} s). Send a smaller or simpler document.`);
+        opts.log?.warn(`an intake ${what} took more than ${budgetMs} ms to read; its worker was ended and the ${what} refused`);
+        throw badRequest(`The ${what} took too long to read (over ${budgetMs / 1000} s). Send a smaller or simpler ${what}.`);
       }
-      opts.log?.error({ err }, 'the intake parser worker stopped while reading a document; a new one takes its place');
-      throw badRequest(`The XML could not be read: the reader stopped on this document (${messageOf(err)}).`);
+      opts.log?.error({ err }, `the intake parser worker stopped while reading a ${what}; a new one takes its place`);
+      throw badRequest(`The ${what === 'mail' ? 'mail' : 'XML'} could not be read: the reader stopped on this ${what} (${messageOf(err)}).`);
     } finally {
       done();
     }
     readsByThread.set(answer.threadId, (readsByThread.get(answer.threadId) ?? 0) + 1);
     if (!answer.ok) throw new ApiError(answer.status, answer.message, answer.code);
-    return { xml: answer.xml, prospects: answer.prospects };
+    return answer;
+  }
+
+  /** Reads one ADF document sent by HTTP. */
+  async function readDocument(bytes: Uint8Array, contentType: string): Promise<ReadDocument> {
+    const answer = await run({ kind: 'document', bytes, contentType });
+    if (!('document' in answer)) throw new Error('the worker answered a document with a mail');
+    return answer.document;
+  }
+
+  /** Reads one e-mail: its sender, subject, text and every ADF document in it (server/mailin/read.ts). */
+  async function readMail(bytes: Uint8Array): Promise<ReadMail> {
+    const answer = await run({ kind: 'mail', bytes });
+    if (!('mail' in answer)) throw new Error('the worker answered a mail with a document');
+    return answer.mail;
   }
 
   return {
     read: readDocument,
+    readMail,
     /** Ends the threads (the app is closing). */
     close: async () => {
       closed = true;

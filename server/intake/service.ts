@@ -14,7 +14,10 @@ import { leadSchema, type LeadInput } from '../../domain/schemas';
 import type { Dealer } from '../../domain/dealers';
 
 export interface ApiKey {
+  /** 0 for a lead address (mail: server/mailin), whose scope names it instead. */
   id: number;
+  /** What its prospect ids are scoped by; the key's id when unset. */
+  scope?: string;
   name: string;
   /** The store its leads go to; null: a key for the whole group (its leads go by their dealer, server/dealers). */
   storeId: number | null;
@@ -24,7 +27,7 @@ export interface ApiKey {
  * Where a prospect id came from, as stored: the API key and the source that issued it. Two
  * integrations never share an id space, so one never gets back another's lead.
  */
-const scopeOf = (key: ApiKey, source: string) => `${key.id}:${source}`;
+const scopeOf = (key: ApiKey, source: string) => `${key.scope ?? key.id}:${source}`;
 
 /** The lead as stored: the source defaults to the integration's name; a prospect id is scoped to its key and source. */
 export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string, resend = false, dealer?: Dealer): NewLead {
@@ -84,7 +87,7 @@ export function prospectsToLeads(list: Prospect[], key: ApiKey): Planned[] {
 }
 
 /** The scope of leads made under an Idempotency-Key (a ':' can never follow the key id there). */
-const idemScope = (key: ApiKey) => `${key.id}#idempotency`;
+const idemScope = (key: ApiKey) => `${key.scope ?? key.id}#idempotency`;
 
 /**
  * Under an Idempotency-Key, a lead without a prospect id gets one from the key, the request and

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbHandle } from '../db';
@@ -6,6 +5,7 @@ import type { Mail, Mailer } from './mailer';
 import { batched } from '../db/batch';
 import { messageOf } from '../../domain/errors';
 import { isRecord } from '../../domain/guards';
+import { sealer } from './seal';
 
 interface QueuedMail {
   kind: 'signin' | 'lead' | 'report' | 'email';
@@ -51,32 +51,10 @@ export interface Outbox {
   stop(): Promise<void>;
 }
 
-/**
- * The body holds sign-in links, so it is sealed with a key from the session secret (like the
- * tokens' hashes, a copy of the database alone cannot sign anyone in) and emptied once sent.
- */
+/** What a row holds, sealed (./seal.ts): the body holds sign-in links; it is emptied once sent. */
 interface Sealed {
   mail: Mail;
   logLine?: string;
-}
-
-function sealer(secret: string) {
-  const key = crypto.createHash('sha256').update(`outbox:${secret}`).digest();
-  return {
-    seal(v: Sealed) {
-      const iv = crypto.randomBytes(12);
-      const c = crypto.createCipheriv('aes-256-gcm', key, iv);
-      const data = Buffer.concat([c.update(JSON.stringify(v), 'utf8'), c.final()]);
-      return Buffer.concat([iv, c.getAuthTag(), data]).toString('base64url');
-    },
-    open(s: string): Sealed {
-      const buf = Buffer.from(s, 'base64url');
-      const d = crypto.createDecipheriv('aes-256-gcm', key, buf.subarray(0, 12));
-      d.setAuthTag(buf.subarray(12, 28));
-      // Safe: the tag proves seal() wrote these bytes, and seal() takes only a Sealed.
-      return JSON.parse(Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString('utf8')) as Sealed;
-    },
-  };
 }
 
 /** SMTP refused the message itself (5xx): trying again would not help. */
@@ -87,7 +65,7 @@ const permanent = (err: unknown) => {
 
 export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log: FastifyBaseLogger, timing: OutboxTiming = OUTBOX_TIMING): Outbox {
   const { db } = dbh;
-  const box = sealer(secret);
+  const box = sealer(secret, 'outbox');
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | null = null;
   let again = false;
@@ -126,7 +104,7 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
           return done([r.id], 'failed', 'expired before it could be sent');
         }
         try {
-          const { mail, logLine } = box.open(r.body);
+          const { mail, logLine } = box.openJson<Sealed>(r.body);
           await mailer.send(mail, logLine);
           sent.push(r.id);
         } catch (err) {
@@ -184,7 +162,7 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
         mails.map((m) => ({
           kind: m.kind,
           recipient: m.mail.to,
-          body: m.dropped ? '' : box.seal({ mail: m.mail, logLine: m.logLine }),
+          body: m.dropped ? '' : box.sealJson({ mail: m.mail, logLine: m.logLine } satisfies Sealed),
           state: m.dropped ? ('dropped' as const) : ('waiting' as const),
           attempts: 0,
           next_at: now,

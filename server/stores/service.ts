@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import type { Db, DbHandle } from '../db';
+import { isUniqueViolation, type Db, type DbHandle } from '../db';
 import { ApiError, notFound } from '../http/errors';
 import type { Store } from '../../domain/stores';
 import type { UserRow } from '../users/repo';
-import { isRecord } from '../../domain/guards';
 
 export const STORE_NOT_FOUND = 'Store not found';
 
@@ -91,7 +90,6 @@ export async function storesByCodes(db: Db, codes: string[]): Promise<Store[]> {
   return found;
 }
 
-const isUniqueViolation = (err: unknown) => isRecord(err) && (err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE');
 
 /** A new store with its own rotation state row (its lock) and the default rules. */
 export async function addStore(h: DbHandle, v: { name: string; code: string; timezone: string }): Promise<Store> {

@@ -1,5 +1,5 @@
 import type { Db, StoreDb } from '../db';
-import { withRotationLock } from '../db';
+import { isUniqueViolation, withRotationLock } from '../db';
 import { ApiError, notFound } from '../http/errors';
 import { writeAudit } from './audit';
 import { findUser, findUserByEmail, insertUser, isBlocked, join, storeIdsOf, type Place, type UserRow } from './repo';
@@ -8,7 +8,6 @@ import { diff, USER_MSG, type AuditAction } from '../../domain/users';
 import { checkKeepsAManager, checkLockout } from './policy';
 import type { Role } from '../../domain/roles';
 import { fieldChanges } from '../../domain/contract/answers';
-import { isRecord } from '../../domain/guards';
 
 import type { Actor } from '../../domain/users';
 export type { Actor };
@@ -22,7 +21,6 @@ const audited = (u: Pick<UserRow, 'email' | 'name' | 'role' | 'disabled' | 'dele
   deletedAt: u.deleted_at ? new Date(u.deleted_at).toISOString() : null,
 });
 
-const isUniqueViolation = (err: unknown) => isRecord(err) && (err.code === '23505' || err.code === 'SQLITE_CONSTRAINT_UNIQUE');
 
 async function audit(db: Db, userId: string, by: Actor, action: AuditAction, before: UserRow | null, after: UserRow) {
   // A new record's status is the default; its entry records what the manager chose.

@@ -1,0 +1,213 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import type { Ctx } from '../context';
+import { ApiError } from '../http/errors';
+import { GROUP_ONLY } from '../events/bus';
+import { createIntakeParser } from '../intake/parser';
+import { intake, prospectsToLeads, underIdempotencyKey, type ApiKey } from '../intake/service';
+import type { ReadMail } from './read';
+import { headerOf, mailSealer, TEST_HEADER, testMark } from './service';
+import { messageOf } from '../../domain/errors';
+import { labelledFields, senderDomain, type Prefill } from '../../domain/mailin';
+
+export interface MailTiming {
+  pollMs: number;
+  backoffMs: number;
+  maxBackoffMs: number;
+  leaseMs: number;
+}
+export const MAIL_TIMING: MailTiming = { pollMs: 2000, backoffMs: 1000, maxBackoffMs: 5 * 60_000, leaseMs: 2 * 60_000 };
+const BATCH = 8;
+/** A message that cannot be handled after this many tries (the database kept failing) is marked failed for a manager to see. */
+const MAX_ATTEMPTS = 10;
+
+/** One lead a message made, as listed with it. */
+export interface MadeLead {
+  id: number | null;
+  customer: string;
+  status: 'assigned' | 'unassigned' | 'duplicate' | 'refused';
+  assignedTo: string | null;
+  error?: string;
+}
+
+/** What a person reads of a message, sealed in its row. */
+export interface MailDetail {
+  from: string;
+  fromName: string;
+  text: string;
+  problems: string[];
+  prefill: Prefill;
+}
+
+/**
+ * Reads each stored lead mail once across app servers (a lease, as the outbox sends), on the
+ * intake's worker threads: every ADF document in it goes through the HTTP intake's path (the same
+ * dedupe, repeat rule, hand-out and mail); a message that makes no lead waits in Mail to review.
+ * Leads are made under an id drawn from the message, so a server that dies after making them and
+ * before marking the message done makes none twice when another takes the message again.
+ */
+export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
+  const { db } = ctx.dbh;
+  const box = mailSealer(ctx.secret);
+  const parser = createIntakeParser({ threads: 1, log: ctx.log });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = true;
+
+  async function handle(row: { id: number; address_id: number; store_id: number | null; raw: string; attempts: number }) {
+    const address = await db.selectFrom('lead_addresses').select('address').where('id', '=', row.address_id).executeTakeFirst();
+    const raw = box.open(row.raw);
+    const test = headerOf(raw, TEST_HEADER) === testMark(ctx.secret);
+    let mail: ReadMail;
+    try {
+      mail = await parser.readMail(raw);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      // The reader gave up on this mail (too big to read in time, or it crashed the reader): a person looks at it.
+      return finish(row.id, 'review', [], { from: '', fromName: '', text: '', problems: [err.message], prefill: labelledFields('') }, '', '');
+    }
+    if (test) {
+      const names = mail.documents.flatMap((d) => d.prospects.map((p) => p.customer));
+      const reason = `A test: ${names.length === 1 ? '1 prospect' : `${names.length} prospects`} read (${names.join(', ') || 'none'}); nothing handed out.`;
+      return finish(row.id, 'test', { reason }, detailOf(mail, mail.problems), mail.from, mail.subject);
+    }
+    const domain = senderDomain(mail.from);
+    const channel: ApiKey = { id: 0, scope: `mail-${row.address_id}`, name: domain || address?.address || 'E-mail', storeId: row.store_id };
+    const made: MadeLead[] = [];
+    const problems = [...mail.problems];
+    for (const [d, doc] of mail.documents.entries()) {
+      const planned = underIdempotencyKey(prospectsToLeads(doc.prospects, channel), channel, `mail-${row.id}-${d}`, sha256(doc.xml));
+      try {
+        const { body } = await intake(ctx, planned, channel, doc.xml);
+        made.push(...body.leads);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status >= 500) throw err;
+        problems.push(err.message);
+      }
+    }
+    const taken = made.some((l) => l.status !== 'refused');
+    await finish(row.id, taken ? 'taken' : 'review', made, detailOf(mail, problems), mail.from, mail.subject);
+    if (!taken) ctx.bus.publish({ topic: 'leads', storeId: row.store_id ?? GROUP_ONLY });
+  }
+
+  async function finish(
+    id: number,
+    state: 'taken' | 'review' | 'test',
+    outcome: MadeLead[] | { reason: string },
+    detail: MailDetail,
+    sender: string,
+    subject: string,
+  ) {
+    await db
+      .updateTable('mail_messages')
+      .set({
+        state,
+        outcome: JSON.stringify(outcome),
+        detail: box.sealJson(detail),
+        lease_until: null,
+        done_at: Date.now(),
+        ...(sender ? { sender: sender.slice(0, 320) } : {}),
+        subject: subject.slice(0, 500),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async function round(): Promise<number> {
+    const now = Date.now();
+    let due = db
+      .selectFrom('mail_messages')
+      .select('id')
+      .where('state', '=', 'received')
+      .where('next_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .orderBy('id')
+      .limit(BATCH);
+    if (ctx.dbh.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const rows = await db
+      .updateTable('mail_messages')
+      .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
+      .where('id', 'in', due)
+      .where('state', '=', 'received')
+      .returning(['id', 'address_id', 'store_id', 'raw', 'attempts'])
+      .execute();
+    await Promise.all(
+      rows.map(async (r) => {
+        const row = { ...r, id: Number(r.id), address_id: Number(r.address_id), store_id: r.store_id === null ? null : Number(r.store_id) };
+        try {
+          await handle(row);
+        } catch (err) {
+          const failed = row.attempts >= MAX_ATTEMPTS;
+          const wait = Math.min(timing.backoffMs * 2 ** (row.attempts - 1), timing.maxBackoffMs);
+          ctx.log.warn(
+            { err, mail: row.id },
+            failed ? `gave up on a lead mail after ${row.attempts} tries` : `could not handle a lead mail; trying again in ${wait} ms`,
+          );
+          await db
+            .updateTable('mail_messages')
+            .set(
+              failed
+                ? { state: 'failed', lease_until: null, done_at: Date.now(), outcome: JSON.stringify({ reason: `It could not be handled: ${messageOf(err)}` }) }
+                : { next_at: Date.now() + wait, lease_until: null },
+            )
+            .where('id', '=', row.id)
+            .execute()
+            .catch((e: unknown) => ctx.log.warn({ err: e, mail: row.id }, 'could not record a lead mail failure; its lease ends and it is tried again'));
+        }
+      }),
+    );
+    return rows.length;
+  }
+
+  function schedule(ms: number) {
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(run, ms);
+  }
+
+  function run() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          if ((await round()) >= BATCH) again = true;
+        } while (again && !stopped);
+      } catch (err) {
+        if (!stopped) ctx.log.error({ err }, 'the lead mail reader failed; it tries again shortly');
+      } finally {
+        running = null;
+        schedule(timing.pollMs);
+      }
+    })();
+  }
+
+  return {
+    /** A message was stored: read it now. */
+    wake: () => schedule(0),
+    start() {
+      stopped = false;
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      await parser.close();
+    },
+  };
+}
+export type MailJob = ReturnType<typeof createMailJob>;
+
+const detailOf = (mail: ReadMail, problems: string[]): MailDetail => ({
+  from: mail.from,
+  fromName: mail.fromName,
+  text: mail.text,
+  problems,
+  prefill: labelledFields(mail.text),
+});
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');

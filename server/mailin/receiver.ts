@@ -1,0 +1,117 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { Ctx } from '../context';
+import { take } from '../http/limits';
+import { keepMail, leadAddress, type LeadAddress } from './service';
+
+/** The largest message taken: far above a lead mail with its attachments. */
+export const MAX_MAIL = 10 * 1024 * 1024;
+/** Connections one client may hold open at once, and recipients one message may name. */
+const CONNECTIONS_PER_CLIENT = 10;
+const MAX_RECIPIENTS = 20;
+
+/** An SMTP refusal: its code and the text the sending server reports to its user. */
+const refuse = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
+
+/**
+ * The built-in SMTP receiver for lead mail (INBOUND_SMTP_PORT): takes mail only for lead
+ * addresses (anything else is refused at RCPT TO, so it never relays), up to 10 MB, a burst then
+ * a rate of messages per client (across app servers) and a few connections per client, with
+ * STARTTLS when a certificate is set. A message is stored, sealed, before the 250 that says it
+ * arrived; `stored` then wakes the reader.
+ */
+export async function startReceiver(ctx: Ctx, stored: () => void) {
+  const c = ctx.config;
+  const tls = c.INBOUND_SMTP_CERT && c.INBOUND_SMTP_KEY ? { cert: fs.readFileSync(c.INBOUND_SMTP_CERT), key: fs.readFileSync(c.INBOUND_SMTP_KEY) } : null;
+  const open = new Map<string, number>();
+  const wanted = new Map<string, LeadAddress[]>();
+  const bucket = { burst: Math.min(100, c.INBOUND_SMTP_PER_MINUTE), perMinute: c.INBOUND_SMTP_PER_MINUTE };
+  const client = (s: SMTPServerSession) => s.remoteAddress || 'unknown';
+
+  const server = new SMTPServer({
+    name: new URL(c.PUBLIC_URL).hostname,
+    banner: `${c.APP_NAME} lead mail`,
+    size: MAX_MAIL,
+    authOptional: true,
+    disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    ...(tls ?? {}),
+    maxClients: 200,
+    socketTimeout: 60_000,
+    logger: false,
+    onConnect(session, done) {
+      const n = (open.get(client(session)) ?? 0) + 1;
+      if (n > CONNECTIONS_PER_CLIENT) return done(refuse(421, `Too many connections from ${client(session)}; close some and try again.`));
+      open.set(client(session), n);
+      done();
+    },
+    onClose(session) {
+      const n = (open.get(client(session)) ?? 1) - 1;
+      if (n > 0) open.set(client(session), n);
+      else open.delete(client(session));
+      wanted.delete(session.id);
+    },
+    onMailFrom(_from, session, done) {
+      wanted.delete(session.id);
+      take(ctx.dbh.db, `smtp:${client(session)}`, Date.now(), bucket).then(
+        (t) => done(t.allowed ? null : refuse(450, `Too many messages from ${client(session)}; try again in ${Math.ceil(t.retryAfterMs / 1000)} s.`)),
+        (err: unknown) => {
+          ctx.log.warn({ err }, 'lead mail: could not check the sender against its limit');
+          done(refuse(451, 'The portal cannot take mail right now; try again later.'));
+        },
+      );
+    },
+    onRcptTo(to, session, done) {
+      const list = wanted.get(session.id) ?? [];
+      if (list.length >= MAX_RECIPIENTS) return done(refuse(452, `Too many recipients (at most ${MAX_RECIPIENTS}).`));
+      leadAddress(ctx.dbh.db, to.address).then(
+        (a) => {
+          if (!a) return done(refuse(550, `${to.address} is not a lead address here; this server takes lead mail only and relays nothing.`));
+          if (!list.some((x) => x.id === a.id)) wanted.set(session.id, [...list, a]);
+          done();
+        },
+        (err: unknown) => {
+          ctx.log.warn({ err }, 'lead mail: could not look up a recipient');
+          done(refuse(451, 'The portal cannot take mail right now; try again later.'));
+        },
+      );
+    },
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (b: Buffer) => {
+        if (!stream.sizeExceeded) chunks.push(b);
+      });
+      stream.on('error', (err) => done(err));
+      stream.on('end', () => {
+        if (stream.sizeExceeded) return done(refuse(552, `The message is larger than ${MAX_MAIL / 1024 / 1024} MB; it was not taken.`));
+        const raw = Buffer.concat(chunks);
+        const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+        Promise.all((wanted.get(session.id) ?? []).map((address) => keepMail(ctx, { raw, address, via: 'smtp', sender }))).then(
+          () => {
+            stored();
+            done();
+          },
+          (err: unknown) => {
+            ctx.log.error({ err }, 'lead mail: could not store a message; the sender was told to try again');
+            done(refuse(451, 'The portal could not store the message; try again later.'));
+          },
+        );
+      });
+    },
+  });
+  server.on('error', (err) => ctx.log.warn({ err }, 'lead mail receiver: a connection failed'));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(c.INBOUND_SMTP_PORT, c.INBOUND_SMTP_HOST, () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.server.address() as AddressInfo).port;
+  ctx.log.info(`lead mail receiver on port ${port}${tls ? ' (STARTTLS)' : ''}`);
+  return {
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
