@@ -3,15 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { startWeatherServer } from '../../server/test/weather-server';
 import { startSmtp } from '../../server/test/smtp';
-import { startServerProcess } from '../../server/test/process';
+import { freePort, startServerProcess } from '../../server/test/process';
 import { nextLink } from './mail';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3999);
 export const MANAGER_EMAIL = 'manager@e2e.test';
 
 /**
- * Starts the real portal (built web app, SQLite in a fresh folder) with a real SMTP server that
- * writes each mail it receives to a folder, and a local stand-in for Open-Meteo.
+ * Starts the real portal (built web app, SQLite in a fresh folder, its lead mail receiver on
+ * E2E_INBOUND_PORT for leads@e2e.test) with a real SMTP server that writes each mail it receives
+ * to a folder, and a local stand-in for Open-Meteo.
  */
 export default async function globalSetup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-e2e-'));
@@ -25,6 +26,8 @@ export default async function globalSetup() {
   const weather = await startWeatherServer({ temperature: 22, weathercode: 2 });
 
   const baseURL = `http://127.0.0.1:${E2E_PORT}`;
+  // The portal's own receiver for lead mail: specs send to it with a real SMTP client.
+  const inbound = await freePort();
   const server = await startServerProcess(
     {
       PUBLIC_URL: baseURL,
@@ -36,11 +39,15 @@ export default async function globalSetup() {
       WEATHER_URL: weather.url,
       SIGNIN_LINKS_PER_MINUTE: '1000',
       SIGNIN_LINKS_PER_ADDRESS: '1000',
+      INBOUND_SMTP_PORT: String(inbound),
+      INBOUND_SMTP_HOST: '127.0.0.1',
+      INBOUND_ADDRESSES: 'leads@e2e.test',
     },
     E2E_PORT,
   );
   process.env.E2E_MAIL_DIR = mailDir;
   process.env.E2E_DATA_DIR = path.join(dir, 'data');
+  process.env.E2E_INBOUND_PORT = String(inbound);
   await setResponseWindow(baseURL, 0);
 
   return async () => {
