@@ -16,10 +16,13 @@ export interface MailTiming {
   maxBackoffMs: number;
   leaseMs: number;
 }
-export const MAIL_TIMING: MailTiming = { pollMs: 2000, backoffMs: 1000, maxBackoffMs: 5 * 60_000, leaseMs: 2 * 60_000 };
+// A short lease: a server killed mid-mail holds it 20 s; one still reading past it is harmless, since a mail's leads are made once (under ids drawn from the mail).
+export const MAIL_TIMING: MailTiming = { pollMs: 2000, backoffMs: 1000, maxBackoffMs: 5 * 60_000, leaseMs: 20_000 };
 const BATCH = 8;
 /** A message that cannot be handled after this many tries (the database kept failing) is marked failed for a manager to see. */
 const MAX_ATTEMPTS = 10;
+/** Tries the reader gets on one mail before it goes to review with the reader's reason. */
+const READ_TRIES = 3;
 
 /** One lead a message made, as listed with it. */
 export interface MadeLead {
@@ -63,8 +66,9 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
     try {
       mail = await parser.readMail(raw);
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      // The reader gave up on this mail (too big to read in time, or it crashed the reader): a person looks at it.
+      // The reader gave up on this mail (it took too long, or it crashed the reader): tried again
+      // (a reader starting up on a busy machine can be slow), then a person looks at it.
+      if (!(err instanceof ApiError) || row.attempts < READ_TRIES) throw err;
       return finish(row.id, 'review', [], { from: '', fromName: '', text: '', problems: [err.message], prefill: labelledFields('') }, '', '');
     }
     if (test) {

@@ -5,7 +5,10 @@ import type Mail from 'nodemailer/lib/mailer';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import { MAX_MAIL } from './receiver';
+import { createMailJob, MAIL_TIMING } from './job';
+import { keepMail, leadAddress } from './service';
 import type { Answer } from '../../domain/contract/routes';
 
 const LEADS = 'leads@dealer.test';
@@ -199,5 +202,35 @@ describe.each(DIALECTS)('lead mail by SMTP on %s', (dialect) => {
     expect(keep.statusCode).toBe(409);
     const staff = await t.signIn('rep.ann@dealer.test');
     expect((await t.app.inject({ method: 'GET', url: '/api/mail', headers: { cookie: staff } })).statusCode).toBe(403);
+  });
+
+  it('two app servers reading the same stored mail at once make each lead once', async () => {
+    const second = createMailJob(t.app.ctx, { ...MAIL_TIMING, pollMs: 50 });
+    second.start();
+    try {
+      const address = (await leadAddress(t.db, LEADS))!;
+      const mails = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          new MailComposer({
+            from: 'leads@cars.example',
+            to: LEADS,
+            messageId: `<race-${i}@cars.example>`,
+            text: DANA_XML.replace('Dana', `Rae${i}`).replace('CC-48213', `R-${i}`),
+          })
+            .compile()
+            .build(),
+        ),
+      );
+      await Promise.all(mails.map((raw) => keepMail(t.app.ctx, { raw, address, via: 'smtp', sender: 'leads@cars.example' })));
+      second.wake();
+      t.app.mailIn.job.wake();
+      const { messages } = await handled();
+      expect(messages.filter((m) => m.state !== 'taken')).toEqual([]);
+      const made = await leads();
+      expect(made).toHaveLength(24);
+      expect(new Set(made.map((l) => l.customer)).size).toBe(24);
+    } finally {
+      await second.stop();
+    }
   });
 });

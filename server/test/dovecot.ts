@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ImapFlow } from 'imapflow';
+import { freePort } from './process';
 
 export interface Dovecot {
   port: number;
@@ -21,16 +22,6 @@ export interface Dovecot {
 }
 
 const BIN = process.env.DOVECOT_BIN ?? '/usr/sbin/dovecot';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 /** uid and gid of a local account, from /etc/passwd. */
 function account(name: string): { uid: number; gid: number } | undefined {
