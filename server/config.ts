@@ -129,6 +129,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nFix the variable(s) above (see .env.example) and start again.`);
   }
   const c = parsed.data;
+  if (!c.INBOUND_SMTP_CERT !== !c.INBOUND_SMTP_KEY)
+    throw new ConfigError(
+      'Invalid configuration:\n  INBOUND_SMTP_CERT and INBOUND_SMTP_KEY: set both (PEM files) for STARTTLS, or neither\nFix the variable(s) above (see .env.example) and start again.',
+    );
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
   return {
     ...c,

@@ -111,8 +111,8 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
         detail: box.sealJson(detail),
         lease_until: null,
         done_at: Date.now(),
-        ...(sender ? { sender: sender.slice(0, 320) } : {}),
-        subject: subject.slice(0, 500),
+        ...(sender ? { sender: oneLine(sender).slice(0, 320) } : {}),
+        subject: oneLine(subject).slice(0, 500),
       })
       .where('id', '=', id)
       .execute();
@@ -213,5 +213,8 @@ const detailOf = (mail: ReadMail, problems: string[]): MailDetail => ({
   problems,
   prefill: labelledFields(mail.text),
 });
+
+/** A header as one line: no control characters (the reader already took out NUL and lone surrogates). */
+const oneLine = (s: string) => s.replace(/\p{Cc}+/gu, ' ').trim();
 
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');

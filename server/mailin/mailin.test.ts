@@ -23,7 +23,11 @@ describe.each(DIALECTS)('lead mail by SMTP on %s', (dialect) => {
   let n = 0;
 
   beforeAll(async () => {
-    t = await testApp(dialect, { INBOUND_SMTP_PORT: '0', INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_ADDRESSES: LEADS }, { mailTiming: { pollMs: 50 } });
+    t = await testApp(
+      dialect,
+      { INBOUND_SMTP_PORT: '0', INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_ADDRESSES: `${LEADS},group@dealer.test=group` },
+      { mailTiming: { pollMs: 50 } },
+    );
     boss = await t.signIn(MANAGER);
     for (const name of ['Ann', 'Ben']) await insertUser(t.db, { email: `rep.${name.toLowerCase()}@dealer.test`, name, onDuty: true });
     smtp = nodemailer.createTransport({ host: '127.0.0.1', port: t.app.mailIn.receiverPort()!, secure: false });
@@ -197,7 +201,9 @@ describe.each(DIALECTS)('lead mail by SMTP on %s', (dialect) => {
     const del = await t.app.inject({ method: 'DELETE', url: `/api/mail/addresses/${add.json().address.id}`, headers: { cookie: boss } });
     expect(del.statusCode).toBe(200);
     await expect(send({ to: 'internet@dealer.test', text: DANA_XML })).rejects.toMatchObject({ responseCode: 550 });
-    const configured = (await t.app.inject({ method: 'GET', url: '/api/mail/addresses', headers: { cookie: boss } })).json().addresses[0];
+    const configured = (await t.app.inject({ method: 'GET', url: '/api/mail/addresses', headers: { cookie: boss } }))
+      .json()
+      .addresses.find((a: { address: string }) => a.address === LEADS);
     const keep = await t.app.inject({ method: 'DELETE', url: `/api/mail/addresses/${configured.id}`, headers: { cookie: boss } });
     expect(keep.statusCode).toBe(409);
     const staff = await t.signIn('rep.ann@dealer.test');
@@ -232,5 +238,26 @@ describe.each(DIALECTS)('lead mail by SMTP on %s', (dialect) => {
     } finally {
       await second.stop();
     }
+  });
+
+  it("a group address's lead goes by its dealer: unmapped, it waits for a group manager to choose the store", async () => {
+    await send({ to: 'group@dealer.test', subject: 'Group lead', text: DANA_XML });
+    const { messages } = await handled();
+    expect(messages[0]).toMatchObject({
+      address: 'group@dealer.test',
+      state: 'taken',
+      leads: [expect.objectContaining({ customer: 'Dana Whitfield', status: 'unassigned' })],
+    });
+    const lead = await t.db.selectFrom('leads').select(['store_id', 'dealer']).executeTakeFirstOrThrow();
+    expect(lead).toEqual({ store_id: null, dealer: 'Coastal Honda' });
+  });
+
+  it('a subject with NUL and control characters is stored as one line of text', async () => {
+    const subject = `=?UTF-8?B?${Buffer.from('Lead\u0000 for\r\nyou').toString('base64')}?=`;
+    await sendRaw(
+      Buffer.from(`From: a@cars.example\r\nTo: ${LEADS}\r\nSubject: ${subject}\r\nMessage-ID: <nul-1@cars.example>\r\n\r\n${DANA_XML.replace(/\n/g, '\r\n')}`),
+    );
+    const { messages } = await handled();
+    expect(messages[0]).toMatchObject({ state: 'taken', subject: 'Lead for you' });
   });
 });
