@@ -206,7 +206,7 @@ describe.each(DIALECTS)('lead mail by SMTP on %s', (dialect) => {
       .addresses.find((a: { address: string }) => a.address === LEADS);
     const keep = await t.app.inject({ method: 'DELETE', url: `/api/mail/addresses/${configured.id}`, headers: { cookie: boss } });
     expect(keep.statusCode).toBe(409);
-    const staff = await t.signIn('rep.ann@dealer.test');
+    const staff = await t.signIn('walker@dealer.test');
     expect((await t.app.inject({ method: 'GET', url: '/api/mail', headers: { cookie: staff } })).statusCode).toBe(403);
   });
 
