@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -110,5 +111,41 @@ describe('lead mail survives kill -9 after 250', () => {
       await server.stop();
       await dbh.close();
     }
+  });
+});
+
+describe('the receiver with a certificate', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-mail-tls-'));
+  let t: TestApp;
+  beforeAll(async () => {
+    const cert = path.join(dir, 'cert.pem');
+    const key = path.join(dir, 'key.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], {
+      stdio: 'ignore',
+    });
+    t = await testApp(
+      'sqlite',
+      { INBOUND_SMTP_PORT: '0', INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_ADDRESSES: 'leads@dealer.test', INBOUND_SMTP_CERT: cert, INBOUND_SMTP_KEY: key },
+      { mailTiming: { pollMs: 50 } },
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('offers STARTTLS: a sender that requires TLS delivers over it', async () => {
+    const smtp = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: t.app.mailIn.receiverPort()!,
+      secure: false,
+      requireTLS: true,
+      tls: { rejectUnauthorized: false },
+    });
+    const info = await smtp.sendMail({ from: 'leads@cars.example', to: 'leads@dealer.test', subject: 'Over TLS', text: fixture('lead.xml') });
+    smtp.close();
+    expect(info.accepted).toEqual(['leads@dealer.test']);
+    // Stored before the 250.
+    expect(await t.db.selectFrom('mail_messages').select('via').execute()).toEqual([{ via: 'smtp' }]);
   });
 });
