@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbHandle } from '../db';
 import type { Mail, Mailer } from './mailer';
 import { batched } from '../db/batch';
+import { rounds } from '../db/rounds';
 import { messageOf } from '../../domain/errors';
 import { isRecord } from '../../domain/guards';
 import { sealer } from './seal';
@@ -66,10 +67,6 @@ const permanent = (err: unknown) => {
 export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log: FastifyBaseLogger, timing: OutboxTiming = OUTBOX_TIMING): Outbox {
   const { db } = dbh;
   const box = sealer(secret, 'outbox');
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = true;
 
   /**
    * Claims due rows with a lease (other servers skip them), sends them, and records the outcome:
@@ -127,31 +124,7 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
     return rows.length;
   }
 
-  function schedule(ms: number) {
-    clearTimeout(timer);
-    if (!stopped) timer = setTimeout(run, ms);
-  }
-
-  function run() {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          // A full batch means more may be due at once.
-          if ((await round()) >= BATCH) again = true;
-        } while (again && !stopped);
-      } catch (err) {
-        if (!stopped) log.error({ err }, 'mail sender failed; it tries again shortly');
-      } finally {
-        running = null;
-        schedule(timing.pollMs);
-      }
-    })();
-  }
+  const loop = rounds(round, { batch: BATCH, pollMs: timing.pollMs, failed: (err) => log.error({ err }, 'mail sender failed; it tries again shortly') });
 
   async function enqueue(tx: Db, mails: QueuedMail[]) {
     if (!mails.length) return;
@@ -175,8 +148,7 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
       )
       .execute();
   }
-  // On the next turn: the answer that enqueued the mail goes out first.
-  const wake = () => schedule(0);
+  const { wake } = loop;
   const queue = batched<QueuedMail>(async (mails) => {
     await enqueue(db, mails);
     wake();
@@ -195,16 +167,11 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
       const oldest = row?.oldest == null ? null : Number(row.oldest);
       return { waiting: Number(row?.n ?? 0), oldestWaitingMs: oldest === null ? 0 : Math.max(0, Date.now() - oldest) };
     },
-    start() {
-      stopped = false;
-      schedule(0);
-    },
+    start: loop.start,
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
+      await loop.stop();
       // Mail still gathering is stored; a later start (or another server) sends it.
       await queue.settled();
-      await running;
     },
   };
 }

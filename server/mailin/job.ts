@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import { ApiError } from '../http/errors';
 import { GROUP_ONLY } from '../events/bus';
+import { rounds } from '../db/rounds';
 import { createIntakeParser } from '../intake/parser';
 import { intake, prospectsToLeads, underIdempotencyKey, type ApiKey } from '../intake/service';
 import type { ReadMail } from './read';
@@ -53,10 +54,6 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
   const { db } = ctx.dbh;
   const box = mailSealer(ctx.secret);
   const parser = createIntakeParser({ threads: 1, log: ctx.log });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = true;
 
   async function handle(row: { id: number; address_id: number; store_id: number | null; raw: string; attempts: number }) {
     const address = await db.selectFrom('lead_addresses').select('address').where('id', '=', row.address_id).executeTakeFirst();
@@ -164,42 +161,18 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
     return rows.length;
   }
 
-  function schedule(ms: number) {
-    clearTimeout(timer);
-    if (!stopped) timer = setTimeout(run, ms);
-  }
-
-  function run() {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          if ((await round()) >= BATCH) again = true;
-        } while (again && !stopped);
-      } catch (err) {
-        if (!stopped) ctx.log.error({ err }, 'the lead mail reader failed; it tries again shortly');
-      } finally {
-        running = null;
-        schedule(timing.pollMs);
-      }
-    })();
-  }
+  const loop = rounds(round, {
+    batch: BATCH,
+    pollMs: timing.pollMs,
+    failed: (err) => ctx.log.error({ err }, 'the lead mail reader failed; it tries again shortly'),
+  });
 
   return {
     /** A message was stored: read it now. */
-    wake: () => schedule(0),
-    start() {
-      stopped = false;
-      schedule(0);
-    },
+    wake: loop.wake,
+    start: loop.start,
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
       await parser.close();
     },
   };
