@@ -7,6 +7,7 @@ import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { MAX_MAIL } from './receiver';
+import { readsByThread } from '../intake/parser';
 import { createMailJob, MAIL_TIMING } from './job';
 import { keepMail, leadAddress } from './service';
 import type { Answer } from '../../domain/contract/routes';
@@ -259,5 +260,14 @@ describe.each(DIALECTS)('lead mail by SMTP on %s', (dialect) => {
     );
     const { messages } = await handled();
     expect(messages[0]).toMatchObject({ state: 'taken', subject: 'Lead for you' });
+  });
+
+  it('reads every mail on a worker thread, never on the event loop that answers everyone else', async () => {
+    const before = [...readsByThread.values()].reduce((a, b) => a + b, 0);
+    await send({ subject: 'On a worker', text: DANA_XML });
+    await send({ subject: 'No ADF', text: 'Name: Bo' });
+    await handled();
+    expect(readsByThread.get(0)).toBeUndefined();
+    expect([...readsByThread.values()].reduce((a, b) => a + b, 0) - before).toBe(2);
   });
 });
