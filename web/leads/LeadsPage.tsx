@@ -7,6 +7,8 @@ import { PagedLeads } from './list/PagedLeads';
 import { TodaysAppointments } from './list/TodaysAppointments';
 import { LoadError } from '../components/LoadError';
 import { useLeads } from '../api/leads';
+import { useMailTab } from '../mail/MailTab';
+import { MailToReview } from '../mail/MailToReview';
 
 export default function LeadsPage() {
   const [search, setSearch] = useState('');
@@ -14,24 +16,34 @@ export default function LeadsPage() {
   const [open, setOpen] = useState(true);
   // The mail about a lead no one accepted links here with ?view=unassigned.
   const [params] = useSearchParams();
-  const [view, setView] = useState<'all' | 'unassigned'>(params.get('view') === 'unassigned' ? 'unassigned' : 'all');
+  const mailTab = useMailTab();
+  const asked = params.get('view');
+  const [view, setView] = useState<string>(asked === 'unassigned' || (asked === 'mail' && mailTab.length) ? asked : 'all');
   const unassigned = view === 'unassigned';
   const leads = useLeads({ q, open, unassigned });
 
+  const picker = (
+    <SegmentedControl
+      aria-label="Which leads"
+      value={view}
+      onChange={(v) => setView(v)}
+      data={[{ value: 'all', label: 'All leads' }, { value: 'unassigned', label: 'Unassigned' }, ...mailTab]}
+      style={{ alignSelf: 'flex-start', maxWidth: '100%' }}
+    />
+  );
+  if (view === 'mail')
+    return (
+      <Stack>
+        <PageTitle>Leads</PageTitle>
+        {picker}
+        <MailToReview />
+      </Stack>
+    );
   return (
     <Stack>
       <PageTitle>Leads</PageTitle>
       <TodaysAppointments showAssignee />
-      <SegmentedControl
-        aria-label="Which leads"
-        value={view}
-        onChange={(v) => setView(v)}
-        data={[
-          { value: 'all', label: 'All leads' },
-          { value: 'unassigned', label: 'Unassigned' },
-        ]}
-        style={{ alignSelf: 'flex-start' }}
-      />
+      {picker}
       {unassigned && (
         <Text size="sm" c="dimmed">
           Leads that arrived while no one was eligible, or that no salesman accepted in time. The first are handed out first, by the round robin, as soon as

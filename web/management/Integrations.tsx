@@ -8,6 +8,7 @@ import type { ApiKeyInfo as ApiKey } from '../../domain/contract/answers';
 import type { Answer } from '../../domain/contract/routes';
 import { KeyList } from './KeyList';
 import { DealerMappings } from './DealerMappings';
+import { LeadMail } from '../mail/LeadMail';
 import { keyNameSchema } from '../../domain/schemas';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { useStore } from '../stores/store';
@@ -129,6 +130,7 @@ export function Integrations() {
           <Keys place={place} label="Key name" action="Create key" />
         </Stack>
       </Paper>
+      <LeadMail />
       {user?.groupManager && (
         <Paper withBorder p="md" radius="md" component="section" aria-labelledby="group-intake-title">
           <Stack>
