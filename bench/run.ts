@@ -12,6 +12,7 @@ import { funnelBench } from './parts/funnel';
 import { groupBench } from './parts/group';
 import { lighthouseBench } from './parts/lighthouse';
 import { liveBench } from './parts/live';
+import { mailBench } from './parts/mail';
 import { pagesBench } from './parts/pages';
 import { searchBench } from './parts/search';
 import { sweepBench } from './parts/sweep';
@@ -34,6 +35,7 @@ const PARTS: Record<string, () => Promise<Results>> = {
     return results;
   },
   adf: adfBench,
+  mail: mailBench,
   async postgres() {
     if (!PG_AVAILABLE) {
       say(`!!! PostgreSQL at ${PG_ADMIN_URL} does not answer: its rows are left out.`);

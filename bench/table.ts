@@ -8,6 +8,7 @@ import { SEARCH_LEADS } from './parts/search';
 import { CPU_SLOWDOWN } from './parts/pages';
 import { APP_SERVERS, GROUP_MANAGERS, GROUP_SALESMEN, GROUP_STORES } from './parts/group';
 import { FUNNEL_LEADS, FUNNEL_SALES } from './parts/funnel';
+import { MAIL_ATTACKERS, MAIL_LEADS, MAIL_POOL } from './parts/mail';
 
 export type Results = Record<string, number>;
 
@@ -159,6 +160,33 @@ function tableOf(r: Results) {
         `p99 ${r.adf_others_attacked_p99_ms} ms, max ${r.adf_others_attacked_max_ms} ms; a document ${r.adf_worst_doc_p50_ms}–${r.adf_worst_doc_max_ms} ms`,
         'p99 < 50 ms',
         ok(r.adf_others_attacked_p99_ms < 50),
+      ],
+    );
+  }
+  if (has('mail_intake_rps')) {
+    rows.push(
+      [
+        `lead mail through the receiver to assigned leads: ${MAIL_LEADS} mails on ${MAIL_POOL} connections`,
+        `${r.mail_intake_rps}/s`,
+        '≥ 100/s',
+        ok(r.mail_intake_rps >= 100),
+      ],
+      [
+        '  latency, DATA sent → lead assigned',
+        `p50 ${r.mail_intake_p50_ms} ms, p95 ${r.mail_intake_p95_ms} ms; SMTP 250 p95 ${r.mail_smtp_p95_ms} ms`,
+        'p95 < 500 ms',
+        ok(r.mail_intake_p95_ms < 500),
+      ],
+    );
+  }
+  if (has('mail_others_attacked_p99_ms')) {
+    rows.push(
+      ["others' p99 while no mail comes (reading the rotation)", `p99 ${r.mail_others_alone_p99_ms} ms`, 'baseline', ''],
+      [
+        `others' p99 while one client sends hostile mail (${MAIL_ATTACKERS} connections)`,
+        `p99 ${r.mail_others_attacked_p99_ms} ms, max ${r.mail_others_attacked_max_ms} ms`,
+        'p99 < 50 ms',
+        ok(r.mail_others_attacked_p99_ms < 50),
       ],
     );
   }
