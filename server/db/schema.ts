@@ -312,7 +312,7 @@ interface LeadAddressesTable {
 /** What became of a lead mail: made leads, waits for a manager, dismissed, could not be handled, or was a test (read, nothing handed out). */
 export type MailState = 'received' | 'taken' | 'review' | 'dismissed' | 'failed' | 'test';
 
-/** A mail taken in for a lead address, kept 30 days; its raw text and detail are sealed (server/mail/seal.ts). */
+/** A mail taken in for a lead address, kept 30 days; its detail is sealed (server/mail/seal.ts), its raw message apart (mail_raw). */
 export interface MailMessagesTable {
   id: Generated<number>;
   address_id: number;
@@ -321,7 +321,6 @@ export interface MailMessagesTable {
   via: 'smtp' | 'imap';
   sender: string;
   subject: string;
-  raw: string;
   size: number;
   state: MailState;
   attempts: number;
@@ -334,6 +333,12 @@ export interface MailMessagesTable {
   handled_by: string | null;
   received_at: number;
   done_at: number | null;
+}
+
+/** A lead mail as it came, sealed; deleted once the mail is handled (kept while it waits for review). */
+interface MailRawTable {
+  id: number;
+  raw: Buffer;
 }
 
 /** A rate-limit counter shared by every app server: hits in the window ending at reset_at. */
@@ -371,6 +376,7 @@ export interface Database {
   outbox: OutboxTable;
   lead_addresses: LeadAddressesTable;
   mail_messages: MailMessagesTable;
+  mail_raw: MailRawTable;
   rate_limits: RateLimitsTable;
   lead_events: LeadEventsTable;
   rules_audit: RulesAuditTable;

@@ -11,10 +11,9 @@ export function sealer(secret: string, purpose: string) {
     const iv = crypto.randomBytes(12);
     const c = crypto.createCipheriv('aes-256-gcm', key, iv);
     const data = Buffer.concat([c.update(bytes), c.final()]);
-    return Buffer.concat([iv, c.getAuthTag(), data]).toString('base64url');
+    return Buffer.concat([iv, c.getAuthTag(), data]);
   };
-  const open = (s: string) => {
-    const buf = Buffer.from(s, 'base64url');
+  const open = (buf: Uint8Array) => {
     const d = crypto.createDecipheriv('aes-256-gcm', key, buf.subarray(0, 12));
     d.setAuthTag(buf.subarray(12, 28));
     return Buffer.concat([d.update(buf.subarray(28)), d.final()]);
@@ -22,8 +21,9 @@ export function sealer(secret: string, purpose: string) {
   return {
     seal,
     open,
-    sealJson: (v: unknown) => seal(Buffer.from(JSON.stringify(v), 'utf8')),
+    /** A value sealed as text (base64url), for a text column. */
+    sealJson: (v: unknown) => seal(Buffer.from(JSON.stringify(v), 'utf8')).toString('base64url'),
     /** Safe to cast: the tag proves sealJson() wrote these bytes from a T. */
-    openJson: <T>(s: string) => JSON.parse(open(s).toString('utf8')) as T,
+    openJson: <T>(s: string) => JSON.parse(open(Buffer.from(s, 'base64url')).toString('utf8')) as T,
   };
 }

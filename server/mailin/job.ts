@@ -7,7 +7,7 @@ import { rounds } from '../db/rounds';
 import { createIntakeParser } from '../intake/parser';
 import { intake, prospectsToLeads, underIdempotencyKey, type ApiKey } from '../intake/service';
 import type { ReadMail } from './read';
-import { headerOf, mailSealer, TEST_HEADER, testMark } from './service';
+import { dropRaw, headerOf, mailSealer, TEST_HEADER, testMark } from './service';
 import { messageOf } from '../../domain/errors';
 import { labelledFields, senderDomain, type Prefill } from '../../domain/mailin';
 
@@ -55,9 +55,12 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
   const box = mailSealer(ctx.secret);
   const parser = createIntakeParser({ threads: 1, log: ctx.log });
 
-  async function handle(row: { id: number; address_id: number; store_id: number | null; raw: string; attempts: number }) {
+  async function handle(row: { id: number; address_id: number; store_id: number | null; attempts: number }) {
+    const sealed = await db.selectFrom('mail_raw').select('raw').where('id', '=', row.id).executeTakeFirst();
+    // Another server whose lease ran out finished it meanwhile.
+    if (!sealed) return;
     const address = await db.selectFrom('lead_addresses').select('address').where('id', '=', row.address_id).executeTakeFirst();
-    const raw = box.open(row.raw);
+    const raw = box.open(sealed.raw);
     const test = headerOf(raw, TEST_HEADER) === testMark(ctx.secret);
     let mail: ReadMail;
     try {
@@ -113,6 +116,8 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
       })
       .where('id', '=', id)
       .execute();
+    // What a person may still act on keeps its message; the rest is read and done.
+    if (state !== 'review') await dropRaw(db, id);
   }
 
   async function round(): Promise<number> {
@@ -131,7 +136,7 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
       .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
       .where('id', 'in', due)
       .where('state', '=', 'received')
-      .returning(['id', 'address_id', 'store_id', 'raw', 'attempts'])
+      .returning(['id', 'address_id', 'store_id', 'attempts'])
       .execute();
     await Promise.all(
       rows.map(async (r) => {

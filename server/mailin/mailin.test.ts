@@ -88,6 +88,8 @@ describe.each(DIALECTS)('lead mail by SMTP on %s', (dialect) => {
     expect(made[0]).toMatchObject({ customer: 'Dana Whitfield', source: 'Cars.com' });
     expect(made.map((l) => l.customer)).toContain('Renée O’Brien');
     expect(made.some((l) => /Müller|José/.test(l.customer))).toBe(true);
+    // Read into leads, a message is not kept as it came (its row lists what became of it).
+    expect(await t.db.selectFrom('mail_raw').select('id').execute()).toEqual([]);
   });
 
   it('makes two leads of a document with two prospects', async () => {
@@ -143,11 +145,14 @@ describe.each(DIALECTS)('lead mail by SMTP on %s', (dialect) => {
     const empty = await t.app.inject({ method: 'POST', url: `/api/mail/${id}/dismiss`, headers: { cookie: boss }, payload: { reason: ' ' } });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().error).toBe('Say why this mail is dismissed');
+    // Waiting for a person, the message is kept as it came; once dismissed, it is not.
+    expect(await t.db.selectFrom('mail_raw').select('id').execute()).toEqual([{ id }]);
     const ok = await t.app.inject({ method: 'POST', url: `/api/mail/${id}/dismiss`, headers: { cookie: boss }, payload: { reason: 'Not a lead' } });
     expect(ok.json().message).toMatchObject({ state: 'dismissed', reason: 'Not a lead', handledBy: expect.any(String) });
     const again = await t.app.inject({ method: 'POST', url: `/api/mail/${id}/lead`, headers: { cookie: boss }, payload: { customer: 'X' } });
     expect(again.statusCode).toBe(409);
     expect(await leads()).toEqual([]);
+    expect(await t.db.selectFrom('mail_raw').select('id').execute()).toEqual([]);
   });
 
   it('refuses hostile ADF and archives with the reason, and makes no lead', async () => {
@@ -269,5 +274,17 @@ describe.each(DIALECTS)('lead mail by SMTP on %s', (dialect) => {
     await handled();
     expect(readsByThread.get(0)).toBeUndefined();
     expect([...readsByThread.values()].reduce((a, b) => a + b, 0) - before).toBe(2);
+  });
+
+  it('one client sending big mail is told to wait once it has sent its 30 MB', async () => {
+    const big = (i: number) =>
+      Buffer.concat([
+        Buffer.from(`From: a@b.example\r\nTo: ${LEADS}\r\nSubject: big ${i}\r\nMessage-ID: <big-${i}@b.example>\r\n\r\n`),
+        Buffer.alloc(9 * 1024 * 1024, 'a'),
+      ]);
+    // Earlier tests spent some of this client's allowance: it is refused by the fourth 9 MB mail at the latest.
+    let refusal: unknown;
+    for (let i = 0; i < 4 && !refusal; i++) await sendRaw(big(i)).catch((err: unknown) => (refusal = err));
+    expect(refusal).toMatchObject({ responseCode: 450, response: expect.stringMatching(/Too much mail from 127\.0\.0\.1; try again in \d+ s\./) });
   });
 });

@@ -10,6 +10,13 @@ export const MAX_MAIL = 10 * 1024 * 1024;
 /** Connections one client may hold open at once, and recipients one message may name. */
 const CONNECTIONS_PER_CLIENT = 10;
 const MAX_RECIPIENTS = 20;
+/**
+ * Bytes one client may send: a burst of 30 MB, then 1 MB a second. Far above a relay's lead mail
+ * (a few kB each); what keeps one sender of 10 MB messages from filling the database and the
+ * event loop that answers everyone else. Per app server: each one guards its own loop.
+ */
+const BYTES_BURST = 30 * 1024 * 1024;
+const BYTES_PER_SECOND = 1024 * 1024;
 
 /** An SMTP refusal: its code and the text the sending server reports to its user. */
 const refuse = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
@@ -17,7 +24,7 @@ const refuse = (code: number, text: string) => Object.assign(new Error(text), { 
 /**
  * The built-in SMTP receiver for lead mail (INBOUND_SMTP_PORT): takes mail only for lead
  * addresses (anything else is refused at RCPT TO, so it never relays), up to 10 MB, a burst then
- * a rate of messages per client (across app servers) and a few connections per client, with
+ * a rate of messages per client (across app servers), of bytes per client, and a few connections per client, with
  * STARTTLS when a certificate is set. A message is stored, sealed, before the 250 that says it
  * arrived; `stored` then wakes the reader.
  */
@@ -28,6 +35,16 @@ export async function startReceiver(ctx: Ctx, stored: () => void) {
   const wanted = new Map<string, LeadAddress[]>();
   const bucket = { burst: Math.min(100, c.INBOUND_SMTP_PER_MINUTE), perMinute: c.INBOUND_SMTP_PER_MINUTE };
   const client = (s: SMTPServerSession) => s.remoteAddress || 'unknown';
+  // Per client: the bytes it may still send, as of when (a token bucket of bytes).
+  const budget = new Map<string, { bytes: number; at: number }>();
+  const allowance = (who: string, now = Date.now()) => {
+    const b = budget.get(who) ?? { bytes: BYTES_BURST, at: now };
+    const bytes = Math.min(BYTES_BURST, b.bytes + ((now - b.at) / 1000) * BYTES_PER_SECOND);
+    if (bytes >= BYTES_BURST) budget.delete(who);
+    else budget.set(who, { bytes, at: now });
+    return bytes;
+  };
+  const spend = (who: string, n: number) => budget.set(who, { bytes: allowance(who) - n, at: Date.now() });
 
   const server = new SMTPServer({
     name: new URL(c.PUBLIC_URL).hostname,
@@ -53,6 +70,8 @@ export async function startReceiver(ctx: Ctx, stored: () => void) {
     },
     onMailFrom(_from, session, done) {
       wanted.delete(session.id);
+      const left = allowance(client(session));
+      if (left < 0) return done(refuse(450, `Too much mail from ${client(session)}; try again in ${Math.ceil(-left / BYTES_PER_SECOND)} s.`));
       take(ctx.dbh.db, `smtp:${client(session)}`, Date.now(), bucket).then(
         (t) => done(t.allowed ? null : refuse(450, `Too many messages from ${client(session)}; try again in ${Math.ceil(t.retryAfterMs / 1000)} s.`)),
         (err: unknown) => {
@@ -78,11 +97,14 @@ export async function startReceiver(ctx: Ctx, stored: () => void) {
     },
     onData(stream, session, done) {
       const chunks: Buffer[] = [];
+      let sent = 0;
       stream.on('data', (b: Buffer) => {
+        sent += b.length;
         if (!stream.sizeExceeded) chunks.push(b);
       });
       stream.on('error', (err) => done(err));
       stream.on('end', () => {
+        spend(client(session), sent);
         if (stream.sizeExceeded) return done(refuse(552, `The message is larger than ${MAX_MAIL / 1024 / 1024} MB; it was not taken.`));
         const raw = Buffer.concat(chunks);
         const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';

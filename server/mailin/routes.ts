@@ -10,7 +10,7 @@ import { customerKey } from '../intake/lead';
 import type { UserRow } from '../users/repo';
 import type { MailIn } from './mailin';
 import type { MadeLead, MailDetail } from './job';
-import { addAddress, listAddresses, mailSealer, removeAddress, TEST_HEADER, testMark } from './service';
+import { addAddress, dropRaw, listAddresses, mailSealer, removeAddress, TEST_HEADER, testMark } from './service';
 import { zonedStartOfDay, dayKey } from '../../domain/time';
 import { senderDomain } from '../../domain/mailin';
 
@@ -78,6 +78,7 @@ export async function mailRoutes(app: FastifyInstance, { mailIn }: { mailIn: Mai
     const row = await mailOf(ctx, me, id);
     if (!Number(done.numUpdatedRows) && !(state === 'taken' && row.state === 'taken'))
       throw new ApiError(409, `This mail was already handled${row.handled_by ? ` by ${row.handled_by}` : ''}.`, 'handled');
+    await dropRaw(ctx.dbh.db, id);
     ctx.bus.publish({ topic: 'leads' });
     return { message: present(row) };
   }

@@ -145,32 +145,39 @@ export const testMark = (secret: string) => crypto.createHmac('sha256', secret).
  */
 export async function keepMail(ctx: Ctx, m: { raw: Uint8Array; address: LeadAddress; via: 'smtp' | 'imap'; sender: string }): Promise<'kept' | 'again'> {
   const now = Date.now();
-  const row = await ctx.dbh.db
-    .insertInto('mail_messages')
-    .values({
-      address_id: m.address.id,
-      store_id: m.address.storeId,
-      message_key: messageKey(m.raw),
-      via: m.via,
-      sender: m.sender.slice(0, 320),
-      subject: '',
-      raw: mailSealer(ctx.secret).seal(m.raw),
-      size: m.raw.byteLength,
-      state: 'received',
-      attempts: 0,
-      next_at: now,
-      lease_until: null,
-      outcome: '',
-      detail: '',
-      handled_by: null,
-      received_at: now,
-      done_at: null,
-    })
-    .onConflict((oc) => oc.columns(['address_id', 'message_key']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row ? 'kept' : 'again';
+  const sealed = mailSealer(ctx.secret).seal(m.raw);
+  return ctx.dbh.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('mail_messages')
+      .values({
+        address_id: m.address.id,
+        store_id: m.address.storeId,
+        message_key: messageKey(m.raw),
+        via: m.via,
+        sender: m.sender.slice(0, 320),
+        subject: '',
+        size: m.raw.byteLength,
+        state: 'received',
+        attempts: 0,
+        next_at: now,
+        lease_until: null,
+        outcome: '',
+        detail: '',
+        handled_by: null,
+        received_at: now,
+        done_at: null,
+      })
+      .onConflict((oc) => oc.columns(['address_id', 'message_key']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) return 'again';
+    await trx.insertInto('mail_raw').values({ id: row.id, raw: sealed }).execute();
+    return 'kept';
+  });
 }
+
+/** The raw message of a mail no longer needed (it was read into leads, a test, or dismissed). */
+export const dropRaw = (db: Db, id: number) => db.deleteFrom('mail_raw').where('id', '=', id).execute();
 
 /** Mail older than the 30 days it is listed: gone, with its sealed text. */
 export const pruneMail = (db: Db, now = Date.now()) =>
