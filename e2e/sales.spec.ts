@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './support/session';
+import { assignUntil, personPage, unique as uniqueName } from './support/people';
 import { dayKey } from '../domain/time';
 
 const MANAGER = 'manager@e2e.test';
@@ -188,4 +189,28 @@ test('the tracker is usable on a 375 px phone', async ({ page }) => {
   await expect(edit).toBeInViewport();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+});
+
+test('a salesman logs a sale from the tracker by choosing his open lead: the lead is Sold, and it is no longer offered', async ({ browser }) => {
+  const manager = await personPage(browser, MANAGER, 'Sales Manager');
+  const name = uniqueName('Lena');
+  const rep = await personPage(browser, unique('lena'), name);
+  const [customer, other] = await assignUntil(manager, name, 2, 'Buyer');
+  await rep.goto('/dashboard/stats/sales');
+  const f = form(rep);
+  await rep.getByRole('combobox', { name: 'Lead (optional)' }).click();
+  await rep.getByRole('option', { name: customer }).click();
+  await expect(rep.getByText(`Customer: ${customer}`)).toBeVisible();
+  await expect(f.getByLabel('Customer (optional)')).toHaveCount(0);
+  await f.getByLabel('Front gross ($)').fill('1800');
+  await f.getByRole('button', { name: 'Save sale' }).click();
+  await expect(rep.getByText(`${customer} sold. The sale is in your tracker.`)).toBeVisible();
+  await expect(rep.getByTestId('sale-customer').filter({ hasText: customer })).toBeVisible();
+  // The lead is Sold: the form offers it no more and goes back to a typed customer.
+  await expect(f.getByLabel('Customer (optional)')).toBeVisible();
+  const mine = await (await rep.request.get('/api/leads/mine?open=0&limit=50')).json();
+  expect(mine.leads.find((l: { customer: string }) => l.customer === customer)).toMatchObject({ stage: 'sold' });
+  await rep.getByRole('combobox', { name: 'Lead (optional)' }).click();
+  await expect(rep.getByRole('option', { name: other })).toBeVisible();
+  await expect(rep.getByRole('option', { name: customer })).toHaveCount(0);
 });

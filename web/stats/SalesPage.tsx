@@ -9,7 +9,7 @@ import { useSearchParams } from 'react-router';
 import { PageTitle } from '../components/PageTitle';
 import { useSession } from '../session/SessionProvider';
 import { ALL_MY_STORES, exportUrl, useAllMySales, useTracker } from './sales/api';
-import { SaleForm } from './sales/SaleForm';
+import { AddSale } from './sales/AddSale';
 import { SalesList } from './sales/SalesList';
 import { Figures } from './sales/Figures';
 import { Charts } from './sales/Charts';
@@ -136,11 +136,7 @@ export default function SalesPage() {
                     <Title order={2} size="h4" mb="sm">
                       Add Sale
                     </Title>
-                    <SaleForm
-                      key={below.today}
-                      today={below.today}
-                      initial={{ date: below.today, vehicleType: 'new', frontGross: '', split: 'full', customer: '' }}
-                    />
+                    <AddSale key={below.today} today={below.today} />
                   </Paper>
                 </Grid.Col>
               )}
