@@ -321,6 +321,8 @@ export interface MailMessagesTable {
   via: 'smtp' | 'imap';
   sender: string;
   subject: string;
+  /** Its parts in mail_raw. */
+  raw_key: string;
   size: number;
   state: MailState;
   attempts: number;
@@ -335,10 +337,12 @@ export interface MailMessagesTable {
   done_at: number | null;
 }
 
-/** A lead mail as it came, sealed; deleted once the mail is handled (kept while it waits for review). */
+/** A lead mail as it came, sealed, in parts; deleted once the mail is handled (kept while it waits for review). */
 interface MailRawTable {
-  id: number;
-  raw: Buffer;
+  raw_key: string;
+  part: number;
+  bytes: Buffer;
+  created_at: number;
 }
 
 /** A rate-limit counter shared by every app server: hits in the window ending at reset_at. */

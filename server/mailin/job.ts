@@ -7,7 +7,7 @@ import { rounds } from '../db/rounds';
 import { createIntakeParser } from '../intake/parser';
 import { intake, prospectsToLeads, underIdempotencyKey, type ApiKey } from '../intake/service';
 import type { ReadMail } from './read';
-import { dropRaw, headerOf, mailSealer, TEST_HEADER, testMark } from './service';
+import { dropRaw, headerOf, mailSealer, readRaw, TEST_HEADER, testMark } from './service';
 import { messageOf } from '../../domain/errors';
 import { labelledFields, senderDomain, type Prefill } from '../../domain/mailin';
 
@@ -19,7 +19,7 @@ export interface MailTiming {
 }
 // A short lease: a server killed mid-mail holds it 20 s; one still reading past it is harmless, since a mail's leads are made once (under ids drawn from the mail).
 export const MAIL_TIMING: MailTiming = { pollMs: 2000, backoffMs: 1000, maxBackoffMs: 5 * 60_000, leaseMs: 20_000 };
-const BATCH = 8;
+const BATCH = 16;
 /** A message that cannot be handled after this many tries (the database kept failing) is marked failed for a manager to see. */
 const MAX_ATTEMPTS = 10;
 /** Tries the reader gets on one mail before it goes to review with the reader's reason. */
@@ -55,12 +55,10 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
   const box = mailSealer(ctx.secret);
   const parser = createIntakeParser({ threads: 1, log: ctx.log });
 
-  async function handle(row: { id: number; address_id: number; store_id: number | null; attempts: number }) {
-    const sealed = await db.selectFrom('mail_raw').select('raw').where('id', '=', row.id).executeTakeFirst();
+  async function handle(row: { id: number; address_id: number; store_id: number | null; attempts: number; raw_key: string }) {
+    const raw = await readRaw(db, ctx.secret, row.raw_key);
     // Another server whose lease ran out finished it meanwhile.
-    if (!sealed) return;
-    const address = await db.selectFrom('lead_addresses').select('address').where('id', '=', row.address_id).executeTakeFirst();
-    const raw = box.open(sealed.raw);
+    if (!raw) return;
     const test = headerOf(raw, TEST_HEADER) === testMark(ctx.secret);
     let mail: ReadMail;
     try {
@@ -69,15 +67,15 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
       // The reader gave up on this mail (it took too long, or it crashed the reader): tried again
       // (a reader starting up on a busy machine can be slow), then a person looks at it.
       if (!(err instanceof ApiError) || row.attempts < READ_TRIES) throw err;
-      return finish(row.id, 'review', [], { from: '', fromName: '', text: '', problems: [err.message], prefill: labelledFields('') }, '', '');
+      return finish(row, 'review', [], { from: '', fromName: '', text: '', problems: [err.message], prefill: labelledFields('') }, '', '');
     }
     if (test) {
       const names = mail.documents.flatMap((d) => d.prospects.map((p) => p.customer));
       const reason = `A test: ${names.length === 1 ? '1 prospect' : `${names.length} prospects`} read (${names.join(', ') || 'none'}); nothing handed out.`;
-      return finish(row.id, 'test', { reason }, detailOf(mail, mail.problems), mail.from, mail.subject);
+      return finish(row, 'test', { reason }, detailOf(mail, mail.problems), mail.from, mail.subject);
     }
     const domain = senderDomain(mail.from);
-    const channel: ApiKey = { id: 0, scope: `mail-${row.address_id}`, name: domain || address?.address || 'E-mail', storeId: row.store_id };
+    const channel: ApiKey = { id: 0, scope: `mail-${row.address_id}`, name: domain || 'E-mail', storeId: row.store_id };
     const made: MadeLead[] = [];
     const problems = [...mail.problems];
     for (const [d, doc] of mail.documents.entries()) {
@@ -91,12 +89,12 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
       }
     }
     const taken = made.some((l) => l.status !== 'refused');
-    await finish(row.id, taken ? 'taken' : 'review', made, detailOf(mail, problems), mail.from, mail.subject);
+    await finish(row, taken ? 'taken' : 'review', made, detailOf(mail, problems), mail.from, mail.subject);
     if (!taken) ctx.bus.publish({ topic: 'leads', storeId: row.store_id ?? GROUP_ONLY });
   }
 
   async function finish(
-    id: number,
+    { id, raw_key: key }: { id: number; raw_key: string },
     state: 'taken' | 'review' | 'test',
     outcome: MadeLead[] | { reason: string },
     detail: MailDetail,
@@ -117,7 +115,7 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
       .where('id', '=', id)
       .execute();
     // What a person may still act on keeps its message; the rest is read and done.
-    if (state !== 'review') await dropRaw(db, id);
+    if (state !== 'review') await dropRaw(db, key);
   }
 
   async function round(): Promise<number> {
@@ -136,7 +134,7 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
       .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
       .where('id', 'in', due)
       .where('state', '=', 'received')
-      .returning(['id', 'address_id', 'store_id', 'attempts'])
+      .returning(['id', 'address_id', 'store_id', 'attempts', 'raw_key'])
       .execute();
     await Promise.all(
       rows.map(async (r) => {

@@ -78,7 +78,7 @@ export async function mailRoutes(app: FastifyInstance, { mailIn }: { mailIn: Mai
     const row = await mailOf(ctx, me, id);
     if (!Number(done.numUpdatedRows) && !(state === 'taken' && row.state === 'taken'))
       throw new ApiError(409, `This mail was already handled${row.handled_by ? ` by ${row.handled_by}` : ''}.`, 'handled');
-    await dropRaw(ctx.dbh.db, id);
+    await dropRaw(ctx.dbh.db, row.raw_key);
     ctx.bus.publish({ topic: 'leads' });
     return { message: present(row) };
   }

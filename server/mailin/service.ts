@@ -26,14 +26,28 @@ const toAddress = (r: { id: number | string; address: string; store_id: number |
   storeId: r.store_id === null ? null : Number(r.store_id),
 });
 
+/**
+ * Every lead address, kept a few seconds per app server (the receiver asks at every RCPT TO): one
+ * added or removed on this server counts at once, on another within those seconds.
+ */
+const KEEP_MS = 5000;
+const kept = new WeakMap<Db, { until: number; book: Promise<Map<string, LeadAddress>> }>();
+const forget = (db: Db) => kept.delete(db);
+
 /** The lead address a recipient names, if the portal takes mail for it. */
 export async function leadAddress(db: Db, address: string): Promise<LeadAddress | null> {
-  const row = await db
-    .selectFrom('lead_addresses')
-    .select(['id', 'address', 'store_id'])
-    .where('address', '=', address.trim().toLowerCase())
-    .executeTakeFirst();
-  return row ? toAddress(row) : null;
+  let k = kept.get(db);
+  if (!k || k.until <= Date.now()) {
+    const book = db
+      .selectFrom('lead_addresses')
+      .select(['id', 'address', 'store_id'])
+      .execute()
+      .then((rows) => new Map(rows.map((r) => [r.address, toAddress(r)])));
+    kept.set(db, (k = { until: Date.now() + KEEP_MS, book }));
+    // A failed read is not kept.
+    book.catch(() => kept.get(db)?.book === book && forget(db));
+  }
+  return (await k.book).get(address.trim().toLowerCase()) ?? null;
 }
 
 /**
@@ -55,6 +69,7 @@ export async function ensureAddresses(ctx: Ctx, wanted: { address: string; store
       .onConflict((oc) => oc.column('address').doNothing())
       .execute();
   }
+  forget(ctx.dbh.db);
 }
 
 export async function addAddress(db: Db, store: number, address: string, by: string): Promise<LeadAddress> {
@@ -64,6 +79,7 @@ export async function addAddress(db: Db, store: number, address: string, by: str
       .values({ address: address.toLowerCase(), store_id: store, created_by: by, created_at: Date.now() })
       .returning(['id', 'address', 'store_id'])
       .executeTakeFirstOrThrow();
+    forget(db);
     return toAddress(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(409, `${address} is already a lead address.`, undefined, 'address');
@@ -78,6 +94,7 @@ export async function removeAddress(db: Db, store: number, id: number, configure
   if (configured.includes(row.address))
     throw new ApiError(409, `${row.address} is set in INBOUND_ADDRESSES: take it out there, then restart the portal.`, 'configured');
   await db.deleteFrom('lead_addresses').where('id', '=', id).execute();
+  forget(db);
 }
 
 /** A store's addresses (and the group's, for a group manager) with what came in: the last message, today's count, today's errors. */
@@ -128,58 +145,87 @@ export function headerOf(raw: Uint8Array, name: string): string | null {
   return new RegExp(`^${name}:[ \t]*(.*?)[ \t]*\r?$`, 'im').exec(head)?.[1] ?? null;
 }
 
-/** The Message-ID of a raw message, else the SHA-256 of its bytes: what makes a mail delivered twice one. */
-export function messageKey(raw: Uint8Array): string {
+/** The Message-ID of a raw message, else the SHA-256 of its bytes (`digest`, when the caller hashed them as they came): what makes a mail delivered twice one. */
+export function messageKey(raw: Uint8Array, digest?: string): string {
   const id = /^<?([^<>\s]{1,500})>?$/.exec(headerOf(raw, 'message-id') ?? '')?.[1];
-  return id ? `id:${id}` : `sha256:${crypto.createHash('sha256').update(raw).digest('hex')}`;
+  return id ? `id:${id}` : `sha256:${digest ?? crypto.createHash('sha256').update(raw).digest('hex')}`;
 }
 
 /** The header "Send a test lead" marks its mail with: only this portal can write it, so no sender can pass a real lead off as a test. */
 export const TEST_HEADER = 'X-Lead-Test';
 export const testMark = (secret: string) => crypto.createHmac('sha256', secret).update('lead-mail-test').digest('hex');
 
+const PART = 256 * 1024;
+/** A turn of the event loop: what else is waiting (a request, another mail) goes between two parts. */
+const turn = () => new Promise<void>((r) => setImmediate(r));
+
 /**
  * Stores a message for an address, sealed, before anyone is told it arrived: the receiver
- * answers 250 only after this. The same message again for the same address is stored once
- * ('again').
+ * answers 250 only after this. Its parts go first, each sealed and written on its own (with the
+ * event loop free between them), then its row in one short write: a row always has its parts,
+ * and parts a crash left without a row are pruned. The same message again for the same address
+ * is stored once ('again').
  */
-export async function keepMail(ctx: Ctx, m: { raw: Uint8Array; address: LeadAddress; via: 'smtp' | 'imap'; sender: string }): Promise<'kept' | 'again'> {
+export async function keepMail(
+  ctx: Ctx,
+  m: { raw: Uint8Array; address: LeadAddress; via: 'smtp' | 'imap'; sender: string; digest?: string },
+): Promise<'kept' | 'again'> {
+  const { db } = ctx.dbh;
+  const box = mailSealer(ctx.secret);
+  const key = crypto.randomBytes(16).toString('hex');
   const now = Date.now();
-  const sealed = mailSealer(ctx.secret).seal(m.raw);
-  return ctx.dbh.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('mail_messages')
-      .values({
-        address_id: m.address.id,
-        store_id: m.address.storeId,
-        message_key: messageKey(m.raw),
-        via: m.via,
-        sender: m.sender.slice(0, 320),
-        subject: '',
-        size: m.raw.byteLength,
-        state: 'received',
-        attempts: 0,
-        next_at: now,
-        lease_until: null,
-        outcome: '',
-        detail: '',
-        handled_by: null,
-        received_at: now,
-        done_at: null,
-      })
-      .onConflict((oc) => oc.columns(['address_id', 'message_key']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!row) return 'again';
-    await trx.insertInto('mail_raw').values({ id: row.id, raw: sealed }).execute();
-    return 'kept';
-  });
+  for (let part = 0, at = 0; at < m.raw.byteLength || part === 0; part++, at += PART) {
+    if (part) await turn();
+    await db
+      .insertInto('mail_raw')
+      .values({ raw_key: key, part, bytes: box.seal(m.raw.subarray(at, at + PART)), created_at: now })
+      .execute();
+  }
+  const row = await db
+    .insertInto('mail_messages')
+    .values({
+      address_id: m.address.id,
+      store_id: m.address.storeId,
+      message_key: messageKey(m.raw, m.digest),
+      via: m.via,
+      sender: m.sender.slice(0, 320),
+      subject: '',
+      raw_key: key,
+      size: m.raw.byteLength,
+      state: 'received',
+      attempts: 0,
+      next_at: now,
+      lease_until: null,
+      outcome: '',
+      detail: '',
+      handled_by: null,
+      received_at: now,
+      done_at: null,
+    })
+    .onConflict((oc) => oc.columns(['address_id', 'message_key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (row) return 'kept';
+  await dropRaw(db, key);
+  return 'again';
 }
 
-/** The raw message of a mail no longer needed (it was read into leads, a test, or dismissed). */
-export const dropRaw = (db: Db, id: number) => db.deleteFrom('mail_raw').where('id', '=', id).execute();
+/** A stored message as it came; null when its parts are gone (it was handled). */
+export async function readRaw(db: Db, secret: string, key: string): Promise<Buffer | null> {
+  const parts = await db.selectFrom('mail_raw').select('bytes').where('raw_key', '=', key).orderBy('part').execute();
+  if (!parts.length) return null;
+  const box = mailSealer(secret);
+  const out: Buffer[] = [];
+  for (const p of parts) {
+    if (out.length) await turn();
+    out.push(box.open(p.bytes));
+  }
+  return Buffer.concat(out);
+}
 
-/** Mail older than the 30 days it is listed: gone, with its sealed text. */
+/** The message of a mail no longer needed (it was read into leads, a test, or dismissed). */
+export const dropRaw = (db: Db, key: string) => db.deleteFrom('mail_raw').where('raw_key', '=', key).execute();
+
 export const pruneMail = (db: Db, now = Date.now()) =>
   db
     .deleteFrom('mail_messages')

@@ -24,6 +24,7 @@ export default (dialect: Dialect): Migration => {
         .addColumn('via', 'text', (c) => c.notNull())
         .addColumn('sender', 'text', (c) => c.notNull())
         .addColumn('subject', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('raw_key', 'text', (c) => c.notNull())
         .addColumn('size', 'integer', (c) => c.notNull())
         .addColumn('state', 'text', (c) => c.notNull())
         .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
@@ -36,12 +37,17 @@ export default (dialect: Dialect): Migration => {
         .addColumn('done_at', big)
         .addUniqueConstraint('mail_messages_once', ['address_id', 'message_key'])
         .execute();
-      // The message as it came, sealed, apart from its row: the reader claims and marks rows
-      // without rewriting 10 MB each time, and it is deleted once the mail is handled.
+      // The message as it came, sealed, in parts of 256 kB apart from its row: each part is its own
+      // short write (a 10 MB message in one statement held SQLite, and with it the event loop, for
+      // 60 ms), claiming and marking a row never rewrites the message, and the parts are deleted
+      // once the mail is handled.
       await db.schema
         .createTable('mail_raw')
-        .addColumn('id', big, (c) => c.primaryKey())
-        .addColumn('raw', dialect === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
+        .addColumn('raw_key', 'text', (c) => c.notNull())
+        .addColumn('part', 'integer', (c) => c.notNull())
+        .addColumn('bytes', dialect === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
+        .addColumn('created_at', big, (c) => c.notNull())
+        .addPrimaryKeyConstraint('mail_raw_pk', ['raw_key', 'part'])
         .execute();
       await db.schema.createIndex('mail_messages_due').on('mail_messages').columns(['state', 'next_at']).execute();
       await db.schema.createIndex('mail_messages_store').on('mail_messages').columns(['store_id', 'received_at']).execute();
