@@ -6,6 +6,7 @@ import { messageOf } from '../../domain/errors';
 import { ApiError, badRequest } from '../http/errors';
 import type { ReadDocument } from './read';
 import type { ReadMail } from '../mailin/read';
+import type read from './worker';
 import type { Answer, Task } from './worker';
 
 /**
@@ -70,7 +71,7 @@ export function createIntakeParser(opts: ParserOptions = {}) {
   // Found at start, not at the first document: a build without its worker does not start.
   if (!fs.existsSync(fileURLToPath(file))) throw new Error(`The intake parser's worker is missing (${fileURLToPath(file)}): build the server again.`);
 
-  let pool: Piscina<Task, Answer> | null = null;
+  let pool: Piscina<Task, Awaited<ReturnType<typeof read>>> | null = null;
   let closed = false;
   const started = () =>
     (pool ??= new Piscina({

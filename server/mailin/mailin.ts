@@ -6,7 +6,7 @@ import { ensureAddresses, keepMail, leadAddress } from './service';
 import { messageOf } from '../../domain/errors';
 
 /** The lead address an IMAP mailbox stands for: its user when that is an address, else user@host. */
-export function mailboxAddress(url: string) {
+function mailboxAddress(url: string) {
   const u = new URL(url);
   const user = decodeURIComponent(u.username).toLowerCase();
   return user.includes('@') ? user : `${user}@${u.hostname.toLowerCase()}`;

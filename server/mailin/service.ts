@@ -15,7 +15,7 @@ export interface LeadAddress {
 }
 
 const DAY_MS = 86_400_000;
-export const KEPT_MS = MAIL_KEPT_DAYS * DAY_MS;
+const KEPT_MS = MAIL_KEPT_DAYS * DAY_MS;
 
 /** The mail a lead address took in: sealed with its own purpose (customers' details, not sign-in links). */
 export const mailSealer = (secret: string) => sealer(secret, 'lead-mail');
@@ -146,7 +146,7 @@ export function headerOf(raw: Uint8Array, name: string): string | null {
 }
 
 /** The Message-ID of a raw message, else the SHA-256 of its bytes (`digest`, when the caller hashed them as they came): what makes a mail delivered twice one. */
-export function messageKey(raw: Uint8Array, digest?: string): string {
+function messageKey(raw: Uint8Array, digest?: string): string {
   const id = /^<?([^<>\s]{1,500})>?$/.exec(headerOf(raw, 'message-id') ?? '')?.[1];
   return id ? `id:${id}` : `sha256:${digest ?? crypto.createHash('sha256').update(raw).digest('hex')}`;
 }

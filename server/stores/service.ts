@@ -90,7 +90,6 @@ export async function storesByCodes(db: Db, codes: string[]): Promise<Store[]> {
   return found;
 }
 
-
 /** A new store with its own rotation state row (its lock) and the default rules. */
 export async function addStore(h: DbHandle, v: { name: string; code: string; timezone: string }): Promise<Store> {
   try {

@@ -21,7 +21,6 @@ const audited = (u: Pick<UserRow, 'email' | 'name' | 'role' | 'disabled' | 'dele
   deletedAt: u.deleted_at ? new Date(u.deleted_at).toISOString() : null,
 });
 
-
 async function audit(db: Db, userId: string, by: Actor, action: AuditAction, before: UserRow | null, after: UserRow) {
   // A new record's status is the default; its entry records what the manager chose.
   const changes = before ? diff(audited(before), audited(after)) : diff(null, { email: after.email, name: after.name, role: after.role });
