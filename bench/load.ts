@@ -76,3 +76,22 @@ export async function oneByOne(times: number, once: (i: number) => Promise<unkno
   }
   return lat;
 }
+
+/**
+ * Other users reading the rotation, 100 a second, for SECONDS: an open loop (each asks on a fixed
+ * schedule whatever the server is doing, and its latency counts from when it was due), so a
+ * stalled event loop shows in full.
+ */
+export async function openLoopReaders(port: number, cookie: string) {
+  const lat: number[] = [];
+  const every = 10;
+  const start = performance.now();
+  const asked: Promise<void>[] = [];
+  for (let due = start; due < start + SECONDS * 1000; due += every) {
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    asked.push(request(port, 'GET', '/api/rotation', cookie).then(() => void lat.push(performance.now() - due)));
+  }
+  await Promise.all(asked);
+  return { p50: pct(lat, 50), p99: pct(lat, 99), max: Math.max(...lat) };
+}

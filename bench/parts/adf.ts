@@ -2,7 +2,7 @@
 import { freshDb } from '../../server/test/harness';
 import { createKey } from '../../server/intake/service';
 import { FIRST_STORE_ID } from '../../server/users/repo';
-import { pct, request, round, say, SECONDS, send } from '../load';
+import { openLoopReaders, pct, round, say, SECONDS, send } from '../load';
 import { seed, startServer } from '../server';
 import type { Results } from '../table';
 
@@ -44,23 +44,8 @@ export async function adfBench(): Promise<Results> {
   for (const doc of [...worstDocuments(), ...worstDocuments()]) {
     await post(server.port, warm.key, doc);
   }
-  // Open loop: other users ask on a fixed schedule (100 a second) whatever the server is doing,
-  // and each answer's latency counts from when it was due, so a stalled event loop shows in full.
-  const readers = async () => {
-    const lat: number[] = [];
-    const every = 10;
-    const start = performance.now();
-    const asked: Promise<void>[] = [];
-    for (let due = start; due < start + SECONDS * 1000; due += every) {
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      asked.push(request(server.port, 'GET', '/api/rotation', cookie).then(() => void lat.push(performance.now() - due)));
-    }
-    await Promise.all(asked);
-    return { p50: pct(lat, 50), p99: pct(lat, 99), max: Math.max(...lat) };
-  };
   say(`[adf] other users alone, ${SECONDS} s…`);
-  const alone = await readers();
+  const alone = await openLoopReaders(server.port, cookie);
   say(`[adf] other users while one key sends its worst ADF documents as fast as its allowance lets, ${SECONDS} s…`);
   const docs = worstDocuments();
   const statuses: Record<number, number> = {};
@@ -77,7 +62,7 @@ export async function adfBench(): Promise<Results> {
     }
   };
   const sender = Promise.all(Array.from({ length: ATTACKERS }, attacker));
-  const attacked = await readers();
+  const attacked = await openLoopReaders(server.port, cookie);
   sending = false;
   await sender;
   await server.stop();

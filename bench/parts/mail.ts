@@ -6,7 +6,7 @@ import { openDb } from '../../server/db';
 import { MAX_MAIL } from '../../server/mailin/receiver';
 import { freshDb } from '../../server/test/harness';
 import { freePort } from '../../server/test/process';
-import { pct, request, round, say, SECONDS } from '../load';
+import { openLoopReaders, pct, round, say, SECONDS } from '../load';
 import { seed, startServer } from '../server';
 import type { Results } from '../table';
 
@@ -252,21 +252,6 @@ async function smtpClient(port: number) {
   };
 }
 
-/** Other users reading the rotation, 100 a second on an open loop (as in adf.ts), for SECONDS. */
-async function readers(port: number, cookie: string) {
-  const lat: number[] = [];
-  const every = 10;
-  const start = performance.now();
-  const asked: Promise<void>[] = [];
-  for (let due = start; due < start + SECONDS * 1000; due += every) {
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
-    asked.push(request(port, 'GET', '/api/rotation', cookie).then(() => void lat.push(performance.now() - due)));
-  }
-  await Promise.all(asked);
-  return { p50: pct(lat, 50), p99: pct(lat, 99), max: Math.max(...lat) };
-}
-
 /** A server with the receiver on, its database seeded; `perMinute` unset: the receiver's default rate. */
 async function mailServer(perMinute?: number) {
   const dbh = await freshDb('sqlite');
@@ -406,12 +391,12 @@ async function attackBench(): Promise<Results> {
   for (const [i, m] of mails.slice(2, 5).entries()) await warmClient.send(hostileRaw(m, 90_000_000 + i));
   warmClient.end();
   // The rotation route warm (a server just started answers its first seconds slowly): one round of readers, not counted.
-  await readers(s.port, s.cookie);
+  await openLoopReaders(s.port, s.cookie);
   // The warm-up's mail read (the 9 MB HTML takes a while): the baseline is a quiet server.
   await drained(s, 60_000);
   await sleep(500);
   say(`[mail] other users alone, ${SECONDS} s…`);
-  const alone = await readers(s.port, s.cookie);
+  const alone = await openLoopReaders(s.port, s.cookie);
   say(`[mail] other users while one client sends hostile mail on ${MAIL_ATTACKERS} connections (default rate), ${SECONDS} s…`);
   const codes: Record<string, Record<number, number>> = {};
   const count = (kind: string, code: number) => {
@@ -443,7 +428,7 @@ async function attackBench(): Promise<Results> {
   };
   const attackStart = Date.now();
   const sender = Promise.all(Array.from({ length: MAIL_ATTACKERS }, (_, a) => attacker(a)));
-  const attacked = await readers(s.port, s.cookie);
+  const attacked = await openLoopReaders(s.port, s.cookie);
   sending = false;
   await sender;
   say(`[mail] answers to the hostile client by mail: ${JSON.stringify(codes)}`);

@@ -72,7 +72,8 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
     if (test) {
       const names = mail.documents.flatMap((d) => d.prospects.map((p) => p.customer));
       const reason = `A test: ${names.length === 1 ? '1 prospect' : `${names.length} prospects`} read (${names.join(', ') || 'none'}); nothing handed out.`;
-      return finish(row, 'test', { reason }, detailOf(mail, mail.problems), mail.from, mail.subject);
+      await finish(row, 'test', { reason }, detailOf(mail, mail.problems), mail.from, mail.subject);
+      return ctx.bus.publish({ topic: 'leads', storeId: row.store_id ?? GROUP_ONLY });
     }
     const domain = senderDomain(mail.from);
     const channel: ApiKey = { id: 0, scope: `mail-${row.address_id}`, name: domain || 'E-mail', storeId: row.store_id };
