@@ -142,10 +142,18 @@ describe('the receiver with a certificate', () => {
       requireTLS: true,
       tls: { rejectUnauthorized: false },
     });
-    const info = await smtp.sendMail({ from: 'leads@cars.example', to: 'leads@dealer.test', subject: 'Over TLS', text: fixture('lead.xml') });
+    const info = await smtp.sendMail({
+      from: 'leads@cars.example',
+      to: 'leads@dealer.test',
+      subject: 'Over TLS',
+      text: 'Brochure attached',
+      attachments: [{ filename: 'brochure.pdf', content: Buffer.alloc(1024 * 1024, 1) }],
+    });
     smtp.close();
     expect(info.accepted).toEqual(['leads@dealer.test']);
-    // Stored before the 250.
-    expect(await t.db.selectFrom('mail_messages').select('via').execute()).toEqual([{ via: 'smtp' }]);
+    // Stored before the 250, in sealed parts of 256 kB (no one write holds the database long): this 1 MB attachment, base64, makes six.
+    const [row] = await t.db.selectFrom('mail_messages').select(['via', 'raw_key']).execute();
+    expect(row.via).toBe('smtp');
+    expect(await t.db.selectFrom('mail_raw').select('part').where('raw_key', '=', row.raw_key).execute()).toHaveLength(6);
   });
 });

@@ -100,18 +100,24 @@ export async function startReceiver(ctx: Ctx, stored: () => void) {
       const chunks: Buffer[] = [];
       // Hashed as it comes, in small steps: a mail without a Message-ID is known by its SHA-256.
       const hash = crypto.createHash('sha256');
-      let sent = 0;
+      // Each chunk is charged as it comes: connections sending at once share one budget, and the
+      // message that overdraws it is refused (450), so what one client stores stays within it.
+      let over = false;
       stream.on('data', (b: Buffer) => {
-        sent += b.length;
-        if (!stream.sizeExceeded) {
+        spend(client(session), b.length);
+        over ||= allowance(client(session)) < 0;
+        if (!stream.sizeExceeded && !over) {
           chunks.push(b);
           hash.update(b);
         }
       });
       stream.on('error', (err) => done(err));
       stream.on('end', () => {
-        spend(client(session), sent);
         if (stream.sizeExceeded) return done(refuse(552, `The message is larger than ${MAX_MAIL / 1024 / 1024} MB; it was not taken.`));
+        if (over)
+          return done(
+            refuse(450, `Too much mail from ${client(session)}; try this message again in ${Math.ceil(-allowance(client(session)) / BYTES_PER_SECOND)} s.`),
+          );
         const raw = Buffer.concat(chunks);
         const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         const digest = hash.digest('hex');
