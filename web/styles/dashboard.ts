@@ -32,3 +32,4 @@ import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Table.css';
 import '@mantine/notifications/styles.css';
 import './print.css';
+import './shell.css';
