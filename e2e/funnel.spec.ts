@@ -87,4 +87,5 @@ test("the funnel shows a sold lead: live on the salesman's page, in the manager'
   // A period that is not one says so.
   await boss.goto('/dashboard/stats/funnel?from=2026-03-10&to=2026-03-01');
   await expect(boss.getByText('From must be on or before To')).toBeVisible();
+  for (const p of [boss, seller]) await p.context().close();
 });

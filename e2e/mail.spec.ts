@@ -137,6 +137,8 @@ test('a mail with no ADF waits for review: the manager makes a lead of it and se
     .filter({ hasText: 'Test lead for' });
   await expect(test.getByTestId('mail-state')).toHaveText('Test', { timeout: 20_000 });
   await expect(test.getByTestId('mail-outcome')).toContainText('Terry Test');
+  // Pages left open would go on following the live news through the specs after this one.
+  for (const p of [rep, boss]) await p.context().close();
 });
 
 test('Lead mail and Mail to review at 375 and 1280 px, light and dark: no sideways scroll, no serious axe violation', async ({ browser }) => {
@@ -205,4 +207,5 @@ test('Lead mail and Mail to review at 375 and 1280 px, light and dark: no sidewa
     }
   }
   expect(found, found.join('\n')).toEqual([]);
+  await boss.context().close();
 });

@@ -213,4 +213,5 @@ test('a salesman logs a sale from the tracker by choosing his open lead: the lea
   await rep.getByRole('combobox', { name: 'Lead (optional)' }).click();
   await expect(rep.getByRole('option', { name: other })).toBeVisible();
   await expect(rep.getByRole('option', { name: customer })).toHaveCount(0);
+  for (const p of [rep, manager]) await p.context().close();
 });
