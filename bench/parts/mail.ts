@@ -1,6 +1,5 @@
 /** Lead mail: provider mail through the SMTP receiver to assigned leads, and other users' latency while one client sends hostile mail. */
 import net from 'node:net';
-import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import nodemailer from 'nodemailer';
 import { openDb } from '../../server/db';
@@ -383,44 +382,6 @@ async function intakeBench(): Promise<Results> {
   };
 }
 
-/** How the hostile client's sends were answered: SMTP codes by kind of mail. */
-export type Codes = Record<string, Record<number, number>>;
-
-/** One client sending hostile mail on MAIL_ATTACKERS connections as fast as the receiver lets it, until `stopped`. */
-export async function attack(port: number, stopped: () => boolean, ready: () => void): Promise<Codes> {
-  const mails = hostileMails();
-  ready();
-  const codes: Codes = {};
-  const count = (kind: string, code: number) => {
-    codes[kind] ??= {};
-    codes[kind][code] = (codes[kind][code] ?? 0) + 1;
-  };
-  let n = 0;
-  const attacker = async (a: number) => {
-    let c = await smtpClient(port);
-    let k = a;
-    while (!stopped()) {
-      if (c.closed() || c.greeting !== 220) {
-        count('connect', c.greeting);
-        c.end();
-        await sleep(200);
-        c = await smtpClient(port);
-        continue;
-      }
-      const m = mails[k++ % mails.length];
-      const raw = hostileRaw(m, n++);
-      if (m.kind === 'over' && raw.length !== MAX_MAIL + 1) throw new Error(`the mail one byte too big is ${raw.length} bytes`);
-      const code = await c.send(raw);
-      count(m.kind, code);
-      // 450: over the rate; it says when to try again: wait that, at most a second, as a sender would.
-      if (code === 450) await sleep(1000);
-    }
-    c.end();
-  };
-  await Promise.all(Array.from({ length: MAIL_ATTACKERS }, (_, a) => attacker(a)));
-  return codes;
-}
-
 /** Other users' latency alone, then while one client sends hostile mail on MAIL_ATTACKERS connections as fast as the receiver lets it. */
 async function attackBench(): Promise<Results> {
   const s = await mailServer();
@@ -437,21 +398,39 @@ async function attackBench(): Promise<Results> {
   say(`[mail] other users alone, ${SECONDS} s…`);
   const alone = await openLoopReaders(s.port, s.cookie);
   say(`[mail] other users while one client sends hostile mail on ${MAIL_ATTACKERS} connections (default rate), ${SECONDS} s…`);
-  // The hostile client on a thread of its own: building and sending 10 MB messages must not hold up
-  // the event loop that times the other users (it did: their p99 stayed at 140 ms with nothing stored).
-  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const codes: Record<string, Record<number, number>> = {};
+  const count = (kind: string, code: number) => {
+    codes[kind] ??= {};
+    codes[kind][code] = (codes[kind][code] ?? 0) + 1;
+  };
+  let sending = true;
+  let n = 0;
+  const attacker = async (a: number) => {
+    let c = await smtpClient(s.smtpPort);
+    let k = a;
+    while (sending) {
+      if (c.closed() || c.greeting !== 220) {
+        count('connect', c.greeting);
+        c.end();
+        await sleep(200);
+        c = await smtpClient(s.smtpPort);
+        continue;
+      }
+      const m = mails[k++ % mails.length];
+      const raw = hostileRaw(m, n++);
+      if (m.kind === 'over' && raw.length !== MAX_MAIL + 1) throw new Error(`the mail one byte too big is ${raw.length} bytes`);
+      const code = await c.send(raw);
+      count(m.kind, code);
+      // 450: over the rate; it says when to try again: wait that, at most a second, as a sender would.
+      if (code === 450) await sleep(1000);
+    }
+    c.end();
+  };
   const attackStart = Date.now();
-  const worker = new Worker(new URL('./mail-attack.ts', import.meta.url), { execArgv: ['--import', 'tsx'], workerData: { port: s.smtpPort, stop } });
-  // Its first message: ready (its mail built), then sending; its second: the answers.
-  const messages: ((m: unknown) => void)[] = [];
-  const next = () => new Promise<unknown>((resolve, reject) => (messages.push(resolve), worker.once('error', reject)));
-  worker.on('message', (m) => messages.shift()?.(m));
-  await next();
-  const sent = next() as Promise<Codes>;
+  const sender = Promise.all(Array.from({ length: MAIL_ATTACKERS }, (_, a) => attacker(a)));
   const attacked = await openLoopReaders(s.port, s.cookie);
-  Atomics.store(stop, 0, 1);
-  const codes = await sent;
-  await worker.terminate();
+  sending = false;
+  await sender;
   say(`[mail] answers to the hostile client by mail: ${JSON.stringify(codes)}`);
   // What the reader made of it, and how long the stored hostile mail took to read.
   const drainStart = Date.now();
