@@ -18,7 +18,7 @@ const REPORT_MAIL_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export async function reportFor(db: Db, store: number, day: string, tz: string): Promise<FloorReport> {
   const from = zonedStartOfDay(day, tz).getTime();
   const to = zonedStartOfDay(addDays(day, 1), tz).getTime();
-  const [team, log, handoffs, speed, closed, appointments] = await Promise.all([
+  const [team, log, events, speed, closed] = await Promise.all([
     db
       .selectFrom('users')
       .innerJoin('memberships', 'memberships.user_id', 'users.id')
@@ -36,14 +36,15 @@ export async function reportFor(db: Db, store: number, day: string, tz: string):
       .where('created_at', '<', to)
       .where('type', 'in', ['assign', 'beback', 'skip'])
       .execute(),
+    // The day's hand-ons and appointments set, in one read.
     db
       .selectFrom('lead_events')
       .innerJoin('leads', 'leads.id', 'lead_events.lead_id')
-      .select('lead_events.actor_id')
+      .select(['lead_events.type', 'lead_events.actor_id'])
       .where('leads.store_id', '=', store)
-      .where('type', '=', 'handed_on')
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
+      .where('lead_events.type', 'in', ['handed_on', 'appointment_set'])
+      .where('lead_events.created_at', '>=', from)
+      .where('lead_events.created_at', '<', to)
       .execute(),
     db
       .selectFrom('leads')
@@ -65,15 +66,6 @@ export async function reportFor(db: Db, store: number, day: string, tz: string):
       .where('closed_at', '>=', from)
       .where('closed_at', '<', to)
       .execute(),
-    db
-      .selectFrom('lead_events')
-      .innerJoin('leads', 'leads.id', 'lead_events.lead_id')
-      .select('lead_events.actor_id')
-      .where('leads.store_id', '=', store)
-      .where('lead_events.type', '=', 'appointment_set')
-      .where('lead_events.created_at', '>=', from)
-      .where('lead_events.created_at', '<', to)
-      .execute(),
   ]);
   const n = (v: number | string | null) => (v === null ? null : Number(v));
   return floorReport({
@@ -82,7 +74,7 @@ export async function reportFor(db: Db, store: number, day: string, tz: string):
     to,
     team,
     log: log.map((e) => ({ type: e.type, targetId: e.target_id, targetName: e.target_name, reason: e.reason })),
-    handoffs: handoffs.map((h) => ({ missedId: h.actor_id ?? '' })),
+    handoffs: events.filter((e) => e.type === 'handed_on').map((h) => ({ missedId: h.actor_id ?? '' })),
     speed: speed.map((l) => ({
       holderId: l.assigned_to,
       offeredAt: Number(l.offered_at),
@@ -90,7 +82,7 @@ export async function reportFor(db: Db, store: number, day: string, tz: string):
       firstContactAt: n(l.first_contact_at),
     })),
     closed: closed.map((c) => ({ holderId: c.assigned_to, sold: c.stage === 'sold' })),
-    appointments: appointments.map((a) => ({ holderId: a.actor_id ?? '' })),
+    appointments: events.filter((e) => e.type === 'appointment_set').map((a) => ({ holderId: a.actor_id ?? '' })),
   });
 }
 

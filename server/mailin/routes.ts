@@ -10,7 +10,7 @@ import { customerKey } from '../intake/lead';
 import type { UserRow } from '../users/repo';
 import type { MailIn } from './mailin';
 import type { MadeLead, MailDetail } from './job';
-import { addAddress, dropRaw, listAddresses, mailSealer, removeAddress, TEST_HEADER, testMark } from './service';
+import { addAddress, dropRaw, KEPT_MS, listAddresses, mailSealer, removeAddress, TEST_HEADER, testMark } from './service';
 import { zonedStartOfDay, dayKey } from '../../domain/time';
 import { senderDomain } from '../../domain/mailin';
 
@@ -53,19 +53,23 @@ const sampleAdf = (store: string) => `<?xml version="1.0" encoding="UTF-8"?>
 export async function mailRoutes(app: FastifyInstance, { mailIn }: { mailIn: MailIn }) {
   const withGroup = (me: UserRow) => me.all_stores === 1;
 
-  /** One mail of this store's (or, for a group manager, the group's), else 404. */
-  async function mailOf(ctx: StoreCtx, me: UserRow, id: number): Promise<MailRow> {
-    const row = await ctx.dbh.db
+  /** The mail `me` may see here, with its address: this store's, and for a group manager the group's too. */
+  const visibleMail = (ctx: StoreCtx, me: UserRow) =>
+    ctx.dbh.db
       .selectFrom('mail_messages as m')
       .innerJoin('lead_addresses as a', 'a.id', 'm.address_id')
       .selectAll('m')
       .select('a.address')
-      .where('m.id', '=', id)
-      .where((eb) => (withGroup(me) ? eb.or([eb('m.store_id', '=', ctx.store.id), eb('m.store_id', 'is', null)]) : eb('m.store_id', '=', ctx.store.id)))
-      .executeTakeFirst();
+      .where((eb) => (withGroup(me) ? eb.or([eb('m.store_id', '=', ctx.store.id), eb('m.store_id', 'is', null)]) : eb('m.store_id', '=', ctx.store.id)));
+
+  /** One mail `me` may see here, else 404. */
+  async function mailOf(ctx: StoreCtx, me: UserRow, id: number): Promise<MailRow> {
+    const row = await visibleMail(ctx, me).where('m.id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Mail not found');
     return row;
   }
+
+  const alreadyHandled = (row: MailRow) => new ApiError(409, `This mail was already handled${row.handled_by ? ` by ${row.handled_by}` : ''}.`, 'handled');
 
   /** Marks a mail waiting for review handled; one that is not (any more) says what became of it. */
   async function handled(ctx: StoreCtx, me: UserRow, id: number, state: 'taken' | 'dismissed', outcome: unknown) {
@@ -76,8 +80,7 @@ export async function mailRoutes(app: FastifyInstance, { mailIn }: { mailIn: Mai
       .where('state', '=', 'review')
       .executeTakeFirst();
     const row = await mailOf(ctx, me, id);
-    if (!Number(done.numUpdatedRows) && !(state === 'taken' && row.state === 'taken'))
-      throw new ApiError(409, `This mail was already handled${row.handled_by ? ` by ${row.handled_by}` : ''}.`, 'handled');
+    if (!Number(done.numUpdatedRows) && !(state === 'taken' && row.state === 'taken')) throw alreadyHandled(row);
     await dropRaw(ctx.dbh.db, row.raw_key);
     ctx.bus.publish({ topic: 'leads' });
     return { message: present(row) };
@@ -140,14 +143,7 @@ export async function mailRoutes(app: FastifyInstance, { mailIn }: { mailIn: Mai
   });
 
   implement(app, 'GET /mail', async ({ me, ctx, query }) => {
-    const since = Date.now() - 30 * 86_400_000;
-    let q = ctx.dbh.db
-      .selectFrom('mail_messages as m')
-      .innerJoin('lead_addresses as a', 'a.id', 'm.address_id')
-      .selectAll('m')
-      .select('a.address')
-      .where('m.received_at', '>=', since)
-      .where((eb) => (withGroup(me) ? eb.or([eb('m.store_id', '=', ctx.store.id), eb('m.store_id', 'is', null)]) : eb('m.store_id', '=', ctx.store.id)));
+    let q = visibleMail(ctx, me).where('m.received_at', '>=', Date.now() - KEPT_MS);
     const toReview = await q
       .clearSelect()
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -176,7 +172,7 @@ export async function mailRoutes(app: FastifyInstance, { mailIn }: { mailIn: Mai
   /** "Make a lead": handed out as a manager's Assign is; the mail's id keeps a double click to one lead. */
   implement(app, 'POST /mail/:id/lead', async ({ me, ctx, params, body }) => {
     const row = await mailOf(ctx, me, params.id);
-    if (row.state !== 'review') throw new ApiError(409, `This mail was already handled${row.handled_by ? ` by ${row.handled_by}` : ''}.`, 'handled');
+    if (row.state !== 'review') throw alreadyHandled(row);
     const [made] = await handOut(
       ctx,
       [

@@ -15,7 +15,7 @@ export interface LeadAddress {
 }
 
 const DAY_MS = 86_400_000;
-const KEPT_MS = MAIL_KEPT_DAYS * DAY_MS;
+export const KEPT_MS = MAIL_KEPT_DAYS * DAY_MS;
 
 /** The mail a lead address took in: sealed with its own purpose (customers' details, not sign-in links). */
 export const mailSealer = (secret: string) => sealer(secret, 'lead-mail');
