@@ -40,6 +40,7 @@ import { floorRoutes } from './floor/routes';
 import { rulesRoutes } from './rules/routes';
 import { payPlanRoutes } from './sales/payplans';
 import { deskRoutes } from './desk/routes';
+import { noticeRoutes } from './notices/routes';
 
 export const BODY_LIMIT = 64 * 1024;
 /** A request the database could not serve (it is restarting, failing over, unreachable): when to try again. */
@@ -258,6 +259,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(boardRoutes, { ctx });
       await api.register(intakeRoutes, { prefix: '/v1', ctx, clock: opts.intakeClock });
       await api.register(integrationRoutes, { ctx });
+      await api.register(noticeRoutes, { ctx });
       await api.register(mailRoutes, { mailIn });
       api.all('/*', { config: { access: 'public' } }, async () => {
         throw new ApiError(404, 'No such API route.');

@@ -103,6 +103,15 @@ const schema = z.object({
   INBOUND_SMTP_PER_MINUTE: z.coerce.number().int().min(1).max(600_000).default(600),
   IMAP_URL: url(['imap:', 'imaps:']).optional(),
   IMAP_POLL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  // Web Push (server/notices/push.ts): generated once and kept in the database unless set; the subject is a mailto: or https: address the push services may contact.
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, 'must be a base64url P-256 public key (87 characters)').optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 private key (43 characters)').optional(),
+  VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https:// address').optional(),
+  // Text messages through a provider's Messages API (Twilio's shape; server/notices/sms.ts): off unless all four are set.
+  SMS_URL: url(['http:', 'https:']).default('https://api.twilio.com'),
+  SMS_ACCOUNT: z.string().trim().min(1).optional(),
+  SMS_TOKEN: z.string().trim().min(1).optional(),
+  SMS_FROM: z.string().trim().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 });
@@ -132,6 +141,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!c.INBOUND_SMTP_CERT !== !c.INBOUND_SMTP_KEY)
     throw new ConfigError(
       'Invalid configuration:\n  INBOUND_SMTP_CERT and INBOUND_SMTP_KEY: set both (PEM files) for STARTTLS, or neither\nFix the variable(s) above (see .env.example) and start again.',
+    );
+  if (!c.VAPID_PUBLIC_KEY !== !c.VAPID_PRIVATE_KEY)
+    throw new ConfigError(
+      'Invalid configuration:\n  VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both, or neither (the portal then makes a pair once and keeps it)\nFix the variable(s) above (see .env.example) and start again.',
+    );
+  if ([c.SMS_ACCOUNT, c.SMS_TOKEN, c.SMS_FROM].filter(Boolean).length % 3)
+    throw new ConfigError(
+      'Invalid configuration:\n  SMS_ACCOUNT, SMS_TOKEN and SMS_FROM: set all three to send texts, or none\nFix the variable(s) above (see .env.example) and start again.',
     );
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
   return {

@@ -17,6 +17,13 @@ export interface UsersTable {
   signed_in_at: number | null;
   created_at: number;
   updated_at: number;
+  /** His mobile number (E.164) and when he confirmed it by the code sent to it; texts go only to a confirmed one. */
+  mobile: Generated<string | null>;
+  mobile_confirmed_at: Generated<number | null>;
+  /** When he sent STOP from the phone: no texts until he confirms a number again. */
+  sms_stopped_at: Generated<number | null>;
+  /** JSON {kind: channel} of his own choices (server/notices); null: the store's default. */
+  notify: Generated<string | null>;
 }
 
 interface LoginTokensTable {
@@ -352,6 +359,60 @@ interface RateLimitsTable {
   reset_at: number;
 }
 
+/** A device a person turned push notifications on from (the browser's PushSubscription). */
+interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  label: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A six-digit code sent to a mobile number, hashed; confirming it makes the number his. */
+interface MobileCodesTable {
+  user_id: string;
+  mobile: string;
+  code_hash: string;
+  tries: number;
+  expires_at: number;
+  created_at: number;
+}
+
+/** A push, text or mail to one person on one channel, with its delivery state (server/notices). */
+export interface NoticesTable {
+  id: Generated<number>;
+  user_id: string;
+  store_id: number | null;
+  lead_id: number | null;
+  kind: string;
+  channel: 'push' | 'sms' | 'email';
+  target: string;
+  once_key: string;
+  body: string;
+  state: 'queued' | 'sent' | 'delivered' | 'failed';
+  attempts: number;
+  next_at: number;
+  lease_until: number | null;
+  expires_at: number;
+  error: string | null;
+  provider_id: string | null;
+  created_at: number;
+  sent_at: number | null;
+  delivered_at: number | null;
+}
+
+/** A push's Accept: accepts its own lead for its own person, once. */
+interface AcceptTokensTable {
+  token_hash: string;
+  lead_id: number;
+  user_id: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
 interface FloorDaysTable {
   store_id: number;
   day: string;
@@ -385,4 +446,8 @@ export interface Database {
   lead_events: LeadEventsTable;
   rules_audit: RulesAuditTable;
   floor_days: FloorDaysTable;
+  push_subscriptions: PushSubscriptionsTable;
+  mobile_codes: MobileCodesTable;
+  notices: NoticesTable;
+  accept_tokens: AcceptTokensTable;
 }

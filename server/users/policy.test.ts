@@ -18,6 +18,10 @@ const row = (id: string, role: 'manager' | 'staff', over: Partial<UserRow> = {})
   signed_in_at: null,
   created_at: 0,
   updated_at: 0,
+  mobile: null,
+  mobile_confirmed_at: null,
+  sms_stopped_at: null,
+  notify: null,
   ...over,
 });
 const boss = row('boss', 'manager');

@@ -97,6 +97,10 @@ export async function insertUser(
     signed_in_at: v.signedIn ? now : null,
     created_at: now,
     updated_at: now,
+    mobile: null,
+    mobile_confirmed_at: null,
+    sms_stopped_at: null,
+    notify: null,
   };
   await db.insertInto('users').values(row).execute();
   for (const store of v.stores ?? (allStores ? [] : [FIRST_STORE_ID])) await join(db, row.id, store, v.onDuty);

@@ -4,6 +4,9 @@ import { notifications } from '@mantine/notifications';
 import { PageTitle } from '../components/PageTitle';
 import { useSession } from '../session/SessionProvider';
 import { AlertsSetting } from '../leads/AlertsSetting';
+import { PushSetting } from '../notices/PushSetting';
+import { MobileSetting } from '../notices/MobileSetting';
+import { NoticeChoices } from '../notices/NoticeChoices';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { profileSchema } from '../../domain/schemas';
 import { messageOf } from '../../domain/errors';
@@ -52,6 +55,9 @@ export default function SettingsPage() {
         </Stack>
       </Paper>
       {user?.role === 'staff' && <AlertsSetting />}
+      <PushSetting />
+      <MobileSetting />
+      <NoticeChoices />
       <Paper withBorder p="md" radius="md" component="form" onSubmit={save}>
         <Stack gap="sm">
           <Title order={2} size="h4">

@@ -1,0 +1,4 @@
+/** Under Settings → Notifications (being built). */
+export function PushSetting() {
+  return null;
+}
