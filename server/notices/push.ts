@@ -1,0 +1,149 @@
+import crypto from 'node:crypto';
+import webpush from 'web-push';
+import type { Config } from '../config';
+import type { Db } from '../db';
+import type { Ctx } from '../context';
+import type { Channel, NoticeBody, Outgoing, Sent } from './channels';
+
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+
+/** How long a push service keeps a push for a phone that is off: a lead is news for minutes, an appointment for its hour. */
+const TTL_S: Record<string, number> = { appointment: 3600 };
+const DEFAULT_TTL_S = 900;
+/** A push service that has not answered by then is tried again later. */
+const SEND_TIMEOUT_MS = 10_000;
+
+const keysOf = new WeakMap<Db, Promise<VapidKeys>>();
+
+/** Who the push services may write to about our pushes: VAPID_SUBJECT, else the portal's https address, else its mail sender. */
+function subjectOf(config: Config): string {
+  if (config.VAPID_SUBJECT) return config.VAPID_SUBJECT;
+  if (config.PUBLIC_URL.startsWith('https:')) return config.PUBLIC_URL;
+  const address = /<([^>]+)>/.exec(config.MAIL_FROM)?.[1] ?? config.MAIL_FROM;
+  return `mailto:${address.trim()}`;
+}
+
+/**
+ * The VAPID key pair: from VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY, else made once and kept in the
+ * database (like the session secret), so every app server on one database signs with the same key
+ * and the browsers' subscriptions stay valid across restarts.
+ */
+export function vapidKeys(ctx: Pick<Ctx, 'config' | 'dbh'>): Promise<VapidKeys> {
+  const { config } = ctx;
+  const { db } = ctx.dbh;
+  const subject = subjectOf(config);
+  if (config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY)
+    return Promise.resolve({ publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, subject });
+  let keys = keysOf.get(db);
+  if (!keys) {
+    keys = (async () => {
+      const fresh = webpush.generateVAPIDKeys();
+      await db
+        .insertInto('settings')
+        .values({ key: 'vapid_keys', value: JSON.stringify(fresh) })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .execute();
+      const row = await db.selectFrom('settings').select('value').where('key', '=', 'vapid_keys').executeTakeFirstOrThrow();
+      const kept = JSON.parse(row.value) as { publicKey: string; privateKey: string };
+      return { publicKey: kept.publicKey, privateKey: kept.privateKey, subject };
+    })();
+    keys.catch(() => keysOf.delete(db));
+    keysOf.set(db, keys);
+  }
+  return keys;
+}
+
+const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('base64url');
+
+/**
+ * A single-use token for the push's Accept: it accepts exactly this lead for this person, once,
+ * until `expiresAt` (the lead's time to accept). Only its hash is kept.
+ */
+export async function makeAcceptToken(db: Db, leadId: number, userId: string, expiresAt: number): Promise<string> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  await db
+    .insertInto('accept_tokens')
+    .values({ token_hash: sha256(token), lead_id: leadId, user_id: userId, expires_at: expiresAt, used_at: null })
+    .execute();
+  return token;
+}
+
+/** The token's row, if it is one of ours. */
+export const findAcceptToken = (db: Db, token: string) => db.selectFrom('accept_tokens').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
+
+/** Uses the token up: true for the one call that does so while it is still valid. */
+export async function useAcceptToken(db: Db, token: string, now = Date.now()): Promise<boolean> {
+  const r = await db
+    .updateTable('accept_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', sha256(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** What the phone gets: what the lead's card shows and no more. */
+const payloadOf = (b: NoticeBody) => JSON.stringify({ title: b.title, text: b.text, url: b.url, ...(b.accept ? { accept: b.accept } : {}) });
+
+/** A push service's answer as the sender needs it. */
+function answerOf(status: number, location: string | null): Sent {
+  if (status >= 200 && status < 300) return { ok: true, ...(location ? { providerId: location } : {}) };
+  // The browser dropped the subscription (unsubscribed, app data cleared): it is removed.
+  if (status === 404 || status === 410) return { ok: false, error: `The push service no longer knows this device (${status}).`, gone: true };
+  // Our request itself is wrong (bad signature, a key the subscription was not made with, too big): again would not help.
+  if (status === 400 || status === 401 || status === 403 || status === 413)
+    return { ok: false, error: `The push service refused the push (${status}).`, permanent: true };
+  return { ok: false, error: `The push service answered ${status}.` };
+}
+
+/**
+ * Web Push (RFC 8030) with VAPID (RFC 8292) and the payload encrypted for the device (aes128gcm,
+ * RFC 8291) by web-push. The request is sent with fetch, so a push service on plain http (the
+ * tests' stand-in) is reached the same way as a real one.
+ */
+export function pushChannel(ctx: Pick<Ctx, 'config' | 'dbh'>): Channel {
+  const { db } = ctx.dbh;
+  return {
+    async send(n: Outgoing): Promise<Sent> {
+      const id = Number(n.target);
+      const sub = Number.isSafeInteger(id)
+        ? await db.selectFrom('push_subscriptions').selectAll().where('id', '=', id).where('user_id', '=', n.userId).executeTakeFirst()
+        : undefined;
+      if (!sub) return { ok: false, error: 'Notifications were turned off on this device.', gone: true };
+      const keys = await vapidKeys(ctx);
+      let details: ReturnType<typeof webpush.generateRequestDetails>;
+      try {
+        details = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payloadOf(n.body), {
+          vapidDetails: keys,
+          TTL: TTL_S[n.kind] ?? DEFAULT_TTL_S,
+          urgency: 'high',
+          contentEncoding: 'aes128gcm',
+        });
+      } catch (err) {
+        return { ok: false, error: `The push could not be made: ${(err as Error).message}`, permanent: true };
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(details.headers)) if (k.toLowerCase() !== 'content-length') headers[k] = String(v);
+      let res: Response;
+      try {
+        res = await fetch(details.endpoint, {
+          method: 'POST',
+          headers,
+          body: details.body ? new Uint8Array(details.body) : undefined,
+          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        });
+        await res.body?.cancel();
+      } catch (err) {
+        return { ok: false, error: `The push service could not be reached: ${(err as Error).message}` };
+      }
+      const sent = answerOf(res.status, res.headers.get('location'));
+      if (sent.ok) await db.updateTable('push_subscriptions').set({ last_used_at: Date.now() }).where('id', '=', sub.id).execute();
+      return sent;
+    },
+  };
+}
