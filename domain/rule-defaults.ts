@@ -10,4 +10,6 @@ export const DEFAULT_RULES: Rules = {
   businessHours: null,
   nextFollowUpHours: 24,
   lostReasons: ['Bought elsewhere', 'Not in market', 'No response', 'Credit', 'Duplicate'],
+  // Push where he turned it on; a new lead or an appointment is mailed to whoever has no device (domain/notices.ts).
+  notify: { lead: 'push', up_next: 'push', time_left: 'push', appointment: 'push' },
 };

@@ -12,6 +12,7 @@ describe('dealership rules', () => {
       businessHours: null,
       nextFollowUpHours: 24,
       lostReasons: ['Bought elsewhere', 'Not in market', 'No response', 'Credit', 'Duplicate'],
+      notify: { lead: 'push', up_next: 'push', time_left: 'push', appointment: 'push' },
     });
     expect(readRules(null)).toEqual(DEFAULT_RULES);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_RULES } from './rule-defaults';
+import { choicesSchema } from './notices';
 
 /** Response window: 0 turns accepting off; otherwise whole minutes, at most two hours. */
 const MAX_RESPONSE_WINDOW = 120;
@@ -56,6 +57,8 @@ export const rulesSchema = z.strictObject(
       .min(1, { error: LOST_REASONS_MSG })
       .max(20, { error: LOST_REASONS_MSG })
       .refine((xs) => new Set(xs.map((x) => x.toLowerCase())).size === xs.length, { error: LOST_REASONS_MSG }),
+    /** What reaches a salesman, per kind of notice, unless he chose otherwise in Settings (domain/notices.ts). */
+    notify: choicesSchema,
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
 );
@@ -90,6 +93,7 @@ export const RULE_LABELS: Record<keyof Rules, string> = {
   businessHours: 'Business hours',
   nextFollowUpHours: 'Next follow-up after (hours)',
   lostReasons: 'Lost reasons',
+  notify: 'What reaches salesmen',
 };
 
 /** What a save changed, field by field, for the audit log. */

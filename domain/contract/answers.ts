@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { STAGES } from '../stages';
 import { businessHoursSchema } from '../rules';
+import { choicesSchema } from '../notices';
 
 /**
  * What the API answers, one schema per shape. The server's mappers must produce these (the test
@@ -290,6 +291,7 @@ export const rules = z.object({
   businessHours: businessHoursSchema,
   nextFollowUpHours: z.number().int(),
   lostReasons: z.array(z.string()),
+  notify: choicesSchema,
 });
 export const rulesAnswer = z.object({
   rules,

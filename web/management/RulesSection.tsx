@@ -10,6 +10,7 @@ import type { RulesAnswer } from '../../domain/contract/answers';
 import { BusinessHours } from './BusinessHours';
 import { dayHoursText, WEEKDAYS, type DayHours } from '../../domain/hours';
 import { useWhen } from '../components/when';
+import { CHANNEL_LABELS, CHOICE_KINDS, CHOICE_LABELS, choicesSchema } from '../../domain/notices';
 
 /** Business hours in a change line: each day, or "around the clock". */
 const hoursShown = (v: unknown) => {
@@ -19,15 +20,23 @@ const hoursShown = (v: unknown) => {
 const shown = (k: string, v: unknown) =>
   k === 'businessHours'
     ? hoursShown(v)
-    : k === 'responseWindowMinutes' && v === 0
-      ? 'off'
-      : typeof v === 'boolean'
-        ? v
-          ? 'on'
-          : 'off'
-        : Array.isArray(v)
-          ? v.join(', ')
-          : String(v);
+    : k === 'notify'
+      ? choicesText(v)
+      : k === 'responseWindowMinutes' && v === 0
+        ? 'off'
+        : typeof v === 'boolean'
+          ? v
+            ? 'on'
+            : 'off'
+          : Array.isArray(v)
+            ? v.join(', ')
+            : String(v);
+
+/** The notice default in a change line: "New lead Push, Appointments E-mail, …". */
+const choicesText = (v: unknown) => {
+  const c = choicesSchema.safeParse(v);
+  return c.success ? CHOICE_KINDS.map((k) => `${CHOICE_LABELS[k]} ${CHANNEL_LABELS[c.data[k]]}`).join(', ') : '—';
+};
 
 type NumberKey = 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes' | 'nextFollowUpHours';
 const NUMBERS: { key: NumberKey; help: string; max: number }[] = [
