@@ -19,6 +19,13 @@ const MAX_RECIPIENTS = 20;
 const BYTES_BURST = 12 * 1024 * 1024;
 const BYTES_PER_SECOND = 1024 * 1024;
 
+/** What hangUp reaches of smtp-server's connection. */
+interface Connection {
+  session: SMTPServerSession;
+  send(code: number, text: string): void;
+  _socket: { destroySoon(): void };
+}
+
 /** An SMTP refusal: its code and the text the sending server reports to its user. */
 const refuse = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
 
@@ -100,24 +107,32 @@ export async function startReceiver(ctx: Ctx, stored: () => void) {
       const chunks: Buffer[] = [];
       // Hashed as it comes, in small steps: a mail without a Message-ID is known by its SHA-256.
       const hash = crypto.createHash('sha256');
-      // Each chunk is charged as it comes: connections sending at once share one budget, and the
-      // message that overdraws it is refused (450), so what one client stores stays within it.
+      // Each chunk is charged as it comes: connections sending at once share one budget. The
+      // message that overdraws it is not stored and its connection is closed at once (421), so
+      // nothing more of it is read: reading a fast sender's stream to its end is what held up
+      // everyone else. Its next MAIL FROM is refused (450) until its budget has come back.
       let over = false;
       stream.on('data', (b: Buffer) => {
+        if (over) return;
         spend(client(session), b.length);
-        over ||= allowance(client(session)) < 0;
-        if (!stream.sizeExceeded && !over) {
+        if (allowance(client(session)) < 0) {
+          over = true;
+          chunks.length = 0;
+          return hangUp(
+            session,
+            `Too much mail from ${client(session)}; try this message again in ${Math.ceil(-allowance(client(session)) / BYTES_PER_SECOND)} s.`,
+          );
+        }
+        if (!stream.sizeExceeded) {
           chunks.push(b);
           hash.update(b);
         }
       });
       stream.on('error', (err) => done(err));
       stream.on('end', () => {
+        // Already answered and closing (hangUp): the connection takes no second answer.
+        if (over) return done(refuse(421, 'Too much mail.'));
         if (stream.sizeExceeded) return done(refuse(552, `The message is larger than ${MAX_MAIL / 1024 / 1024} MB; it was not taken.`));
-        if (over)
-          return done(
-            refuse(450, `Too much mail from ${client(session)}; try this message again in ${Math.ceil(-allowance(client(session)) / BYTES_PER_SECOND)} s.`),
-          );
         const raw = Buffer.concat(chunks);
         const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         const digest = hash.digest('hex');
@@ -134,6 +149,17 @@ export async function startReceiver(ctx: Ctx, stored: () => void) {
       });
     },
   });
+  /**
+   * Answers 421 in the middle of a message and stops reading its connection: smtp-server offers
+   * no way but its connection's own (an SMTP server may close with 421 at any time; the sender
+   * tries again later).
+   */
+  const hangUp = (session: SMTPServerSession, text: string) => {
+    const conn = [...(server as unknown as { connections: Set<Connection> }).connections].find((c) => c.session === session);
+    if (!conn) return;
+    conn.send(421, text);
+    conn._socket.destroySoon();
+  };
   server.on('error', (err) => ctx.log.warn({ err }, 'lead mail receiver: a connection failed'));
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
