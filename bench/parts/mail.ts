@@ -197,7 +197,8 @@ function hostileMails() {
 /** A Message-ID line of the hostile client's, ID_LEN bytes with its CRLF: each send its own. */
 const ID_LEN = 53;
 const messageId = (n: number) => `Message-ID: <h${String(n).padStart(8, '0')}.${String(Date.now()).padStart(14, '0')}@evil.example>${CRLF}`;
-const hostileRaw = (m: ReturnType<typeof hostileMails>[number], n: number) => Buffer.concat([m.top, Buffer.from(messageId(n), 'latin1'), m.rest]);
+/** A hostile mail's parts as sent, its built body never copied: the client's own work must not weigh on the two cores it shares with the server. */
+const hostileRaw = (m: ReturnType<typeof hostileMails>[number], n: number) => [m.top, Buffer.from(messageId(n), 'latin1'), m.rest];
 
 /**
  * A bare SMTP client on one connection: it sends DATA however big (no SIZE= that would let the
@@ -239,7 +240,7 @@ async function smtpClient(port: number) {
     greeting,
     closed: () => closed,
     /** One message; the first refusal's code, else the answer to its DATA. */
-    async send(raw: Buffer) {
+    async send(raw: Buffer[]) {
       const from = await cmd(`MAIL FROM:<x@evil.example>${CRLF}`);
       if (from !== 250) return from;
       const to = await cmd(`RCPT TO:<${TO}>${CRLF}`);
@@ -249,7 +250,11 @@ async function smtpClient(port: number) {
       }
       const data = await cmd(`DATA${CRLF}`);
       if (data !== 354) return data;
-      return cmd(Buffer.concat([raw, Buffer.from(`.${CRLF}`)]));
+      const a = answer();
+      socket.cork();
+      for (const b of [...raw, Buffer.from(`.${CRLF}`)]) if (!closed) socket.write(b);
+      socket.uncork();
+      return a;
     },
     end: () => socket.destroy(),
   };
@@ -411,7 +416,8 @@ export async function attack(port: number, stopped: () => boolean, ready: () => 
       }
       const m = mails[k++ % mails.length];
       const raw = hostileRaw(m, n++);
-      if (m.kind === 'over' && raw.length !== MAX_MAIL + 1) throw new Error(`the mail one byte too big is ${raw.length} bytes`);
+      const size = raw.reduce((t, b) => t + b.length, 0);
+      if (m.kind === 'over' && size !== MAX_MAIL + 1) throw new Error(`the mail one byte too big is ${size} bytes`);
       const code = await c.send(raw);
       count(m.kind, code);
       // 450: over the rate; it says when to try again: wait that, at most a second, as a sender would.
