@@ -37,6 +37,8 @@ import { rulesChangeSchema } from '../rules';
 import { payPlanChangeSchema, payPlansAnswer } from '../payplan';
 import { funnelAnswer, funnelQuery } from '../funnel';
 import { deskLog, deskPatchSchema, deskRow, deskUpSchema } from '../desk';
+import { mobileCodeSchema, mobileSchema, mobileState } from '../notices-phone';
+import { acceptTokenSchema, pushDeviceAdded, pushDevices, pushKey, pushSubscriptionSchema } from '../push';
 
 /** Who may call a route: anyone, a signed-in person, a manager, or an integration by its API key. */
 export type Access = 'public' | 'user' | 'manager' | 'apikey';
@@ -70,6 +72,7 @@ const storeless = i.rowId('This lead is not waiting for a store.');
 const up = i.rowId('Up not found');
 const leadAddressId = i.rowId('Lead address not found');
 const mailId = i.rowId('Mail not found');
+const device = i.rowId('Device not found');
 
 /**
  * Every JSON route under /api, by method and path as the server registers it. The server's
@@ -87,6 +90,10 @@ export const routes = {
   'PUT /profile/notes': { access: 'user', body: notesSchema, answer: a.notes },
   'GET /weather': { access: 'user', answer: a.weather },
   'PUT /profile/store': { access: 'user', body: chooseStoreSchema, answer: a.ok },
+  'GET /profile/mobile': { access: 'user', answer: mobileState },
+  'PUT /profile/mobile': { access: 'user', body: mobileSchema, answer: mobileState },
+  'POST /profile/mobile/confirm': { access: 'user', body: mobileCodeSchema, answer: mobileState },
+  'DELETE /profile/mobile': { access: 'user', answer: mobileState },
 
   'GET /stores': { access: 'user', answer: a.storeList },
   'POST /stores': { access: 'manager', status: 201, body: storeSchema, answer: a.oneStore },
@@ -166,6 +173,12 @@ export const routes = {
   'GET /mail/:id': { access: 'manager', store: true, params: mailId, answer: a.mailOpened },
   'POST /mail/:id/lead': { access: 'manager', store: true, params: mailId, body: mailLeadSchema, answer: a.mailHandled },
   'POST /mail/:id/dismiss': { access: 'manager', store: true, params: mailId, body: dismissMailSchema, answer: a.mailHandled },
+
+  'GET /push/key': { access: 'user', answer: pushKey },
+  'GET /push/subscriptions': { access: 'user', answer: pushDevices },
+  'POST /push/subscriptions': { access: 'user', status: 201, body: pushSubscriptionSchema, answer: pushDeviceAdded },
+  'DELETE /push/subscriptions/:id': { access: 'user', params: device, answer: a.ok },
+  'POST /push/accept': { access: 'public', body: acceptTokenSchema, answer: a.ok },
 } as const satisfies Record<string, RouteContract>;
 
 /** Routes under /api whose answer is not a JSON document of ours. */
@@ -179,6 +192,9 @@ export const NOT_JSON = [
   'GET /group/report.csv',
   'GET /docs',
   'POST /v1/leads',
+  // The SMS provider's webhooks: form-encoded, signed, answered with TwiML.
+  'POST /sms/inbound',
+  'POST /sms/status',
 ] as const;
 
 export type Route = keyof typeof routes;

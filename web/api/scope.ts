@@ -18,6 +18,10 @@ const UNSCOPED: Record<Unscoped, true> = {
   'PUT /profile/notes': true,
   'GET /weather': true,
   'PUT /profile/store': true,
+  'GET /profile/mobile': true,
+  'PUT /profile/mobile': true,
+  'POST /profile/mobile/confirm': true,
+  'DELETE /profile/mobile': true,
   'GET /stores': true,
   'POST /stores': true,
   'PATCH /stores/:code': true,
@@ -33,6 +37,11 @@ const UNSCOPED: Record<Unscoped, true> = {
   'GET /group/report': true,
   'GET /sales/all': true,
   'POST /users/confirm-email': true,
+  'GET /push/key': true,
+  'GET /push/subscriptions': true,
+  'POST /push/subscriptions': true,
+  'DELETE /push/subscriptions/:id': true,
+  'POST /push/accept': true,
 };
 
 /** The route acts on one store's data, so its call names the store (X-Store). */
