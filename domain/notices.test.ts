@@ -48,7 +48,8 @@ describe('what reaches a salesman', () => {
   });
 
   it('holds back push and texts in quiet hours, never mail', () => {
-    expect(routeFor('lead', all('push'), both, true)).toBeNull();
+    expect(routeFor('lead', all('push'), both, true)).toBe('email');
+    expect(routeFor('time_left', all('push'), both, true)).toBeNull();
     expect(routeFor('up_next', all('sms'), both, true)).toBeNull();
     expect(routeFor('lead', all('email'), both, true)).toBe('email');
   });

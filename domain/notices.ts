@@ -90,15 +90,15 @@ export interface Reach {
 
 /**
  * Where a notice of this kind goes for him: his choice when he can be reached by it; a new lead
- * or an appointment falls back to mail (as before push and texts) when he cannot; quiet hours
- * hold back push and texts, never mail. The escalation is a text when he can get one.
+ * or an appointment falls back to mail (as before push and texts) when he cannot, or in quiet
+ * hours, which hold back push and texts, never mail. The escalation is a text when he can get one.
  */
 export function routeFor(kind: NoticeKind, choices: Choices, reach: Reach, quiet: boolean): Route | null {
   if (kind === 'escalation') return reach.sms && !quiet ? 'sms' : null;
   const chosen = choices[CHOICE_OF[kind]];
   if (chosen === 'none') return null;
   if (chosen === 'email') return 'email';
-  if (reach[chosen]) return quiet ? null : chosen;
+  if (reach[chosen] && !quiet) return chosen;
   return MAILED.has(kind) ? 'email' : null;
 }
 

@@ -41,6 +41,9 @@ import { rulesRoutes } from './rules/routes';
 import { payPlanRoutes } from './sales/payplans';
 import { deskRoutes } from './desk/routes';
 import { noticeRoutes } from './notices/routes';
+import { createNoticeSender, mailChannel, NOTICE_TIMING, type Channels, type NoticeTiming } from './notices/sender';
+import { pushChannel } from './notices/push';
+import { smsChannel, smsEnabled } from './notices/sms';
 
 export const BODY_LIMIT = 64 * 1024;
 /** A request the database could not serve (it is restarting, failing over, unreachable): when to try again. */
@@ -88,6 +91,10 @@ export interface AppOptions {
   intakeClock?: () => number;
   /** The lead mail reader's poll, retry and lease times (tests shorten them). */
   mailTiming?: Partial<MailTiming>;
+  /** The notice sender's poll, retry and lease times (tests shorten them). */
+  noticeTiming?: Partial<NoticeTiming>;
+  /** Channels in place of push, texts and mail (tests). */
+  channels?: Channels;
 }
 
 declare module 'fastify' {
@@ -147,6 +154,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     outbox: createOutbox(dbh, mailer, secret, app.log, { ...OUTBOX_TIMING, ...opts.outboxTiming }),
     secret,
   };
+  ctx.notices = createNoticeSender(
+    dbh,
+    opts.channels ?? { push: pushChannel(ctx), sms: smsEnabled(config) ? smsChannel(ctx) : undefined, email: mailChannel(ctx.outbox) },
+    secret,
+    app.log,
+    { ...NOTICE_TIMING, ...opts.noticeTiming },
+  );
   app.decorate('ctx', ctx);
   const mailIn = createMailIn(ctx, opts.mailTiming);
   app.decorate('mailIn', mailIn);
@@ -316,6 +330,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   let stopPruning = async () => {};
   app.addHook('onReady', async () => {
     ctx.outbox.start();
+    ctx.notices?.start();
     await mailIn.start();
     stopPruning = schedulePrune(dbh, app.log, opts.pruneMs ?? PRUNE_EVERY_MS);
   });
@@ -323,6 +338,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ready = false;
     for (const end of [...streams]) end();
     await mailIn.stop();
+    await ctx.notices?.stop();
     await ctx.outbox.stop();
     await stopPruning();
     await ctx.bus.close();

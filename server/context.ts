@@ -5,6 +5,7 @@ import { storeBus, type Bus } from './events/bus';
 import type { Store } from '../domain/stores';
 import type { Mailer } from './mail/mailer';
 import type { Outbox } from './mail/outbox';
+import type { Notices } from './notices/sender';
 
 /** What every feature plugin needs; built once at start and passed in. */
 export interface Ctx {
@@ -14,6 +15,8 @@ export interface Ctx {
   mailer: Mailer;
   /** All mail goes here; a background sender delivers it. */
   outbox: Outbox;
+  /** Push, texts and their mail (server/notices); absent where no sender runs. */
+  notices?: Notices;
   secret: string;
   log: FastifyBaseLogger;
 }

@@ -4,6 +4,8 @@ import { storePath } from '../../domain/stores';
 import type { NewLead } from '../rotation/service';
 import { LEAD_SOURCE } from '../../domain/leads';
 import { formatDateTime } from '../../domain/format';
+import { leadLink } from '../notices/service';
+import { noticeAppointments } from '../notices/triggers';
 
 const line = (label: string, v: string | null) => (v ? [`${label}: ${v}`] : []);
 
@@ -88,9 +90,6 @@ async function mailAssigned(ctx: StoreCtx, leads: (number | LeadMail)[]) {
   await ctx.outbox.queue(mails);
 }
 
-/** Straight to the lead on the salesman's page. */
-const leadLink = (ctx: StoreCtx, id: number) => `${ctx.config.PUBLIC_URL}${storePath(ctx.store.code, `/dashboard/associates?lead=${id}`)}`;
-
 /** Fire and forget: the answer to the request does not wait for the mail. */
 export const notifyAssigned = (ctx: StoreCtx, leads: (number | LeadMail)[]) => {
   mailAssigned(ctx, leads).catch((err) => ctx.log.error({ err }, 'could not queue mail about new leads'));
@@ -143,23 +142,42 @@ export async function remindAppointments(ctx: StoreCtx, now = new Date()) {
   const due = await db
     .selectFrom('leads')
     .innerJoin('users', 'users.id', 'leads.assigned_to')
-    .select(['leads.id', 'leads.customer', 'leads.phone', 'leads.vehicle', 'leads.appointment_at', 'users.email as to', 'users.name as rep'])
+    .select([
+      'leads.id',
+      'leads.customer',
+      'leads.phone',
+      'leads.vehicle',
+      'leads.appointment_at',
+      'users.id as user_id',
+      'users.email as to',
+      'users.name as rep',
+    ])
     .where('leads.store_id', '=', ctx.store.id)
     .where('leads.stage', '=', 'appointment')
     .where('leads.appointment_at', '>', at)
     .where('leads.appointment_at', '<=', at + REMIND_BEFORE_MS)
     .where('leads.appointment_reminded_at', 'is', null)
     .execute();
-  const mails = [];
+  const claimed: typeof due = [];
   for (const l of due) {
-    const claimed = await db
+    const won = await db
       .updateTable('leads')
       .set({ appointment_reminded_at: at })
       .where('id', '=', l.id)
       .where('appointment_reminded_at', 'is', null)
       .where('appointment_at', '=', Number(l.appointment_at))
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) continue;
+    if (Number(won.numUpdatedRows) === 1) claimed.push(l);
+  }
+  // Each as he chose (server/notices); mail, as before, to those who chose it or have no device.
+  const mailed = await noticeAppointments(
+    ctx,
+    claimed.map((l) => ({ leadId: Number(l.id), userId: l.user_id, at: Number(l.appointment_at) })),
+    now,
+  );
+  const mails = [];
+  for (const l of claimed) {
+    if (!mailed.some((m) => m.leadId === Number(l.id))) continue;
     const when = formatDateTime(new Date(Number(l.appointment_at)), ctx.config.APP_TIMEZONE);
     mails.push({
       kind: 'lead' as const,

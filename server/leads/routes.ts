@@ -20,7 +20,7 @@ import { toSale } from '../sales/service';
 import { saleCan } from '../sales/policy';
 import { handOutLead } from '../rotation/service';
 import { loadRules } from '../rules/service';
-import { notifyAssigned } from './notify';
+import { noticeAssigned } from '../notices/triggers';
 import { leadKpis, skipReasons } from '../../domain/kpis';
 import { KPI_DAYS, kpiCounts, kpiSince } from './kpis';
 import { funnelRoutes } from './funnel';
@@ -138,8 +138,9 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
 
   /** A manager hands a lead waiting in Unassigned (one no one accepted, too) to Next Up, or to a salesman he names and says why. */
   implement(app, 'POST /leads/:id/handout', async ({ me, ctx, params, body: { to, reason } }) => {
-    await handOutLead(ctx.dbh, params.id, actor(me), { rules: await loadRules(ctx.dbh.db, ctx.store.id), to, reason });
-    notifyAssigned(ctx, [params.id]);
+    const rules = await loadRules(ctx.dbh.db, ctx.store.id);
+    const given = await handOutLead(ctx.dbh, params.id, actor(me), { rules, to, reason });
+    if (given.assignedTo) noticeAssigned(ctx, [{ leadId: params.id, userId: given.assignedTo.id, mail: params.id }], { rules, now: new Date() });
     ctx.bus.publish({ topic: 'rotation' });
     ctx.bus.publish({ topic: 'leads' });
     return one(ctx, params.id, me);

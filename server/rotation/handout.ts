@@ -1,6 +1,7 @@
 import { inStore, type Ctx, type StoreCtx } from '../context';
 import { allStores } from '../stores/service';
-import { notifyAssigned, notifyParked, remindAppointments } from '../leads/notify';
+import { notifyParked, remindAppointments } from '../leads/notify';
+import { noticeAssigned, noticeHandedOn, noticeWaiting } from '../notices/triggers';
 import { loadRules, rememberedRules, type KnownRules } from '../rules/service';
 import { closeIfDue } from '../floor/service';
 import { floorState } from '../../domain/hours';
@@ -73,9 +74,11 @@ export async function handOut(
     }
   } finally {
     const fresh = [...given, ...made.filter((m) => !m.replayed && !m.duplicate)];
-    notifyAssigned(
+    // His lead as he chose (push, text, or mail as before) and Next Up that he is (server/notices).
+    noticeAssigned(
       ctx,
-      fresh.filter((a) => a.assignedTo).map((a) => a.mail ?? a.leadId),
+      fresh.flatMap((a) => (a.assignedTo ? [{ leadId: a.leadId, userId: a.assignedTo.id, mail: a.mail ?? a.leadId }] : [])),
+      { rules: passed, now },
     );
     if (fresh.some((a) => !a.told)) {
       ctx.bus.publish({ topic: 'rotation' });
@@ -98,9 +101,14 @@ export async function sweep(ctx: StoreCtx, now = new Date()) {
   await closeIfDue(ctx, rules, now);
   const moved = await handOnOverdue(ctx.dbh, now, rules);
   if (moved.length) {
-    notifyAssigned(
+    noticeAssigned(
       ctx,
-      moved.filter((m) => m.to).map((m) => m.leadId),
+      moved.flatMap((m) => (m.to ? [{ leadId: m.leadId, userId: m.to.id, mail: m.leadId }] : [])),
+      { rules, now },
+    );
+    noticeHandedOn(
+      ctx,
+      moved.map((m) => ({ leadId: m.leadId, userId: m.missed.id })),
     );
     notifyParked(
       ctx,
@@ -110,6 +118,7 @@ export async function sweep(ctx: StoreCtx, now = new Date()) {
     ctx.bus.publish({ topic: 'leads' });
   }
   await handOutWaitingLeads(ctx, now, rules);
+  await noticeWaiting(ctx, now);
   await remindAppointments(ctx, now);
   return moved;
 }
