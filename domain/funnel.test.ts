@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { funnelCsv, funnelOf, funnelRange, median, pctOf, reached, type FunnelLead } from './funnel';
+import { MIN_BAR_PCT, funnelBars, funnelCsv, funnelOf, funnelRange, median, pctOf, reached, type FunnelLead } from './funnel';
 
 const lead = (over: Partial<FunnelLead> = {}): FunnelLead => ({
   firstContactAt: null,
@@ -93,5 +93,42 @@ describe('the funnel', () => {
     const csv = funnelCsv({ from: '2026-11-01', to: '2026-11-25', by: 'source', rows, total });
     expect(csv).toContain("'@x,1,0,0,0,0,0,0,1,100,\r\n");
     expect(csv.endsWith('Total,1,0,0,0,0,0,0,1,100,\r\n')).toBe(true);
+  });
+
+  it('draws tiny numbers plainly: a sliver for a few, nothing for none, figures that are numbers', () => {
+    const steps = (...v: number[]) => ['Leads', 'Contacted', 'Appointment set', 'Shown', 'Sold'].map((name, i) => ({ name, value: v[i] }));
+    const see = (...v: number[]) => funnelBars(steps(...v)).map((b) => [b.widthPct, b.figure]);
+    expect(see(1, 0, 0, 0, 0)).toEqual([
+      [100, '1'],
+      [0, '0 · 0%'],
+      [0, '0 · 0%'],
+      [0, '0 · 0%'],
+      [0, '0 · 0%'],
+    ]);
+    expect(see(3, 1, 0, 0, 0)).toEqual([
+      [100, '3'],
+      [33.3, '1 · 33.3%'],
+      [0, '0 · 0%'],
+      [0, '0 · 0%'],
+      [0, '0 · 0%'],
+    ]);
+    expect(see(0, 0, 0, 0, 0).every(([w, f]) => w === 0 && (f === '0' || f === '0 · 0%'))).toBe(true);
+    expect(see(200_000, 150_000, 1, 0, 0)).toEqual([
+      [100, '200,000'],
+      [75, '150,000 · 75%'],
+      [MIN_BAR_PCT, '1 · <0.1%'],
+      [0, '0 · 0%'],
+      [0, '0 · 0%'],
+    ]);
+    fc.assert(
+      fc.property(fc.array(fc.nat(1_000_000), { minLength: 1, maxLength: 6 }), (v) => {
+        for (const b of funnelBars(v.map((value, i) => ({ name: `s${i}`, value })))) {
+          expect(b.widthPct).toBeGreaterThanOrEqual(0);
+          expect(b.widthPct).toBeLessThanOrEqual(100);
+          expect(b.value > 0 && v[0] > 0 ? b.widthPct >= MIN_BAR_PCT : b.widthPct === 0).toBe(true);
+          expect(b.figure).not.toMatch(/NaN|Infinity/);
+        }
+      }),
+    );
   });
 });

@@ -62,6 +62,34 @@ export interface FunnelCounts {
 /** A percentage of the leads received, to one decimal; 0 when none were received. */
 export const pctOf = (n: number, leads: number): number => (leads ? Math.round((n * 1000) / leads) / 10 : 0);
 
+/** A step of the funnel as drawn: its name and how many reached it (the first step: the leads received). */
+export interface FunnelStepValue {
+  name: string;
+  value: number;
+}
+
+/** The narrowest bar of a step any lead reached, in % of the widest: a few of many still show. */
+export const MIN_BAR_PCT = 2;
+
+/**
+ * Each step as a bar of the funnel: its width its share of the first step's (at least MIN_BAR_PCT
+ * when any lead reached it, none when none did) and its figure: the count, and after the first
+ * step its % of the first ("1 · 33.3%"; 0% when the first is 0, never NaN or Infinity; "<0.1%" for a few of very many).
+ */
+export function funnelBars(steps: FunnelStepValue[]): (FunnelStepValue & { widthPct: number; figure: string })[] {
+  const base = steps[0]?.value ?? 0;
+  return steps.map((s, i) => {
+    const pct = pctOf(s.value, base);
+    const count = s.value.toLocaleString('en-US');
+    return {
+      ...s,
+      widthPct: s.value > 0 && base > 0 ? Math.min(100, Math.max(MIN_BAR_PCT, pct)) : 0,
+      // A few of very many round to 0.0%: they read as under 0.1%, not none.
+      figure: i === 0 ? count : `${count} · ${pct === 0 && s.value > 0 ? '<0.1' : pct}%`,
+    };
+  });
+}
+
 const funnelRow = z.object({
   key: z.string(),
   name: z.string(),
@@ -79,6 +107,9 @@ const funnelRow = z.object({
   medianFirstContactSeconds: z.number().int().nullable(),
 });
 export type FunnelRow = z.infer<typeof funnelRow>;
+/** A row's figures without its name: a store's in the group report. */
+export const funnelFigures = funnelRow.omit({ key: true, name: true });
+export type FunnelFigures = z.infer<typeof funnelFigures>;
 
 export function toFunnelRow(c: FunnelCounts): FunnelRow {
   return {
@@ -167,7 +198,8 @@ export const funnelAnswer = z.object({
 });
 export type FunnelAnswer = z.infer<typeof funnelAnswer>;
 
-const minutes = (s: number | null): Cell => (s === null ? null : Math.round(s / 6) / 10);
+/** The median first contact in minutes, to one decimal, as the spreadsheets show it. */
+export const minutes = (s: number | null): Cell => (s === null ? null : Math.round(s / 6) / 10);
 
 /** The funnel as a spreadsheet: a row per salesman or source, then the total. */
 export function funnelCsv(f: FunnelAnswer): string {

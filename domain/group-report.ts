@@ -1,6 +1,7 @@
 import { closePct, type AssociateCounts } from './kpis';
 import type { FloorRow } from './report';
 import { toCsv, type Cell } from './csv';
+import { minutes, pctOf, type FunnelFigures } from './funnel';
 
 /** A store's (or the group's) lead KPIs: counts summed over its salesmen, close % from those sums. */
 export type KpiSum = Pick<AssociateCounts, 'received' | 'closed' | 'skips' | 'beBacks'> & { closePct: number | null };
@@ -30,6 +31,8 @@ export interface StoreFigures {
   floor: FloorSum & { day: string };
   /** `month`: this month (YYYY-MM) on the store's own clock. */
   sales: SalesSum & { month: string };
+  /** The funnel (domain/funnel.ts) of the leads received from..to: this month so far on the store's own clock. */
+  funnel: FunnelFigures & { from: string; to: string };
 }
 
 /** A salesman's month in one store. */
@@ -54,11 +57,31 @@ export function salesBySalesman(rows: SalesmanInStore[]): SalesmanTotal[] {
     .sort((a, b) => b.commissionCents - a.commissionCents || b.units - a.units || a.name.localeCompare(b.name) || (a.id < b.id ? -1 : 1));
 }
 
-/** The group's total of the chosen stores' figures. */
-export const groupTotal = (stores: StoreFigures[]) => ({
+/**
+ * The funnel's counts summed, each % from the sums (never an average of percentages); the median
+ * first contact cannot be summed: it is the median of all the stores' leads, counted by the database.
+ */
+export function funnelTotal(rows: FunnelFigures[], medianFirstContactSeconds: number | null): FunnelFigures {
+  const sum = add(rows, ['leads', 'contacted', 'appointment', 'shown', 'sold'] as const);
+  return {
+    ...sum,
+    contactedPct: pctOf(sum.contacted, sum.leads),
+    appointmentPct: pctOf(sum.appointment, sum.leads),
+    shownPct: pctOf(sum.shown, sum.leads),
+    soldPct: pctOf(sum.sold, sum.leads),
+    medianFirstContactSeconds,
+  };
+}
+
+/** The group's total of the chosen stores' figures; the funnel's median first contact is the median of all their leads'. */
+export const groupTotal = (stores: StoreFigures[], funnelMedianSeconds: number | null) => ({
   kpis: kpiTotal(stores.map((s) => s.kpis)),
   floor: floorTotal(stores.map((s) => s.floor)),
   sales: salesTotal(stores.map((s) => s.sales)),
+  funnel: funnelTotal(
+    stores.map((s) => s.funnel),
+    funnelMedianSeconds,
+  ),
 });
 
 export const GROUP_TOTAL = 'Group total';
@@ -81,12 +104,34 @@ export const GROUP_CSV_HEADER = [
   'Units',
   'FrontGross',
   'Commission',
+  'Funnel from',
+  'Funnel to',
+  'Funnel leads',
+  'Contacted',
+  'Contacted %',
+  'Appointment set',
+  'Appointment set %',
+  'Shown',
+  'Shown %',
+  'Sold',
+  'Closing ratio %',
+  'Median first contact (min)',
 ];
 
 /** The group report as CSV: a row per store, then the group total; the Store column on every row. */
-export function groupReportCsv(stores: StoreFigures[]): string {
-  const total = groupTotal(stores);
-  const line = (code: string, name: string, k: KpiSum, f: FloorSum, day: string | null, s: SalesSum, month: string | null): Cell[] => [
+export function groupReportCsv(stores: StoreFigures[], funnelMedianSeconds: number | null): string {
+  const total = groupTotal(stores, funnelMedianSeconds);
+  const line = (
+    code: string,
+    name: string,
+    k: KpiSum,
+    f: FloorSum,
+    day: string | null,
+    s: SalesSum,
+    month: string | null,
+    u: FunnelFigures,
+    period: { from: string | null; to: string | null },
+  ): Cell[] => [
     code,
     name,
     k.received,
@@ -104,12 +149,37 @@ export function groupReportCsv(stores: StoreFigures[]): string {
     s.units,
     s.grossCents / 100,
     s.commissionCents / 100,
+    period.from,
+    period.to,
+    u.leads,
+    u.contacted,
+    u.contactedPct,
+    u.appointment,
+    u.appointmentPct,
+    u.shown,
+    u.shownPct,
+    u.sold,
+    u.soldPct,
+    minutes(u.medianFirstContactSeconds),
   ];
   const one = <T>(values: T[]) => (new Set(values).size === 1 ? values[0] : null);
   return toCsv([
     GROUP_CSV_HEADER,
-    ...stores.map((s) => line(s.store.code, s.store.name, s.kpis, s.floor, s.floor.day, s.sales, s.sales.month)),
-    // The total's day and month, when every store's is the same (their clocks may be a day apart).
-    line(GROUP_TOTAL, GROUP_TOTAL, total.kpis, total.floor, one(stores.map((s) => s.floor.day)), total.sales, one(stores.map((s) => s.sales.month))),
+    ...stores.map((s) => line(s.store.code, s.store.name, s.kpis, s.floor, s.floor.day, s.sales, s.sales.month, s.funnel, s.funnel)),
+    // The total's day, month and period, when every store's is the same (their clocks may be a day apart).
+    line(
+      GROUP_TOTAL,
+      GROUP_TOTAL,
+      total.kpis,
+      total.floor,
+      one(stores.map((s) => s.floor.day)),
+      total.sales,
+      one(stores.map((s) => s.sales.month)),
+      total.funnel,
+      {
+        from: one(stores.map((s) => s.funnel.from)),
+        to: one(stores.map((s) => s.funnel.to)),
+      },
+    ),
   ]);
 }

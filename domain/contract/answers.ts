@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { STAGES } from '../stages';
 import { businessHoursSchema } from '../rules';
 import { choicesSchema } from '../notices';
+import { funnelFigures } from '../funnel';
 
 /**
  * What the API answers, one schema per shape. The server's mappers must produce these (the test
@@ -359,9 +360,12 @@ export const groupReport = z.object({
       floor: floorSum.extend({ day }),
       /** This month (YYYY-MM) on the store's own clock. */
       sales: salesSum.extend({ month: z.string() }),
+      /** The funnel of this month's leads so far (from..to) on the store's own clock. */
+      funnel: funnelFigures.extend({ from: day, to: day }),
     }),
   ),
-  total: z.object({ kpis: kpiSum, floor: floorSum, sales: salesSum }),
+  /** The funnel's total: the stores' counts summed, the % from the sums, the median of all their leads' times. */
+  total: z.object({ kpis: kpiSum, floor: floorSum, sales: salesSum, funnel: funnelFigures }),
   salesmen: z.array(salesSum.extend({ id: z.string(), name: z.string(), stores: z.array(z.string()) })),
 });
 

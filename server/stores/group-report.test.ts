@@ -6,6 +6,7 @@ import type { Store } from '../../domain/stores';
 import { dayKey } from '../../domain/time';
 import { GROUP_CSV_HEADER } from '../../domain/group-report';
 import type { GroupReport } from '../../domain/contract/answers';
+import { pctOf } from '../../domain/funnel';
 
 type Row = GroupReport['stores'][number];
 
@@ -197,7 +198,7 @@ describe.each(DIALECTS)('the group report on %s', (dialect) => {
     expect(lines.map((l) => l.split(',')[0])).toEqual(['Store', 'NSH', 'SST', 'Group total']);
     expect(lines[1]).toMatch(/^NSH,Northside Honda,3,1,33,1,0,/);
     expect(lines[3]).toMatch(/^Group total,Group total,7,4,57,2,0,/);
-    expect(lines[3]).toMatch(/,4,7900,1975$/);
+    expect(lines[3]).toMatch(/,4,7900,1975,/);
   });
 
   it('a salesman of two stores sees his sales of both, each naming its store, and none of a store he is not in', async () => {
@@ -247,5 +248,59 @@ describe.each(DIALECTS)('the group report on %s', (dialect) => {
     expect((await call('GET', `/sales/export.csv?store=*&user=${ids.northRep}`, who.both)).statusCode).toBe(400);
     // One store's export names that store.
     expect((await call('GET', '/sales/export.csv?store=SST', who.both)).body.split('\r\n')[1]).toMatch(/,SST$/);
+  });
+
+  it("has each store's funnel as its own Stats → Funnel shows it, the group's total their sum, and a store manager sees no other store's", async () => {
+    const cookieOf: Record<string, string> = { [ids.northRep]: who.northRep, [ids.southRep]: who.southRep, [ids.both]: who.both };
+    const times: number[] = [];
+    for (const [customer, store] of [
+      ['North Two', 'NSH'],
+      ['South Four', 'SST'],
+    ]) {
+      const lead = await t.db.selectFrom('leads').select(['id', 'assigned_to']).where('customer', '=', customer).executeTakeFirstOrThrow();
+      const r = await call('POST', `/leads/${lead.id}/contact`, cookieOf[lead.assigned_to], store, { channel: 'Call', outcome: 'Talked' });
+      expect(r.statusCode, r.body).toBe(200);
+      const l = await t.db.selectFrom('leads').select(['assigned_at', 'first_contact_at']).where('id', '=', lead.id).executeTakeFirstOrThrow();
+      times.push(Number(l.first_contact_at) - Number(l.assigned_at));
+    }
+
+    const r = await report();
+    for (const row of r.stores) {
+      const own = await call('GET', '/leads/funnel', who.group, row.store.code);
+      expect(own.statusCode, own.body).toBe(200);
+      const { from, to, total } = own.json();
+      const { key: _, name: __, ...figures } = total;
+      expect(row.funnel, row.store.code).toEqual({ from, to, ...figures });
+    }
+    const [main, nsh, sst] = r.stores;
+    expect(main.funnel).toMatchObject({ leads: 0, soldPct: 0, medianFirstContactSeconds: null });
+    expect(nsh.funnel).toMatchObject({ leads: 3, contacted: 1, contactedPct: 33.3, sold: 0 });
+    expect(sst.funnel).toMatchObject({ leads: 4, contacted: 1, contactedPct: 25, sold: 0 });
+    for (const k of ['leads', 'contacted', 'appointment', 'shown', 'sold'] as const)
+      expect(r.total.funnel[k], k).toBe(r.stores.reduce((n, s) => n + s.funnel[k], 0));
+    // 2 of 7: from the sums, not the 29.2% average of 33.3% and 25%; the median of both stores' times.
+    expect(r.total.funnel.contactedPct).toBe(pctOf(2, 7));
+    expect(r.total.funnel.medianFirstContactSeconds).toBe(Math.round((times[0] + times[1]) / 2 / 1000));
+
+    // One store alone: the total is its own.
+    const one = await report('?stores=NSH');
+    expect(one.total.funnel).toEqual((({ from: _, to: __, ...f }) => f)(one.stores[0].funnel));
+
+    const csv = (await call('GET', '/group/report.csv?stores=NSH,SST', who.group)).body.split('\r\n');
+    expect(
+      csv[0].endsWith(
+        ',Funnel from,Funnel to,Funnel leads,Contacted,Contacted %,Appointment set,Appointment set %,Shown,Shown %,Sold,Closing ratio %,Median first contact (min)',
+      ),
+    ).toBe(true);
+    expect(csv[1]).toContain(`,${nsh.funnel.from},${nsh.funnel.to},3,1,33.3,0,0,0,0,0,0,`);
+    expect(csv[3]).toMatch(/^Group total,.*,7,2,28\.6,0,0,0,0,0,0,[\d.]+$/);
+
+    // A store manager: his own store's funnel, not another's, and no group report.
+    expect((await call('GET', '/leads/funnel', who.northManager, 'NSH')).statusCode).toBe(200);
+    for (const url of ['/leads/funnel', '/leads/funnel.csv', '/leads/funnel?by=source']) {
+      const other = await call('GET', url, who.northManager, 'SST');
+      expect([other.statusCode, other.json()], url).toEqual([404, { error: 'Store not found' }]);
+    }
+    for (const url of ['/group/report', '/group/report.csv']) expect((await call('GET', url, who.northManager)).statusCode, url).toBe(403);
   });
 });

@@ -1,9 +1,11 @@
-import type { Db } from '../db';
+import type { Db, Dialect } from '../db';
 import type { Store } from '../../domain/stores';
 import { dayKey } from '../../domain/time';
 import { salesFigures } from '../../domain/figures';
 import { kpiTotal, salesBySalesman, type SalesmanInStore, type StoreFigures } from '../../domain/group-report';
+import { toFunnelRow, type FunnelFigures, type FunnelRow } from '../../domain/funnel';
 import { kpiCounts, kpiSince } from '../leads/kpis';
+import { funnelOf, periodOf } from '../leads/funnel';
 import { reportFor } from '../floor/service';
 import { monthSales } from '../sales/service';
 
@@ -22,7 +24,7 @@ async function storeFigures(db: Db, store: Store, day: string | undefined, now: 
   const byPerson = new Map<string, typeof sales>();
   for (const s of sales) byPerson.set(s.userId, [...(byPerson.get(s.userId) ?? []), s]);
   const { ups, beBacks, skips, handoffs, closed } = floor.team;
-  const figures: StoreFigures = {
+  const figures: Omit<StoreFigures, 'funnel'> = {
     store: { code: store.code, name: store.name },
     kpis: kpiTotal(counts.rows),
     floor: { day: floor.day, ups, beBacks, skips, handoffs, closed },
@@ -32,8 +34,30 @@ async function storeFigures(db: Db, store: Store, day: string | undefined, now: 
   return { figures, salesmen };
 }
 
-/** The chosen stores' figures, in the order given, and each salesman's month across them. */
-export async function groupReportOf(db: Db, stores: Store[], day: string | undefined, now = new Date()) {
-  const each = await Promise.all(stores.map((s) => storeFigures(db, s, day, now)));
-  return { stores: each.map((e) => e.figures), salesmen: salesBySalesman(each.flatMap((e) => e.salesmen)) };
+const figuresOf = ({ key: _, name: __, ...figures }: FunnelRow): FunnelFigures => figures;
+
+/**
+ * The funnel of each chosen store's leads of this month so far on its own clock, by the same query
+ * as a store's own Stats → Funnel (server/leads/funnel.ts), grouped by store; and the median first
+ * contact of all of them, for the group's total.
+ */
+async function storeFunnels(db: Db, dialect: Dialect, stores: Store[]) {
+  const periods = stores.map((s) => periodOf(s.id, s.timezone, {}));
+  const f = await funnelOf(db, dialect, { periods: periods.map(({ store, since, until }) => ({ store, since, until })), by: 'store', only: null });
+  const byStore = new Map(f.rows.map((r) => [r.key, r]));
+  const none = (s: Store) => toFunnelRow({ key: '', name: s.name, leads: 0, contacted: 0, appointment: 0, shown: 0, sold: 0, medianFirstContactMs: null });
+  return {
+    each: stores.map((s, i) => ({ from: periods[i].from, to: periods[i].to, ...figuresOf(byStore.get(String(s.id)) ?? none(s)) })),
+    medianSeconds: f.total.medianFirstContactSeconds,
+  };
+}
+
+/** The chosen stores' figures, in the order given, each salesman's month across them, and the funnel's median first contact of all. */
+export async function groupReportOf(db: Db, dialect: Dialect, stores: Store[], day: string | undefined, now = new Date()) {
+  const [each, funnels] = await Promise.all([Promise.all(stores.map((s) => storeFigures(db, s, day, now))), storeFunnels(db, dialect, stores)]);
+  return {
+    stores: each.map((e, i): StoreFigures => ({ ...e.figures, funnel: funnels.each[i] })),
+    salesmen: salesBySalesman(each.flatMap((e) => e.salesmen)),
+    funnelMedianSeconds: funnels.medianSeconds,
+  };
 }

@@ -121,18 +121,19 @@ export async function storeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     return { stores, unassigned: Number(unassigned.n) };
   });
 
-  /** The chosen stores' lead KPIs, floor day and month of sales, each store's and the group's total; the salesmen across them. */
+  /** The chosen stores' lead KPIs, floor day, month of sales and funnel, each store's and the group's total; the salesmen across them. */
   implement(app, 'GET /group/report', async ({ me, query }) => {
     const { stores, day } = await reportScope(db, me, query);
-    const report = await groupReportOf(db, stores, day);
-    return { days: KPI_DAYS, ...report, total: groupTotal(report.stores) };
+    const { funnelMedianSeconds, ...report } = await groupReportOf(db, ctx.dbh.dialect, stores, day);
+    return { days: KPI_DAYS, ...report, total: groupTotal(report.stores, funnelMedianSeconds) };
   });
 
   /** The same as a spreadsheet: a row per store and the group's total, each with its Store. */
   app.get('/group/report.csv', access('manager'), async (req, reply) => {
     if (!req.user) throw notFound(STORE_NOT_FOUND);
     const { stores, day } = await reportScope(db, req.user, parse(groupReportQuery, req.query));
-    const csv = groupReportCsv((await groupReportOf(db, stores, day)).stores);
+    const report = await groupReportOf(db, ctx.dbh.dialect, stores, day);
+    const csv = groupReportCsv(report.stores, report.funnelMedianSeconds);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="group-report-${day ?? dayKey(new Date(), ctx.config.APP_TIMEZONE)}.csv"`)

@@ -7,6 +7,7 @@ import { LoadError } from '../components/LoadError';
 import { useCompact } from '../components/useCompact';
 import { formatCents } from '../../domain/commission';
 import { formatDay } from '../../domain/format';
+import { formatSeconds } from '../../domain/speed';
 import { GROUP_TOTAL } from '../../domain/group-report';
 import type { Store } from '../../domain/stores';
 import type { GroupReport as Report } from '../../domain/contract/answers';
@@ -38,6 +39,17 @@ const SALES: Col<'sales'>[] = [
   { key: 'units', label: 'Units', value: (s) => s.units },
   { key: 'gross', label: 'Front gross', value: (s) => formatCents(s.grossCents) },
   { key: 'commission', label: 'Commission', value: (s) => formatCents(s.commissionCents) },
+];
+
+/** A step's % of the leads received, and how many (as Stats → Funnel shows it). */
+const step = (p: number, n: number) => `${p}% (${n})`;
+const FUNNEL: Col<'funnel'>[] = [
+  { key: 'leads', label: 'Leads', value: (f) => f.leads },
+  { key: 'contacted', label: 'Contacted %', value: (f) => step(f.contactedPct, f.contacted) },
+  { key: 'appointment', label: 'Appointment set %', value: (f) => step(f.appointmentPct, f.appointment) },
+  { key: 'shown', label: 'Shown %', value: (f) => step(f.shownPct, f.shown) },
+  { key: 'sold', label: 'Closing ratio', value: (f) => step(f.soldPct, f.sold) },
+  { key: 'firstContact', label: 'Median first contact', value: (f) => formatSeconds(f.medianFirstContactSeconds) },
 ];
 
 /** The chosen stores' report (none chosen: every store), kept live by the group screen's stream (its key starts with 'group'). */
@@ -226,7 +238,7 @@ function Salesmen({ report }: { report: Report }) {
   );
 }
 
-/** The group report on the group screen: the lead KPIs, the floor and the sales board of the chosen stores, and the group's total. */
+/** The group report on the group screen: the lead KPIs, the floor, the sales board and the funnel of the chosen stores, and the group's total. */
 export function GroupReport({ stores }: { stores: Store[] }) {
   const [codes, setCodes] = useState<string[]>([]);
   const q = useReport(codes);
@@ -284,6 +296,13 @@ export function GroupReport({ stores }: { stores: Store[] }) {
             note={(s) => formatDay(s.floor.day)}
           />
           <ReportPart part="sales" title="Sales board" hint="This month to date." cols={SALES} report={r} />
+          <ReportPart
+            part="funnel"
+            title="Funnel"
+            hint="Leads received this month so far, each store on its own clock, and how far they went; the total's % are from the summed counts."
+            cols={FUNNEL}
+            report={r}
+          />
           <Salesmen report={r} />
         </Stack>
       )}
