@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hit } from '../http/limits';
 import { z } from 'zod';
 import type { Ctx } from '../context';
 import { implement } from '../http/implement';
@@ -12,8 +13,8 @@ import { sendText, signatureValid, smsEnabled, type Fields } from './sms';
 const CODE_TTL_MS = 10 * 60_000;
 export const CODE_TRIES = 5;
 const RESEND_MS = 60_000;
-/** Asking for codes, mistyped numbers included; a code itself goes out at most once a minute (RESEND_MS). */
-const ASKS_PER_HOUR = 10;
+/** Codes sent to one person in an hour, at most one a minute (RESEND_MS). */
+export const CODES_PER_HOUR = 5;
 const WEBHOOK_LIMIT = 16 * 1024;
 const WEBHOOK_FIELDS = 100;
 
@@ -25,6 +26,7 @@ export const TAKEN = 'This number is already confirmed by someone else. Enter yo
 export const TOO_SOON = 'A code was sent less than a minute ago. Wait a minute, then press Send code again.';
 export const NOT_SENT = 'The text could not be sent. Check the number and try again in a minute.';
 export const BAD_SIGNATURE = 'This webhook is not signed by the SMS provider.';
+export const tooMany = (minutes: number) => `${CODES_PER_HOUR} codes were sent this hour. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
 const wrongCode = (left: number) => `That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`;
 
 const hashCode = (secret: string, userId: string, mobile: string, code: string) =>
@@ -75,47 +77,43 @@ export async function smsRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   implement(app, 'GET /profile/mobile', async ({ me }) => stateOf(me.id));
 
-  implement(
-    app,
-    'PUT /profile/mobile',
-    async ({ me, body: { mobile } }) => {
-      if (!smsEnabled(config)) throw new ApiError(409, NOT_SET_UP, 'sms_off');
-      const now = Date.now();
-      if (me.mobile === mobile && me.mobile_confirmed_at) return stateOf(me.id);
-      if (await confirmedBySomeoneElse(me, mobile)) throw new ApiError(409, TAKEN, 'mobile_taken');
-      const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
-      const row = { user_id: me.id, mobile, code_hash: hashCode(ctx.secret, me.id, mobile, code), tries: 0, expires_at: now + CODE_TTL_MS, created_at: now };
-      // One pending code per person: a new one replaces the last, unless that was sent within the minute.
-      const stored = await db.transaction().execute(async (trx) => {
-        await trx
-          .deleteFrom('mobile_codes')
-          .where('user_id', '=', me.id)
-          .where('created_at', '<=', now - RESEND_MS)
-          .execute();
-        const left = await trx.selectFrom('mobile_codes').select('user_id').where('user_id', '=', me.id).executeTakeFirst();
-        if (left) return false;
-        await trx.insertInto('mobile_codes').values(row).execute();
-        return true;
-      });
-      if (!stored) throw new ApiError(429, TOO_SOON, 'too_soon');
-      const sent = await sendText(
-        config,
-        mobile,
-        `${config.APP_NAME}: your code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this text.`,
-      );
-      if (!sent.ok) {
-        await db.deleteFrom('mobile_codes').where('user_id', '=', me.id).where('code_hash', '=', row.code_hash).execute();
-        ctx.log.warn({ user: me.id, error: sent.error }, 'mobile confirmation code not sent');
-        throw new ApiError(sent.permanent ? 400 : 502, NOT_SENT, 'not_sent');
-      }
-      return stateOf(me.id);
-    },
-    {
-      config: {
-        rateLimit: { max: ASKS_PER_HOUR, timeWindow: 3_600_000, keyGenerator: (req: FastifyRequest) => `mobile:${req.user?.id ?? req.ip}` },
-      },
-    },
-  );
+  implement(app, 'PUT /profile/mobile', async ({ me, body: { mobile } }) => {
+    if (!smsEnabled(config)) throw new ApiError(409, NOT_SET_UP, 'sms_off');
+    const now = Date.now();
+    if (me.mobile === mobile && me.mobile_confirmed_at) return stateOf(me.id);
+    if (await confirmedBySomeoneElse(me, mobile)) throw new ApiError(409, TAKEN, 'mobile_taken');
+    const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
+    const row = { user_id: me.id, mobile, code_hash: hashCode(ctx.secret, me.id, mobile, code), tries: 0, expires_at: now + CODE_TTL_MS, created_at: now };
+    // One pending code per person: a new one replaces the last, unless that was sent within the minute.
+    const stored = await db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('mobile_codes')
+        .where('user_id', '=', me.id)
+        .where('created_at', '<=', now - RESEND_MS)
+        .execute();
+      const left = await trx.selectFrom('mobile_codes').select('user_id').where('user_id', '=', me.id).executeTakeFirst();
+      if (left) return false;
+      await trx.insertInto('mobile_codes').values(row).execute();
+      return true;
+    });
+    if (!stored) throw new ApiError(429, TOO_SOON, 'too_soon');
+    const { hits, ttl } = await hit(db, `mobile-code:${me.id}`, 3_600_000);
+    if (hits > CODES_PER_HOUR) {
+      await db.deleteFrom('mobile_codes').where('user_id', '=', me.id).where('code_hash', '=', row.code_hash).execute();
+      throw new ApiError(429, tooMany(Math.ceil(ttl / 60_000)), 'too_many_codes');
+    }
+    const sent = await sendText(
+      config,
+      mobile,
+      `${config.APP_NAME}: your code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this text.`,
+    );
+    if (!sent.ok) {
+      await db.deleteFrom('mobile_codes').where('user_id', '=', me.id).where('code_hash', '=', row.code_hash).execute();
+      ctx.log.warn({ user: me.id, error: sent.error }, 'mobile confirmation code not sent');
+      throw new ApiError(sent.permanent ? 400 : 502, NOT_SENT, 'not_sent');
+    }
+    return stateOf(me.id);
+  });
 
   implement(app, 'POST /profile/mobile/confirm', async ({ me, body: { code } }) => {
     const now = Date.now();

@@ -6,7 +6,7 @@ import { startSmsProvider, type SmsProvider } from '../test/sms-provider';
 import { insertUser, type UserRow } from '../users/repo';
 import { BAD_TEXT } from '../http/text';
 import { signatureValid, smsChannel } from './sms';
-import { BAD_SIGNATURE, EXPIRED, LOCKED, NO_CODE, NOT_SET_UP, TAKEN, TOO_SOON } from './sms-routes';
+import { BAD_SIGNATURE, CODES_PER_HOUR, EXPIRED, LOCKED, NO_CODE, NOT_SET_UP, TAKEN, TOO_SOON, tooMany } from './sms-routes';
 import type { Outgoing } from './channels';
 
 const freePort = () =>
@@ -180,9 +180,25 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
     const third = await insertUser(t.db, { email: 'third.sms@dealer.test' });
     const free = await call(await t.signIn(third.email), 'PUT', '/profile/mobile', { mobile: '+18435550133' });
     expect(free.json()).toMatchObject({ pending: '+18435550133' });
-    // Ten asks an hour, mistyped ones included: his eleventh waits.
-    const eleventh = await call(otherCookie, 'PUT', '/profile/mobile', { mobile: '+18435550144' });
-    expect(eleventh.statusCode).toBe(429);
+  });
+
+  it('sends at most five codes an hour to a person, one a minute', async () => {
+    const u = await insertUser(t.db, { email: 'many.sms@dealer.test' });
+    const cookie = await t.signIn(u.email);
+    for (let i = 1; i <= CODES_PER_HOUR; i++) {
+      expect((await call(cookie, 'PUT', '/profile/mobile', { mobile: '+18435550145' })).statusCode).toBe(200);
+      await sms.textTo('+18435550145', i);
+      // The minute between two codes, passed.
+      await t.db
+        .updateTable('mobile_codes')
+        .set({ created_at: Date.now() - 61_000 })
+        .where('user_id', '=', u.id)
+        .execute();
+    }
+    const sixth = await call(cookie, 'PUT', '/profile/mobile', { mobile: '+18435550145' });
+    expect([sixth.statusCode, sixth.json().error]).toEqual([429, tooMany(60)]);
+    expect(sms.messages.filter((m) => m.to === '+18435550145')).toHaveLength(CODES_PER_HOUR);
+    expect((await call(cookie, 'GET', '/profile/mobile')).json().pending).toBeNull();
   });
 
   it('turns texts off on STOP from the phone, signed; unsigned or wrongly signed changes nothing; START turns them on', async () => {
