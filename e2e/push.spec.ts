@@ -43,7 +43,9 @@ test('turns push on for this device, lists it, and removes it', async ({ browser
               .replace(/\+/g, '-')
               .replace(/\//g, '_')
               .replace(/=+$/, '')
-          : String(key),
+          : typeof key === 'string'
+            ? key
+            : '',
       );
       sessionStorage.setItem(held, '1');
       return fake as unknown as PushSubscription;
