@@ -246,3 +246,105 @@ describe.each(DIALECTS)('web push on %s', (dialect) => {
     });
   });
 });
+
+/** The whole way: an assign, the notices' sender, pushChannel, the stand-in decrypting what the phone shows, and its Accept. */
+describe.each(DIALECTS)('a lead pushed to his phone on %s', (dialect) => {
+  let t: TestApp;
+  let ps: PushService;
+  let boss: string;
+  let ann: string;
+  let phone: TestSubscription;
+  let tablet: TestSubscription;
+
+  beforeAll(async () => {
+    ps = await startPushService();
+    t = await testApp(
+      dialect,
+      { SIGNIN_LINKS_PER_MINUTE: '1000' },
+      { noticeTiming: { pollMs: 50, backoffMs: 50, maxBackoffMs: 200, leaseMs: 5000 }, sweepMs: 3_600_000 },
+    );
+    boss = await t.signIn(MANAGER);
+    await insertUser(t.db, { email: 'rep.ann@dealer.test', name: 'Ann', onDuty: true });
+    ann = await t.signIn('rep.ann@dealer.test');
+    phone = ps.subscribe();
+    tablet = ps.subscribe();
+    for (const [sub, ua] of [
+      [phone, SAFARI_IPHONE],
+      [tablet, CHROME_WINDOWS],
+    ] as const) {
+      const r = await t.app.inject({ method: 'POST', url: '/api/push/subscriptions', headers: { cookie: ann, 'user-agent': ua }, payload: sub });
+      expect(r.statusCode).toBe(201);
+    }
+  });
+  afterAll(async () => {
+    await t.close();
+    await ps.close();
+  });
+
+  const assign = async (customer: string) => {
+    const r = await t.app.inject({ method: 'POST', url: '/api/rotation/assign', headers: { cookie: boss }, payload: { customer } });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().assignedTo?.name).toBe('Ann');
+    return r.json().leadId as number;
+  };
+  const about = (sub: TestSubscription, customer: string) => ps.to(sub).filter((p) => p.title === `New lead: ${customer}`);
+  const arrived = (sub: TestSubscription, customer: string) => ps.until(() => about(sub, customer).length > 0, 10_000, `the push about ${customer}`);
+
+  it('pushes an assigned lead once to each of his devices, and its Accept accepts the lead from the phone', async () => {
+    const id = await assign('Jane Doe');
+    await arrived(phone, 'Jane Doe');
+    await arrived(tablet, 'Jane Doe');
+    const [shown] = about(phone, 'Jane Doe');
+    expect(shown.url).toContain(`/dashboard/associates?lead=${id}`);
+    expect(shown.accept).toMatch(/^[\w-]{43}$/);
+    // What the Accept button does: the token, no session.
+    expect((await t.app.inject({ method: 'POST', url: '/api/push/accept', payload: { token: shown.accept } })).json()).toEqual({ ok: true });
+    const lead = await t.db.selectFrom('leads').select('accepted_at').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(lead.accepted_at).not.toBeNull();
+    // Its token is spent: the same Accept from the tablet accepts nothing more.
+    const [other] = about(tablet, 'Jane Doe');
+    expect((await t.app.inject({ method: 'POST', url: '/api/push/accept', payload: { token: other.accept } })).statusCode).toBe(410);
+    // A later lead arrived: the first was pushed exactly once to each device.
+    await assign('John Roe');
+    await arrived(phone, 'John Roe');
+    await arrived(tablet, 'John Roe');
+    expect(about(phone, 'Jane Doe')).toHaveLength(1);
+    expect(about(tablet, 'Jane Doe')).toHaveLength(1);
+  });
+
+  it('removes a device whose push service answers 410', async () => {
+    ps.answerFor(tablet, 410);
+    await assign('Gone Tablet');
+    await arrived(phone, 'Gone Tablet');
+    await ps.until(() => ps.refused.some((r) => r.sub === tablet.id && r.reason === 'told to answer 410'));
+    await expect
+      .poll(async () => (await t.db.selectFrom('push_subscriptions').select('endpoint').execute()).map((s) => s.endpoint), { timeout: 10_000 })
+      .toEqual([phone.endpoint]);
+  });
+
+  it('retries a push service that is down and pushes once it is back, with no duplicate', async () => {
+    await ps.down();
+    let id: number;
+    try {
+      id = await assign('Down Service');
+      await expect
+        .poll(
+          async () =>
+            Number(
+              (await t.db.selectFrom('notices').select('attempts').where('lead_id', '=', id).where('kind', '=', 'lead').executeTakeFirst())?.attempts ?? 0,
+            ),
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBeGreaterThanOrEqual(2);
+      expect(about(phone, 'Down Service')).toEqual([]);
+    } finally {
+      await ps.up();
+    }
+    await arrived(phone, 'Down Service');
+    await assign('After Recovery');
+    await arrived(phone, 'After Recovery');
+    expect(about(phone, 'Down Service')).toHaveLength(1);
+  });
+});

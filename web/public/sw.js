@@ -11,6 +11,16 @@ self.addEventListener('fetch', () => {
 const HOME = '/dashboard/overview';
 const ICON = '/icons/icon-192.png';
 
+/** The link's place in the portal, opened on this origin whatever address it names. */
+function ownPath(link) {
+  try {
+    const u = new URL(link, self.location.origin);
+    return u.pathname + u.search + u.hash;
+  } catch {
+    return HOME;
+  }
+}
+
 /** A push: what the lead's card shows ({title, text, url, accept?}), with Accept (when it carries a token) and Open. */
 self.addEventListener('push', (event) => {
   let d = {};
@@ -19,7 +29,7 @@ self.addEventListener('push', (event) => {
   } catch {
     d = { text: event.data ? event.data.text() : '' };
   }
-  const url = typeof d.url === 'string' && d.url.startsWith('/') ? d.url : HOME;
+  const url = ownPath(d.url);
   const accept = typeof d.accept === 'string' ? d.accept : null;
   const actions = accept
     ? [
