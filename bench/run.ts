@@ -14,6 +14,7 @@ import { lighthouseBench } from './parts/lighthouse';
 import { liveBench } from './parts/live';
 import { mailBench } from './parts/mail';
 import { pagesBench } from './parts/pages';
+import { pushBench } from './parts/push';
 import { searchBench } from './parts/search';
 import { sweepBench } from './parts/sweep';
 import { webBench } from './parts/web';
@@ -36,6 +37,7 @@ const PARTS: Record<string, () => Promise<Results>> = {
   },
   adf: adfBench,
   mail: mailBench,
+  push: pushBench,
   async postgres() {
     if (!PG_AVAILABLE) {
       say(`!!! PostgreSQL at ${PG_ADMIN_URL} does not answer: its rows are left out.`);

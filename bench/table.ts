@@ -9,6 +9,7 @@ import { CPU_SLOWDOWN } from './parts/pages';
 import { APP_SERVERS, GROUP_MANAGERS, GROUP_SALESMEN, GROUP_STORES } from './parts/group';
 import { FUNNEL_LEADS, FUNNEL_SALES } from './parts/funnel';
 import { MAIL_ATTACKERS, MAIL_LEADS, MAIL_POOL } from './parts/mail';
+import { PUSH_DEVICES, PUSH_LEADS } from './parts/push';
 
 export type Results = Record<string, number>;
 
@@ -189,6 +190,14 @@ function tableOf(r: Results) {
         ok(r.mail_others_attacked_p99_ms < 50),
       ],
     );
+  }
+  if (has('push_p95_ms')) {
+    rows.push([
+      `web push, ${PUSH_LEADS} leads assigned with ${PUSH_DEVICES} devices subscribed: assign → push request at the push service`,
+      `p50 ${r.push_p50_ms} ms, p95 ${r.push_p95_ms} ms`,
+      'p95 < 500 ms',
+      ok(r.push_p95_ms < 500),
+    ]);
   }
   if (has('funnel_p95_ms')) {
     rows.push([
