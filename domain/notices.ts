@@ -212,3 +212,7 @@ export function deliveryText(
 
 /** The retry after `attempts` failed tries: 1 s doubling, at most 5 minutes. */
 export const backoffMs = (attempts: number, first = 1000, max = 5 * 60_000) => Math.min(first * 2 ** Math.max(0, attempts - 1), max);
+
+/** Settings → What reaches you: what reaches him now, whether it is his own choice, and the dealership's default. */
+export const noticeChoicesAnswer = z.object({ choices: choicesSchema, own: z.boolean(), dealership: choicesSchema });
+export type NoticeChoicesAnswer = z.infer<typeof noticeChoicesAnswer>;

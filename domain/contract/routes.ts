@@ -38,6 +38,7 @@ import { payPlanChangeSchema, payPlansAnswer } from '../payplan';
 import { funnelAnswer, funnelQuery } from '../funnel';
 import { deskLog, deskPatchSchema, deskRow, deskUpSchema } from '../desk';
 import { mobileCodeSchema, mobileSchema, mobileState } from '../notices-phone';
+import { choicesChangeSchema, noticeChoicesAnswer } from '../notices';
 import { acceptTokenSchema, pushDeviceAdded, pushDevices, pushKey, pushSubscriptionSchema } from '../push';
 
 /** Who may call a route: anyone, a signed-in person, a manager, or an integration by its API key. */
@@ -90,6 +91,8 @@ export const routes = {
   'PUT /profile/notes': { access: 'user', body: notesSchema, answer: a.notes },
   'GET /weather': { access: 'user', answer: a.weather },
   'PUT /profile/store': { access: 'user', body: chooseStoreSchema, answer: a.ok },
+  'GET /profile/notify': { access: 'user', store: true, answer: noticeChoicesAnswer },
+  'PUT /profile/notify': { access: 'user', store: true, body: choicesChangeSchema, answer: noticeChoicesAnswer },
   'GET /profile/mobile': { access: 'user', answer: mobileState },
   'PUT /profile/mobile': { access: 'user', body: mobileSchema, answer: mobileState },
   'POST /profile/mobile/confirm': { access: 'user', body: mobileCodeSchema, answer: mobileState },

@@ -238,6 +238,47 @@ describe.each(DIALECTS)('notices on %s', (dialect) => {
     expect(sms.got).toHaveLength(1);
   });
 
+  it('each person chooses per kind, or follows the dealership’s default a manager sets; a bad choice is refused and changes nothing', async () => {
+    const rep = await t.signIn('rep.ann@dealer.test');
+    const get = async () => (await t.app.inject({ method: 'GET', url: '/api/profile/notify', headers: { cookie: rep } })).json();
+    const put = (payload: unknown) => t.app.inject({ method: 'PUT', url: '/api/profile/notify', headers: { cookie: rep }, payload });
+    const dealership = { lead: 'push', up_next: 'push', time_left: 'push', appointment: 'push' };
+    expect(await get()).toEqual({ choices: dealership, own: false, dealership });
+
+    const mine = { lead: 'sms', up_next: 'none', time_left: 'email', appointment: 'push' };
+    expect((await put({ choices: mine })).json()).toEqual({ choices: mine, own: true, dealership });
+    const bad = await put({ choices: { ...mine, lead: 'fax' } });
+    expect([bad.statusCode, bad.json().error]).toEqual([400, 'Choose Push, Text, E-mail or None']);
+    expect((await put({ choices: { ...mine, pager: 'push' } })).statusCode).toBe(400);
+    expect((await get()).choices).toEqual(mine);
+
+    // A text for a new lead, as he chose; "2 minutes left" by mail.
+    await t.db.updateTable('users').set({ mobile: '+15551230003', mobile_confirmed_at: Date.now() }).where('id', '=', ann).execute();
+    await setPlaces(t.db, { on_duty: 0 }, (q) => q.where('id', '=', ben));
+    const { leadId } = await assign('Text Me');
+    await until(() => sms.got.some((n) => n.leadId === leadId), 'the text');
+    expect(sms.got.find((n) => n.leadId === leadId)?.body.text).toMatch(
+      new RegExp(`^New lead: Text Me\\. Accept: http.*/dashboard/associates\\?lead=${leadId}$`),
+    );
+
+    // The manager's default reaches those who follow it.
+    const rules = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/rules',
+      headers: { cookie: boss },
+      payload: { notify: { ...dealership, up_next: 'none' } },
+    });
+    expect(rules.statusCode).toBe(200);
+    expect((await put({ choices: null })).json()).toEqual({
+      choices: { ...dealership, up_next: 'none' },
+      own: false,
+      dealership: { ...dealership, up_next: 'none' },
+    });
+    const refused = await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: rep }, payload: { notify: dealership } });
+    expect(refused.statusCode).toBe(403);
+    await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: boss }, payload: { notify: dealership } });
+  });
+
   it('keeps quiet outside the store’s hours: no push, no text, no escalation; the lead is mailed', async () => {
     await subscribe(ann, 1);
     await t.db.updateTable('users').set({ mobile: '+15551230002', mobile_confirmed_at: Date.now() }).where('id', '=', ann).execute();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Group, NumberInput, Paper, Skeleton, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, Paper, Select, Skeleton, Stack, Switch, TagsInput, Text, Title } from '@mantine/core';
 import { call } from '../api/client';
 import { rulesKey, useRules } from '../api/rules';
 import { useStore } from '../stores/store';
@@ -10,7 +10,7 @@ import type { RulesAnswer } from '../../domain/contract/answers';
 import { BusinessHours } from './BusinessHours';
 import { dayHoursText, WEEKDAYS, type DayHours } from '../../domain/hours';
 import { useWhen } from '../components/when';
-import { CHANNEL_LABELS, CHOICE_KINDS, CHOICE_LABELS, choicesSchema } from '../../domain/notices';
+import { CHANNEL_LABELS, CHANNELS, CHOICE_KINDS, CHOICE_LABELS, choicesSchema } from '../../domain/notices';
 
 /** Business hours in a change line: each day, or "around the clock". */
 const hoursShown = (v: unknown) => {
@@ -119,6 +119,28 @@ function RulesForm({ saved }: { saved: RulesAnswer }) {
           maw={560}
           clearable
         />
+        <Stack gap={4} aria-label={RULE_LABELS.notify}>
+          <Text size="sm" fw={500}>
+            {RULE_LABELS.notify}
+          </Text>
+          <Text size="xs" c="dimmed">
+            What each salesman gets until he chooses for himself under Settings. A new lead or an appointment is e-mailed to one whose phone is not set up.
+          </Text>
+          <Group gap="sm" align="flex-end">
+            {CHOICE_KINDS.map((k) => (
+              <Select
+                key={k}
+                label={CHOICE_LABELS[k]}
+                data={CHANNELS.map((c) => ({ value: c, label: CHANNEL_LABELS[c] }))}
+                value={values.notify[k]}
+                allowDeselect={false}
+                onChange={(v) => v && setValues((old) => ({ ...old, notify: { ...old.notify, [k]: v } }))}
+                error={errors[`notify.${k}`]}
+                w={150}
+              />
+            ))}
+          </Group>
+        </Stack>
         <BusinessHours value={values.businessHours} onChange={(businessHours) => setValues((old) => ({ ...old, businessHours }))} errors={errors} />
         <Group>
           <Button type="submit" loading={save.isPending} color="blue.8">
