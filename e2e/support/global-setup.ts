@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startWeatherServer } from '../../server/test/weather-server';
 import { startSmtp } from '../../server/test/smtp';
+import { startSmsProvider } from '../../server/test/sms-provider';
 import { freePort, startServerProcess } from '../../server/test/process';
 import { nextLink } from './mail';
 
@@ -24,6 +25,11 @@ export default async function globalSetup() {
     fs.writeFileSync(file, JSON.stringify({ to: mail.to, raw: mail.raw }));
   });
   const weather = await startWeatherServer({ temperature: 22, weathercode: 2 });
+  // The SMS provider's stand-in writes each text it takes to a folder, as the SMTP server does mail.
+  const smsDir = path.join(dir, 'sms');
+  fs.mkdirSync(smsDir);
+  let texts = 0;
+  const sms = await startSmsProvider({ onText: (m) => fs.writeFileSync(path.join(smsDir, `${String(++texts).padStart(6, '0')}.json`), JSON.stringify(m)) });
 
   const baseURL = `http://127.0.0.1:${E2E_PORT}`;
   // The portal's own receiver for lead mail: specs send to it with a real SMTP client.
@@ -42,18 +48,22 @@ export default async function globalSetup() {
       INBOUND_SMTP_PORT: String(inbound),
       INBOUND_SMTP_HOST: '127.0.0.1',
       INBOUND_ADDRESSES: 'leads@e2e.test',
+      ...sms.env,
     },
     E2E_PORT,
   );
   process.env.E2E_MAIL_DIR = mailDir;
   process.env.E2E_DATA_DIR = path.join(dir, 'data');
   process.env.E2E_INBOUND_PORT = String(inbound);
+  process.env.E2E_SMS_DIR = smsDir;
+  process.env.E2E_SMS_TOKEN = sms.token;
   await setResponseWindow(baseURL, 0);
 
   return async () => {
     await server.stop();
     await smtp.close();
     await weather.close();
+    await sms.close();
     fs.rmSync(dir, { recursive: true, force: true });
   };
 }

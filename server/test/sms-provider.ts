@@ -26,6 +26,8 @@ export async function startSmsProvider({
   account = `AC${crypto.randomBytes(16).toString('hex')}`,
   token = crypto.randomBytes(16).toString('hex'),
   from = '+18435550100',
+  /** Told of each text taken (a browser test's stand-in runs in another process). */
+  onText = null as ((m: TakenText) => void) | null,
 } = {}) {
   const messages: TakenText[] = [];
   const stopped = new Set<string>();
@@ -65,7 +67,9 @@ export async function startSmsProvider({
       if (!body || body.length > 1600) return error(res, 400, 21617, 'The concatenated message body exceeds the 1600 character limit.');
       if (stopped.has(to)) return error(res, 400, 21610, 'Attempt to send to unsubscribed recipient');
       const sid = `SM${crypto.randomBytes(16).toString('hex')}`;
-      messages.push({ sid, to, from, body, callback: form.get('StatusCallback') });
+      const taken = { sid, to, from, body, callback: form.get('StatusCallback') };
+      messages.push(taken);
+      onText?.(taken);
       for (const w of waiters.splice(0)) w();
       answer(res, 201, {
         sid,
@@ -87,24 +91,8 @@ export async function startSmsProvider({
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  /** Twilio's X-Twilio-Signature: HMAC-SHA1 (key: the auth token) of the URL and then each field's name and value, by name. */
-  const signature = (key: string, to: string, fields: Record<string, string>) =>
-    crypto
-      .createHmac('sha1', key)
-      .update(
-        Object.keys(fields)
-          .sort()
-          .reduce((s, k) => s + k + fields[k], to),
-      )
-      .digest('base64');
-
-  /** Posts a webhook as the provider does: form-encoded, signed (or not, or with the wrong key). */
-  async function post(to: string, fields: Record<string, string>, sign: Sign = 'good') {
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'TwilioProxy/1.1' };
-    if (sign !== 'none') headers['x-twilio-signature'] = signature(sign === 'good' ? token : `${token}x`, to, fields);
-    const res = await fetch(to, { method: 'POST', headers, body: new URLSearchParams(fields).toString() });
-    return { status: res.status, body: await res.text(), type: res.headers.get('content-type') ?? '' };
-  }
+  const post = (to: string, fields: Record<string, string>, sign: Sign = 'good') =>
+    postWebhook(sign === 'good' ? token : sign === 'wrong' ? `${token}x` : null, to, fields);
 
   const sidOf = () => `SM${crypto.randomBytes(16).toString('hex')}`;
 
@@ -202,4 +190,23 @@ export async function startSmsProvider({
       }),
   };
 }
+/** Twilio's X-Twilio-Signature: HMAC-SHA1 (key: the auth token) of the URL and then each field's name and value, by name. */
+const signature = (key: string, to: string, fields: Record<string, string>) =>
+  crypto
+    .createHmac('sha1', key)
+    .update(
+      Object.keys(fields)
+        .sort()
+        .reduce((s, k) => s + k + fields[k], to),
+    )
+    .digest('base64');
+
+/** Posts a webhook as the provider does: form-encoded, signed with `token` (none: unsigned). */
+export async function postWebhook(token: string | null, to: string, fields: Record<string, string>) {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'TwilioProxy/1.1' };
+  if (token !== null) headers['x-twilio-signature'] = signature(token, to, fields);
+  const res = await fetch(to, { method: 'POST', headers, body: new URLSearchParams(fields).toString() });
+  return { status: res.status, body: await res.text(), type: res.headers.get('content-type') ?? '' };
+}
+
 export type SmsProvider = Awaited<ReturnType<typeof startSmsProvider>>;
