@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MIN_BAR_PCT, funnelBars, funnelCsv, funnelOf, funnelRange, median, pctOf, reached, type FunnelLead } from './funnel';
+import { MIN_BAR_PCT, funnelBars, shareText, funnelCsv, funnelOf, funnelRange, median, pctOf, reached, type FunnelLead } from './funnel';
 
 const lead = (over: Partial<FunnelLead> = {}): FunnelLead => ({
   firstContactAt: null,
@@ -120,6 +120,7 @@ describe('the funnel', () => {
       [0, '0 · 0%'],
       [0, '0 · 0%'],
     ]);
+    expect([shareText(0, 0), shareText(0, 1), shareText(0.1, 1), shareText(100, 3)]).toEqual(['0%', '<0.1%', '0.1%', '100%']);
     fc.assert(
       fc.property(fc.array(fc.nat(1_000_000), { minLength: 1, maxLength: 6 }), (v) => {
         for (const b of funnelBars(v.map((value, i) => ({ name: `s${i}`, value })))) {

@@ -62,6 +62,12 @@ export interface FunnelCounts {
 /** A percentage of the leads received, to one decimal; 0 when none were received. */
 export const pctOf = (n: number, leads: number): number => (leads ? Math.round((n * 1000) / leads) / 10 : 0);
 
+/** A step's share as read: "33.3%"; "<0.1%" when a few of very many round to 0.0% (some, not none). */
+export const shareText = (pct: number, n: number): string => `${pct === 0 && n > 0 ? '<0.1' : pct}%`;
+
+/** A count as read: "200,000". */
+export const countText = (n: number): string => n.toLocaleString('en-US');
+
 /** A step of the funnel as drawn: its name and how many reached it (the first step: the leads received). */
 export interface FunnelStepValue {
   name: string;
@@ -80,12 +86,10 @@ export function funnelBars(steps: FunnelStepValue[]): (FunnelStepValue & { width
   const base = steps[0]?.value ?? 0;
   return steps.map((s, i) => {
     const pct = pctOf(s.value, base);
-    const count = s.value.toLocaleString('en-US');
     return {
       ...s,
       widthPct: s.value > 0 && base > 0 ? Math.min(100, Math.max(MIN_BAR_PCT, pct)) : 0,
-      // A few of very many round to 0.0%: they read as under 0.1%, not none.
-      figure: i === 0 ? count : `${count} · ${pct === 0 && s.value > 0 ? '<0.1' : pct}%`,
+      figure: i === 0 ? countText(s.value) : `${countText(s.value)} · ${shareText(pct, s.value)}`,
     };
   });
 }

@@ -96,6 +96,14 @@ test('a group manager filters the group report to his stores: each store a row, 
     await expect(cell(total('sales'), 'commission')).toHaveText('$825.00');
     await expect(cell(total('sales'), 'gross')).toHaveText('$3,400.00');
     await expect(report.getByTestId('group-report-salesman')).toHaveCount(2);
+    // The funnel: this month's leads of each store (two and one, none contacted yet), the total their sum.
+    await expect(report.getByRole('heading', { name: 'Funnel' })).toBeVisible();
+    await expect(cell(rows('funnel').nth(0), 'leads')).toHaveText('2');
+    await expect(cell(rows('funnel').nth(1), 'leads')).toHaveText('1');
+    await expect(cell(total('funnel'), 'leads')).toHaveText('3');
+    await expect(cell(total('funnel'), 'contacted')).toHaveText('0% (0)');
+    await expect(cell(total('funnel'), 'sold')).toHaveText('0% (0)');
+    await expect(cell(total('funnel'), 'firstContact')).toHaveText('—');
     // The CSV link names the chosen stores.
     await expect(report.getByRole('link', { name: 'CSV' })).toHaveAttribute('href', `/api/group/report.csv?stores=${east.code}%2C${west.code}`);
 
@@ -107,6 +115,7 @@ test('a group manager filters the group report to his stores: each store a row, 
     expect(up.ok()).toBe(true);
     await expect(cell(total('kpis'), 'received')).toHaveText('4');
     await expect(cell(total('kpis'), 'closePct')).toHaveText('25%');
+    await expect(cell(total('funnel'), 'leads')).toHaveText('4');
 
     if (SHOTS)
       for (const width of [1280, 375])

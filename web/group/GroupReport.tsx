@@ -8,6 +8,7 @@ import { useCompact } from '../components/useCompact';
 import { formatCents } from '../../domain/commission';
 import { formatDay } from '../../domain/format';
 import { formatSeconds } from '../../domain/speed';
+import { countText, shareText } from '../../domain/funnel';
 import { GROUP_TOTAL } from '../../domain/group-report';
 import type { Store } from '../../domain/stores';
 import type { GroupReport as Report } from '../../domain/contract/answers';
@@ -42,9 +43,9 @@ const SALES: Col<'sales'>[] = [
 ];
 
 /** A step's % of the leads received, and how many (as Stats → Funnel shows it). */
-const step = (p: number, n: number) => `${p}% (${n})`;
+const step = (p: number, n: number) => `${shareText(p, n)} (${countText(n)})`;
 const FUNNEL: Col<'funnel'>[] = [
-  { key: 'leads', label: 'Leads', value: (f) => f.leads },
+  { key: 'leads', label: 'Leads', value: (f) => countText(f.leads) },
   { key: 'contacted', label: 'Contacted %', value: (f) => step(f.contactedPct, f.contacted) },
   { key: 'appointment', label: 'Appointment set %', value: (f) => step(f.appointmentPct, f.appointment) },
   { key: 'shown', label: 'Shown %', value: (f) => step(f.shownPct, f.shown) },

@@ -1,6 +1,5 @@
-import { lazy, Suspense } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { call } from '../api/client';
@@ -9,23 +8,19 @@ import { useSession } from '../session/SessionProvider';
 import { LoadError } from '../components/LoadError';
 import { PageTitle } from '../components/PageTitle';
 import { useCompact } from '../components/useCompact';
-import { useIdle } from '../components/idle';
 import { formatSeconds } from '../../domain/speed';
 import { dayKey, isValidDayKey } from '../../domain/time';
-import { funnelRange, type FunnelAnswer, type FunnelRow } from '../../domain/funnel';
+import { countText, funnelRange, shareText, type FunnelAnswer, type FunnelRow } from '../../domain/funnel';
 
-// The chart library is large: the table shows first, the drawing follows once the screen is idle.
-const Plot = lazy(() => import('./FunnelPlot'));
-
-const pct = (v: number) => `${v}%`;
+import FunnelPlot from './FunnelPlot';
 
 /** The columns: a heading, the figure, and the count under it. */
 const COLUMNS: [string, (r: FunnelRow) => string, ((r: FunnelRow) => number) | null][] = [
-  ['Leads', (r) => String(r.leads), null],
-  ['Contacted %', (r) => pct(r.contactedPct), (r) => r.contacted],
-  ['Appointment set %', (r) => pct(r.appointmentPct), (r) => r.appointment],
-  ['Shown %', (r) => pct(r.shownPct), (r) => r.shown],
-  ['Closing ratio', (r) => pct(r.soldPct), (r) => r.sold],
+  ['Leads', (r) => countText(r.leads), null],
+  ['Contacted %', (r) => shareText(r.contactedPct, r.contacted), (r) => r.contacted],
+  ['Appointment set %', (r) => shareText(r.appointmentPct, r.appointment), (r) => r.appointment],
+  ['Shown %', (r) => shareText(r.shownPct, r.shown), (r) => r.shown],
+  ['Closing ratio', (r) => shareText(r.soldPct, r.sold), (r) => r.sold],
   ['Median first contact', (r) => formatSeconds(r.medianFirstContactSeconds), null],
 ];
 
@@ -36,7 +31,7 @@ function Cell({ r, col }: { r: FunnelRow; col: (typeof COLUMNS)[number] }) {
       {main(r)}
       {count && (
         <Text span size="xs" c="dimmed" ml={6}>
-          ({count(r)})
+          ({countText(count(r))})
         </Text>
       )}
     </>
@@ -110,7 +105,6 @@ export default function FunnelPage() {
   const { code: store } = useStore();
   const { isManager } = useSession();
   const compact = useCompact();
-  const drawn = useIdle(2000);
   const today = dayKey(new Date(), tz);
   const [params, setParams] = useSearchParams();
   const by: FunnelAnswer['by'] = params.get('by') === 'source' ? 'source' : 'salesman';
@@ -135,7 +129,7 @@ export default function FunnelPage() {
         { name: 'Sold', value: f.total.sold },
       ]
     : [];
-  const summary = f ? `${steps.map((s) => `${s.name} ${s.value}`).join(', ')}; closing ratio ${pct(f.total.soldPct)}.` : '';
+  const summary = f ? `${steps.map((s) => `${s.name} ${countText(s.value)}`).join('; ')}. Closing ratio ${shareText(f.total.soldPct, f.total.sold)}.` : '';
 
   return (
     <Stack>
@@ -198,10 +192,7 @@ export default function FunnelPage() {
               <Text size="sm" c="dimmed" mb="sm" data-testid="funnel-summary">
                 {summary}
               </Text>
-              <div role="img" aria-label={summary} style={{ display: 'flex', justifyContent: 'center', overflow: 'hidden' }}>
-                <Suspense fallback={<Skeleton h={260} />}>{drawn ? <Plot steps={steps} size={compact ? 220 : 280} /> : <Skeleton h={260} />}</Suspense>
-              </div>
-              <VisuallyHidden>The table above holds the same numbers.</VisuallyHidden>
+              <FunnelPlot steps={steps} />
             </Paper>
           )}
         </>
