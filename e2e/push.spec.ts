@@ -1,7 +1,9 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { startPushService, type PushService } from '../server/test/push-service';
 import { signIn } from './support/session';
 import { uniqueEmail } from './support/people';
+import { animationsDone } from './support/settle';
 
 /**
  * Settings → Notifications on this device, through the app's own code: the permission granted, the
@@ -56,7 +58,7 @@ test('turns push on for this device, lists it, and removes it', async ({ browser
   await signIn(page, uniqueEmail('push'));
   await page.goto('/dashboard/settings');
 
-  const card = page.getByRole('heading', { name: 'Notifications on this device' }).locator('xpath=../..');
+  const card = page.getByTestId('push-setting');
   await expect(page.getByTestId('push-state')).toHaveText(/^Off:/);
   await card.getByRole('button', { name: 'Turn on' }).click();
   await expect(page.getByTestId('push-state')).toHaveText(/^On:/);
@@ -74,6 +76,11 @@ test('turns push on for this device, lists it, and removes it', async ({ browser
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByRole('listitem')).toContainText('Chrome on Windows');
   await expect(list.getByRole('listitem')).toContainText('This device');
+
+  // The card with a device listed passes axe as the rest of the screen does.
+  await animationsDone(page);
+  const axe = await new AxeBuilder({ page }).include('[data-testid="push-setting"]').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 
   // Still there after a reload: the server lists it, the browser still holds it.
   await page.reload();

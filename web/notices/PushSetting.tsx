@@ -79,7 +79,7 @@ export function PushSetting() {
     }, 'Notifications are off on that device.');
 
   return (
-    <Paper withBorder p="md" radius="md">
+    <Paper withBorder p="md" radius="md" data-testid="push-setting">
       <Stack gap="sm" align="flex-start">
         <Title order={2} size="h4">
           Notifications on this device
