@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closePct, leadKpis, skipReasons } from './kpis';
+import { closePct, firstNotice, formatMs, leadKpis, skipReasons } from './kpis';
 
 describe('lead KPIs', () => {
   it('computes close % per associate and the team average, busiest first', () => {
@@ -28,5 +28,32 @@ describe('lead KPIs', () => {
       { reason: '(no reason)', count: 1 },
       { reason: 'With customer', count: 1 },
     ]);
+  });
+});
+
+describe('time from assign to the first notice delivered', () => {
+  it('takes per lead the first notice that reached him: a text once delivered, a push once the push service took it', () => {
+    const lead = (leadId: number, channel: 'push' | 'sms' | 'email', sentAt: number | null, deliveredAt: number | null = null) => ({
+      leadId,
+      assignedAt: 1000,
+      channel,
+      sentAt,
+      deliveredAt,
+    });
+    expect(
+      firstNotice([
+        lead(1, 'push', 1800),
+        lead(1, 'push', 1500),
+        lead(1, 'sms', 1100, 3000),
+        lead(2, 'sms', 1200, null),
+        lead(3, 'sms', 1200, 5000),
+        lead(4, 'push', null),
+      ]),
+    ).toEqual({ count: 2, medianMs: 500, p90Ms: 4000 });
+    expect(firstNotice([])).toEqual({ count: 0, medianMs: null, p90Ms: null });
+  });
+
+  it('reads as ms, seconds or minutes', () => {
+    expect([null, 850, 2400, 125_000, 3_900_000].map(formatMs)).toEqual(['—', '850 ms', '2.4 s', '2 min', '1 h 5 min']);
   });
 });

@@ -49,3 +49,47 @@ export function skipReasons(skips: { reason: string | null }[]): { reason: strin
   }
   return [...counts.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
 }
+
+/** A notice about a lead and when it reached its salesman (server/notices). */
+export interface NoticeReach {
+  leadId: number;
+  assignedAt: number;
+  channel: 'push' | 'sms' | 'email';
+  sentAt: number | null;
+  deliveredAt: number | null;
+}
+
+/** When a notice reached him: a text when the provider says it was delivered; a push or mail when the push service or the outbox took it. */
+export const reachedAt = (n: NoticeReach) => (n.channel === 'sms' ? n.deliveredAt : n.sentAt);
+
+export interface FirstNotice {
+  /** Leads with a notice that reached their salesman. */
+  count: number;
+  /** Milliseconds from the assign to the first notice that reached him; null when none did. */
+  medianMs: number | null;
+  p90Ms: number | null;
+}
+
+/** Time from assign to the first notice delivered, per lead, as its median and 90th percentile (nearest rank). */
+export function firstNotice(rows: NoticeReach[]): FirstNotice {
+  const first = new Map<number, number>();
+  for (const n of rows) {
+    const at = reachedAt(n);
+    if (at === null) continue;
+    const ms = Math.max(0, at - n.assignedAt);
+    const seen = first.get(n.leadId);
+    if (seen === undefined || ms < seen) first.set(n.leadId, ms);
+  }
+  const ms = [...first.values()].sort((a, b) => a - b);
+  const rank = (p: number) => (ms.length ? ms[Math.min(ms.length - 1, Math.max(0, Math.ceil((p / 100) * ms.length) - 1))] : null);
+  return { count: ms.length, medianMs: rank(50), p90Ms: rank(90) };
+}
+
+/** "850 ms", "2.4 s", "3 min": how quickly a notice reached him; "—" for nothing. */
+export function formatMs(ms: number | null): string {
+  if (ms === null) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(Math.round(ms / 100) / 10).toString()} s`;
+  const min = Math.round(ms / 60_000);
+  return min < 60 ? `${min} min` : `${Math.floor(min / 60)} h${min % 60 ? ` ${min % 60} min` : ''}`;
+}

@@ -260,7 +260,22 @@ export const leadList = z.object({ leads: z.array(lead) });
 /** The ADF document a lead came in, as the sender sent it (decoded text). */
 export const leadDocument = z.object({ document: z.string() });
 export const timelineEntry = z.object({
-  type: z.enum(['assigned', 'accepted', 'handed_on', 'parked', 'contacted', 'closed', 'reopened', 'appointment_set', 'shown', 'no_show', 'sold', 'lost']),
+  /** `notice`: a push, text or mail to a salesman (server/notices), its delivery in `note` ("Push sent 9:02:03"), to `targetName`. */
+  type: z.enum([
+    'assigned',
+    'accepted',
+    'handed_on',
+    'parked',
+    'contacted',
+    'closed',
+    'reopened',
+    'appointment_set',
+    'shown',
+    'no_show',
+    'sold',
+    'lost',
+    'notice',
+  ]),
   /** Who did it (the manager or "Rotation" for an assign; the salesman otherwise). */
   actorName: z.string(),
   /** For an assign: who got it. */
@@ -318,6 +333,8 @@ export const kpis = z.object({
   average: z.object(kpiCounts),
   skipReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
   speed,
+  /** Time from assign to the first notice that reached the salesman, the store's leads of these days (domain/kpis.ts firstNotice). */
+  firstNotice: z.object({ count: z.number().int(), medianMs: z.number().nullable(), p90Ms: z.number().nullable() }),
 });
 
 const floorRow = {

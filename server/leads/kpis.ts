@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db';
 import { staffOf } from '../users/repo';
-import type { AssociateCounts } from '../../domain/kpis';
+import { firstNotice, type AssociateCounts, type FirstNotice } from '../../domain/kpis';
 
 /** The lead KPIs look back this many days. */
 export const KPI_DAYS = 30;
@@ -46,4 +46,26 @@ export async function kpiCounts(
     beBacks: Number(byId.get(u.id)?.be_backs ?? 0),
   }));
   return { rows, skips };
+}
+
+/** Time from assign to the first notice that reached the salesman, over the store's leads assigned since `since`. */
+export async function firstNoticeOf(db: Db, store: number, since: number): Promise<FirstNotice> {
+  const rows = await db
+    .selectFrom('notices')
+    .innerJoin('leads', 'leads.id', 'notices.lead_id')
+    .select(['notices.lead_id', 'leads.assigned_at', 'notices.channel', 'notices.sent_at', 'notices.delivered_at'])
+    .where('leads.store_id', '=', store)
+    .where('leads.assigned_at', '>=', since)
+    .where('notices.kind', '=', 'lead')
+    .where('notices.state', 'in', ['sent', 'delivered'])
+    .execute();
+  return firstNotice(
+    rows.map((r) => ({
+      leadId: Number(r.lead_id),
+      assignedAt: Number(r.assigned_at),
+      channel: r.channel,
+      sentAt: r.sent_at === null ? null : Number(r.sent_at),
+      deliveredAt: r.delivered_at === null ? null : Number(r.delivered_at),
+    })),
+  );
 }

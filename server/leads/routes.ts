@@ -22,7 +22,7 @@ import { handOutLead } from '../rotation/service';
 import { loadRules } from '../rules/service';
 import { noticeAssigned } from '../notices/triggers';
 import { leadKpis, skipReasons } from '../../domain/kpis';
-import { KPI_DAYS, kpiCounts, kpiSince } from './kpis';
+import { firstNoticeOf, KPI_DAYS, kpiCounts, kpiSince } from './kpis';
 import { funnelRoutes } from './funnel';
 
 export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx }) {
@@ -149,7 +149,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
   /** What happened to a lead; for managers and the salesman who holds it. */
   implement(app, 'GET /leads/:id/timeline', async ({ me, ctx, params }) => {
     await leadFor(ctx, params.id, (lead) => checkTimeline(me, lead));
-    return { entries: await leadTimeline(ctx.dbh.db, params.id) };
+    return { entries: await leadTimeline(ctx.dbh.db, params.id, ctx.config.APP_TIMEZONE) };
   });
 
   /** Every lead of the store with its speed to lead, for a spreadsheet. */
@@ -206,9 +206,13 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
 
   implement(app, 'GET /leads/kpis', async ({ me, ctx }) => {
     const { db, store } = ctx.dbh;
-    const { rows, skips } = await kpiCounts(db, store, kpiSince());
+    const since = kpiSince();
+    const [{ rows, skips }, speed, notices] = await Promise.all([
+      kpiCounts(db, store, since),
+      speedReport(db, store, ctx.config.APP_TIMEZONE),
+      firstNoticeOf(db, store, since),
+    ]);
     const { associates, average } = leadKpis(rows);
-    const speed = await speedReport(db, store, ctx.config.APP_TIMEZONE);
     const own = <T extends { id: string }>(rows: T[]) => rows.filter((r) => seesKpisOf(me, r.id));
     return {
       days: KPI_DAYS,
@@ -219,6 +223,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
         today: { ...speed.today, associates: own(speed.today.associates) },
         month: { ...speed.month, associates: own(speed.month.associates) },
       },
+      firstNotice: notices,
     };
   });
 }

@@ -1,4 +1,5 @@
 import { sql, type Selectable } from 'kysely';
+import { deliveryText } from '../../domain/notices';
 import type { Db, StoreDb } from '../db';
 import type { LeadsTable } from '../db/schema';
 import { LEADS_PAGE_SIZE } from '../../domain/leads';
@@ -105,10 +106,16 @@ export async function acceptLead(db: Db, id: number, me: Holder, now = Date.now(
 }
 
 /** Everything that happened to a lead, oldest first: its assigns (from the rotation log) and its events. */
-export async function leadTimeline(db: Db, id: number): Promise<TimelineEntry[]> {
-  const [assigns, events] = await Promise.all([
+export async function leadTimeline(db: Db, id: number, tz: string): Promise<TimelineEntry[]> {
+  const [assigns, events, notices] = await Promise.all([
     db.selectFrom('rotation_log').selectAll().where('lead_id', '=', id).where('type', 'in', ['assign', 'beback']).execute(),
     db.selectFrom('lead_events').selectAll().where('lead_id', '=', id).execute(),
+    db
+      .selectFrom('notices')
+      .innerJoin('users', 'users.id', 'notices.user_id')
+      .select(['notices.channel', 'notices.state', 'notices.error', 'notices.created_at', 'notices.sent_at', 'notices.delivered_at', 'users.name'])
+      .where('notices.lead_id', '=', id)
+      .execute(),
   ]);
   const entries: (TimelineEntry & { t: number; order: number })[] = [
     ...assigns.map((a) => ({
@@ -138,6 +145,25 @@ export async function leadTimeline(db: Db, id: number): Promise<TimelineEntry[]>
       t: Number(e.created_at),
       order: e.type === 'handed_on' ? 0 : 2,
     })),
+    ...notices.map((n) => {
+      const t = Number(n.delivered_at ?? n.sent_at ?? n.created_at);
+      return {
+        type: 'notice' as const,
+        actorName: 'Portal',
+        targetName: n.name,
+        channel: n.channel,
+        outcome: n.state,
+        reason: n.error,
+        appointmentAt: null,
+        note: deliveryText(
+          { ...n, created_at: Number(n.created_at), sent_at: n.sent_at && Number(n.sent_at), delivered_at: n.delivered_at && Number(n.delivered_at) },
+          tz,
+        ),
+        at: new Date(t).toISOString(),
+        t,
+        order: 3,
+      };
+    }),
   ];
   return entries.sort((a, b) => a.t - b.t || a.order - b.order).map(({ t: _t, order: _o, ...e }) => e);
 }

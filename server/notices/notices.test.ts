@@ -241,7 +241,7 @@ describe.each(DIALECTS)('notices on %s', (dialect) => {
   it('each person chooses per kind, or follows the dealership’s default a manager sets; a bad choice is refused and changes nothing', async () => {
     const rep = await t.signIn('rep.ann@dealer.test');
     const get = async () => (await t.app.inject({ method: 'GET', url: '/api/profile/notify', headers: { cookie: rep } })).json();
-    const put = (payload: unknown) => t.app.inject({ method: 'PUT', url: '/api/profile/notify', headers: { cookie: rep }, payload });
+    const put = (payload: object) => t.app.inject({ method: 'PUT', url: '/api/profile/notify', headers: { cookie: rep }, payload });
     const dealership = { lead: 'push', up_next: 'push', time_left: 'push', appointment: 'push' };
     expect(await get()).toEqual({ choices: dealership, own: false, dealership });
 
@@ -277,6 +277,29 @@ describe.each(DIALECTS)('notices on %s', (dialect) => {
     const refused = await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: rep }, payload: { notify: dealership } });
     expect(refused.statusCode).toBe(403);
     await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: boss }, payload: { notify: dealership } });
+  });
+
+  it('shows each delivery on the lead’s timeline, and the KPIs time the assign to the first notice delivered', async () => {
+    await subscribe(ann, 1);
+    await t.db.updateTable('users').set({ mobile: '+15551230004', mobile_confirmed_at: Date.now() }).where('id', '=', ann).execute();
+    await setPlaces(t.db, { on_duty: 0 }, (q) => q.where('id', '=', ben));
+    sms.answer(() => ({ ok: false, error: 'The SMS provider answered 400: invalid number', permanent: true }));
+    const { leadId } = await assign('Timeline Tess');
+    await until(async () => (await rows({ leadId })).some((r) => r.state === 'sent'), 'the push sent');
+    const lead = await t.db.selectFrom('leads').select(['offered_at', 'accept_due']).where('id', '=', leadId).executeTakeFirstOrThrow();
+    await sweep(t.store, new Date((Number(lead.offered_at) + Number(lead.accept_due)) / 2 + 1000));
+    await until(async () => (await rows({ leadId, kind: 'escalation' }))[0]?.state === 'failed', 'the text failed');
+
+    const timeline = await t.app.inject({ method: 'GET', url: `/api/leads/${leadId}/timeline`, headers: { cookie: boss } });
+    const notices = timeline.json().entries.filter((e: { type: string }) => e.type === 'notice');
+    expect(notices.map((e: { note: string; targetName: string }) => [e.note, e.targetName])).toEqual([
+      [expect.stringMatching(/^Push sent \d{1,2}:\d\d:\d\d$/), 'Ann'],
+      ['Text failed: The SMS provider answered 400: invalid number', 'Ann'],
+    ]);
+
+    const kpis = (await t.app.inject({ method: 'GET', url: '/api/leads/kpis', headers: { cookie: boss } })).json();
+    expect(kpis.firstNotice).toMatchObject({ count: 1, medianMs: expect.any(Number) });
+    expect(kpis.firstNotice.medianMs).toBeLessThan(10_000);
   });
 
   it('keeps quiet outside the store’s hours: no push, no text, no escalation; the lead is mailed', async () => {

@@ -9,6 +9,7 @@ import { useSession } from '../session/SessionProvider';
 import type { AssociateKpi } from '../../domain/contract/answers';
 import { SpeedFigures } from './SpeedFigures';
 import { FloorReport } from './FloorReport';
+import { formatMs } from '../../domain/kpis';
 
 /** A row of the table: an associate, or the team's average (no id). */
 type Kpi = Omit<AssociateKpi, 'id'> & { id?: string };
@@ -38,6 +39,21 @@ export default function LeadsKpiPage() {
       ) : (
         <Stack data-print="hide">
           {q.data && <SpeedFigures speed={q.data.speed} canExport={isManager} />}
+          {q.data && (
+            <Paper withBorder p="md" radius="md" aria-label="Assign to first notice delivered" component="section">
+              <Title order={2} size="h4" mb={4}>
+                Assign to first notice delivered
+              </Title>
+              <Text data-testid="first-notice">
+                {q.data.firstNotice.count
+                  ? `Median ${formatMs(q.data.firstNotice.medianMs)} · 90%: ${formatMs(q.data.firstNotice.p90Ms)} · ${q.data.firstNotice.count} leads`
+                  : 'No push or text has reached a salesman about a new lead yet.'}
+              </Text>
+              <Text size="xs" c="dimmed">
+                From the assign to the first push the push service took, or text the carrier delivered, last {q.data.days} days.
+              </Text>
+            </Paper>
+          )}
           <Paper withBorder p="md" radius="md">
             {compact ? (
               <Stack component="ul" gap="xs" aria-label="Leads per associate" style={{ listStyle: 'none', padding: 0, margin: 0 }}>

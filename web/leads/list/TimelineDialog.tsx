@@ -29,6 +29,8 @@ function describe(e: TimelineEntry, when: (iso: string) => string): string {
       return `Closed by ${e.actorName}`;
     case 'reopened':
       return `Reopened by ${e.actorName}`;
+    case 'notice':
+      return `${e.note ?? ''} to ${e.targetName ?? ''}`;
   }
 }
 
@@ -47,7 +49,7 @@ export function TimelineDialog({ lead, opened, onClose }: { lead: Lead; opened: 
           <Timeline bulletSize={14} lineWidth={2} active={q.data.entries.length} aria-label="Timeline">
             {q.data.entries.map((e, i) => (
               <Timeline.Item key={i} title={describe(e, when)} data-testid="timeline-entry">
-                {e.note && e.type !== 'handed_on' && (
+                {e.note && e.type !== 'handed_on' && e.type !== 'notice' && (
                   <Text size="sm" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-line' }}>
                     {e.note}
                   </Text>
