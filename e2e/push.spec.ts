@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
-import { startPushService, type PushService } from '../server/test/push-service';
+import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
+import { startPushService, type Push, type PushService, type TestSubscription } from '../server/test/push-service';
 import { signIn } from './support/session';
-import { uniqueEmail } from './support/people';
+import { makeNextUp, personPage, unique, uniqueEmail } from './support/people';
 import { animationsDone } from './support/settle';
 
 /**
@@ -10,18 +10,13 @@ import { animationsDone } from './support/settle';
  * service worker registered, the browser subscribed with the portal's VAPID key, the subscription
  * sent to the server, the device listed and removed. Chromium has no push service offline, so
  * PushManager.subscribe alone is replaced: it answers a subscription whose endpoint is a local
- * push service (the tests' stand-in) with keys the stand-in holds.
+ * push service (the tests' stand-in) with keys the stand-in holds. A lead assigned to him then
+ * reaches the stand-in, which decrypts it; what it read is handed to the service worker as the push
+ * service would, and its notification's Accept accepts the lead.
  */
-let ps: PushService;
-test.beforeAll(async () => {
-  ps = await startPushService();
-});
-test.afterAll(() => ps.close());
 
-test('turns push on for this device, lists it, and removes it', async ({ browser, baseURL }) => {
-  const sub = ps.subscribe();
-  const context = await browser.newContext();
-  await context.grantPermissions(['notifications'], { origin: baseURL });
+/** PushManager.subscribe answers a subscription on the stand-in (what a browser's push service would give); the rest is the browser's own. */
+async function fakePushManager(context: BrowserContext, sub: TestSubscription) {
   await context.addInitScript((s) => {
     const held = 'e2e-push-subscribed';
     const fake = {
@@ -54,6 +49,19 @@ test('turns push on for this device, lists it, and removes it', async ({ browser
     };
     PushManager.prototype.getSubscription = async () => (sessionStorage.getItem(held) ? (fake as unknown as PushSubscription) : null);
   }, sub);
+}
+
+let ps: PushService;
+test.beforeAll(async () => {
+  ps = await startPushService();
+});
+test.afterAll(() => ps.close());
+
+test('turns push on for this device, lists it, and removes it', async ({ browser, baseURL }) => {
+  const sub = ps.subscribe();
+  const context = await browser.newContext();
+  await context.grantPermissions(['notifications'], { origin: baseURL });
+  await fakePushManager(context, sub);
   const page = await context.newPage();
   await signIn(page, uniqueEmail('push'));
   await page.goto('/dashboard/settings');
@@ -93,4 +101,91 @@ test('turns push on for this device, lists it, and removes it', async ({ browser
   await expect(page.getByTestId('push-state')).toHaveText(/^Off:/);
   expect((await (await page.request.get('/api/push/subscriptions')).json()).devices).toEqual([]);
   await context.close();
+});
+
+/** The service worker's global scope, as far as these tests reach into it (web/ has no WebWorker types). */
+interface Worker {
+  registration: ServiceWorkerRegistration;
+  dispatchEvent(e: Event): boolean;
+  PushEvent: new (type: string, init: { data: string }) => Event;
+  NotificationEvent: new (type: string, init: { notification: Notification; action: string }) => Event;
+}
+
+/** A salesman with push on in this browser, signed in and on the floor. */
+async function salesmanWithPush(browser: Browser, baseURL: string | undefined, name: string) {
+  const sub = ps.subscribe();
+  const context = await browser.newContext();
+  await context.grantPermissions(['notifications'], { origin: baseURL });
+  await fakePushManager(context, sub);
+  const page = await context.newPage();
+  await signIn(page, uniqueEmail('pushrep'));
+  expect((await page.request.patch('/api/profile', { data: { name } })).ok()).toBe(true);
+  expect((await page.request.post('/api/rotation/duty', { data: { onDuty: true } })).ok()).toBe(true);
+  await page.goto('/dashboard/settings');
+  await page.getByTestId('push-setting').getByRole('button', { name: 'Turn on' }).click();
+  await expect(page.getByTestId('push-state')).toHaveText(/^On:/);
+  return { page, context, sub };
+}
+
+test('a lead pushed to the phone shows Accept and Open, and Accept accepts it without opening the portal', async ({ browser, baseURL }) => {
+  const name = unique('Pat Push');
+  const rep = await salesmanWithPush(browser, baseURL, name);
+  const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
+  const customer = unique('Jane Pushed');
+  try {
+    await makeNextUp(boss, name);
+    // Only this lead waits for an Accept (the run keeps the window off; see global-setup).
+    expect((await boss.request.patch('/api/rules', { data: { responseWindowMinutes: 10 } })).ok()).toBe(true);
+    expect((await boss.request.post('/api/rotation/assign', { data: { customer } })).ok()).toBe(true);
+    await ps.until(() => ps.to(rep.sub).some((p) => p.title === `New lead: ${customer}`), 15_000, 'the push');
+    const pushed = ps.to(rep.sub).find((p) => p.title === `New lead: ${customer}`)!;
+    expect(pushed.accept).toMatch(/^[\w-]{43}$/);
+
+    // The push service hands the phone what the stand-in decrypted: the service worker's own push handler shows it.
+    const sw = rep.context.serviceWorkers()[0] ?? (await rep.context.waitForEvent('serviceworker'));
+    const shown = await sw.evaluate(async (data: Push) => {
+      const g = self as unknown as Worker;
+      const payload = { title: data.title, text: data.text, url: data.url, accept: data.accept };
+      // A synthetic event: its waitUntil throws, but the handler has shown the notification by then.
+      g.dispatchEvent(new g.PushEvent('push', { data: JSON.stringify(payload) }));
+      for (let i = 0; i < 50; i++) {
+        const [n] = await g.registration.getNotifications();
+        if (n)
+          return {
+            title: n.title,
+            body: n.body,
+            data: n.data as unknown,
+            actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => a.title),
+          };
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return null;
+    }, pushed);
+    expect(shown).toEqual({
+      title: `New lead: ${customer}`,
+      body: pushed.text,
+      data: { url: expect.stringContaining('/dashboard/associates?lead='), accept: pushed.accept },
+      actions: ['Accept', 'Open'],
+    });
+
+    // Accept on the notification: the worker posts the token alone (no session) and says how it went.
+    const after = await sw.evaluate(async () => {
+      const g = self as unknown as Worker;
+      const [n] = await g.registration.getNotifications();
+      g.dispatchEvent(new g.NotificationEvent('notificationclick', { notification: n, action: 'accept' }));
+      for (let i = 0; i < 50; i++) {
+        const [m] = await g.registration.getNotifications();
+        if (m && m.title !== n.title) return { title: m.title, body: m.body };
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return null;
+    });
+    expect(after).toEqual({ title: 'Lead accepted', body: `New lead: ${customer}` });
+    const mine = (await (await rep.page.request.get('/api/leads/mine')).json()).leads as { customer: string; acceptedAt: string | null }[];
+    expect(mine.find((l) => l.customer === customer)?.acceptedAt).not.toBeNull();
+  } finally {
+    await boss.request.patch('/api/rules', { data: { responseWindowMinutes: 0 } });
+    await boss.context().close();
+    await rep.context.close();
+  }
 });
