@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LEADS_PAGE_SIZE } from '../leads';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../rotation';
 import { isValidDayKey } from '../time';
+import { funnelQuery } from '../funnel';
 
 /**
  * What a route takes in its path and query string. Paths and queries arrive as text; the web
@@ -64,7 +65,8 @@ export const storeCode = z.object({
 });
 
 /**
- * The group report's stores: codes, comma-separated or the parameter repeated; none, every store.
+ * The group report's stores: codes, comma-separated or the parameter repeated; none, every store;
+ * the floor's day; the funnel's days.
  * Whether each names a store is the server's to say (404 "Store not found", as everywhere).
  */
 export const groupReportQuery = z.strictObject({
@@ -74,6 +76,9 @@ export const groupReportQuery = z.strictObject({
     .transform((v) => [...new Set([v ?? []].flat().flatMap((s) => s.split(',').map((c) => c.trim().toUpperCase())))].filter(Boolean))
     .pipe(z.array(z.string()).max(200, 'Too many stores (max 200)')),
   day: dayQuery.shape.day,
+  /** The funnel's period, each store on its own clock (this month so far when absent). */
+  from: funnelQuery.shape.from,
+  to: funnelQuery.shape.to,
 });
 
 /** Leads → Mail to review: the mail waiting for a manager, or every mail of the last 30 days. */

@@ -4,6 +4,7 @@ import { FIRST_STORE_ID, insertUser } from '../users/repo';
 import { addStore } from './service';
 import type { Store } from '../../domain/stores';
 import { dayKey } from '../../domain/time';
+import { addDays } from '../../domain/hours';
 import { GROUP_CSV_HEADER } from '../../domain/group-report';
 import type { GroupReport } from '../../domain/contract/answers';
 import { pctOf } from '../../domain/funnel';
@@ -281,6 +282,27 @@ describe.each(DIALECTS)('the group report on %s', (dialect) => {
     // 2 of 7: from the sums, not the 29.2% average of 33.3% and 25%; the median of both stores' times.
     expect(r.total.funnel.contactedPct).toBe(pctOf(2, 7));
     expect(r.total.funnel.medianFirstContactSeconds).toBe(Math.round((times[0] + times[1]) / 2 / 1000));
+
+    // Any period: each store's row is its own funnel of those days; a period that is not one, 400 and nothing else.
+    const to = dayKey(new Date(), north.timezone);
+    const from = addDays(to, -40);
+    const wide = await report(`?stores=NSH,SST&from=${from}&to=${to}`);
+    for (const row of wide.stores) {
+      const { total } = (await call('GET', `/leads/funnel?from=${from}&to=${to}`, who.group, row.store.code)).json();
+      const { key: _, name: __, ...figures } = total;
+      expect(row.funnel, row.store.code).toEqual({ from, to, ...figures });
+    }
+    expect(wide.total.funnel.leads).toBe(wide.stores[0].funnel.leads + wide.stores[1].funnel.leads);
+    for (const [q, error] of [
+      ['?from=2026-03-10&to=2026-03-01', 'From must be on or before To'],
+      ['?from=nope', 'Enter a real date (YYYY-MM-DD)'],
+      ['?from=2024-01-01&to=2025-06-01', 'The period can be at most 366 days'],
+    ]) {
+      for (const url of [`/group/report${q}`, `/group/report.csv${q}`]) {
+        const r = await call('GET', url, who.group);
+        expect([r.statusCode, r.json().error], url).toEqual([400, error]);
+      }
+    }
 
     // One store alone: the total is its own.
     const one = await report('?stores=NSH');

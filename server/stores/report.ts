@@ -37,12 +37,11 @@ async function storeFigures(db: Db, store: Store, day: string | undefined, now: 
 const figuresOf = ({ key: _, name: __, ...figures }: FunnelRow): FunnelFigures => figures;
 
 /**
- * The funnel of each chosen store's leads of this month so far on its own clock, by the same query
- * as a store's own Stats → Funnel (server/leads/funnel.ts), grouped by store; and the median first
- * contact of all of them, for the group's total.
+ * The funnel of each chosen store's leads received in the period on its own clock (this month so
+ * far by default), by the same query as a store's own Stats → Funnel (server/leads/funnel.ts),
+ * grouped by store; and the median first contact of all of them, for the group's total.
  */
-async function storeFunnels(db: Db, dialect: Dialect, stores: Store[]) {
-  const periods = stores.map((s) => periodOf(s.id, s.timezone, {}));
+async function storeFunnels(db: Db, dialect: Dialect, stores: Store[], periods: ReturnType<typeof periodOf>[]) {
   const f = await funnelOf(db, dialect, { periods: periods.map(({ store, since, until }) => ({ store, since, until })), by: 'store', only: null });
   const byStore = new Map(f.rows.map((r) => [r.key, r]));
   const none = (s: Store) => toFunnelRow({ key: '', name: s.name, leads: 0, contacted: 0, appointment: 0, shown: 0, sold: 0, medianFirstContactMs: null });
@@ -52,9 +51,20 @@ async function storeFunnels(db: Db, dialect: Dialect, stores: Store[]) {
   };
 }
 
-/** The chosen stores' figures, in the order given, each salesman's month across them, and the funnel's median first contact of all. */
-export async function groupReportOf(db: Db, dialect: Dialect, stores: Store[], day: string | undefined, now = new Date()) {
-  const [each, funnels] = await Promise.all([Promise.all(stores.map((s) => storeFigures(db, s, day, now))), storeFunnels(db, dialect, stores)]);
+/**
+ * The chosen stores' figures, in the order given, each salesman's month across them, and the
+ * funnel's median first contact of all; `period`: the funnel's days (a 400 when they are not a period).
+ */
+export async function groupReportOf(
+  db: Db,
+  dialect: Dialect,
+  stores: Store[],
+  day: string | undefined,
+  period: { from?: string; to?: string } = {},
+  now = new Date(),
+) {
+  const periods = stores.map((s) => periodOf(s.id, s.timezone, period));
+  const [each, funnels] = await Promise.all([Promise.all(stores.map((s) => storeFigures(db, s, day, now))), storeFunnels(db, dialect, stores, periods)]);
   return {
     stores: each.map((e, i): StoreFigures => ({ ...e.figures, funnel: funnels.each[i] })),
     salesmen: salesBySalesman(each.flatMap((e) => e.salesmen)),

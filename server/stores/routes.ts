@@ -29,7 +29,7 @@ async function reportScope(
   db: Parameters<typeof storesOf>[0],
   me: UserRow,
   query: z.output<typeof groupReportQuery>,
-): Promise<{ stores: Store[]; day?: string }> {
+): Promise<{ stores: Store[]; day?: string; period: { from?: string; to?: string } }> {
   if (!me.all_stores) throw new ApiError(403, GROUP_ONLY);
   const all = await storesOf(db, me);
   const stores = query.stores.length
@@ -42,9 +42,10 @@ async function reportScope(
         }),
       )
     : all;
-  if (query.day === undefined) return { stores };
+  const period = { from: query.from, to: query.to };
+  if (query.day === undefined) return { stores, period };
   const latest = stores.map((s) => dayKey(new Date(), s.timezone)).reduce((a, b) => (a > b ? a : b), '0000-01-01');
-  return { stores, day: parse(reportDaySchemaOn(latest), { day: query.day }).day };
+  return { stores, day: parse(reportDaySchemaOn(latest), { day: query.day }).day, period };
 }
 
 /** Adding a store and changing one's name or clock is a group manager's. */
@@ -123,16 +124,16 @@ export async function storeRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
 
   /** The chosen stores' lead KPIs, floor day, month of sales and funnel, each store's and the group's total; the salesmen across them. */
   implement(app, 'GET /group/report', async ({ me, query }) => {
-    const { stores, day } = await reportScope(db, me, query);
-    const { funnelMedianSeconds, ...report } = await groupReportOf(db, ctx.dbh.dialect, stores, day);
+    const { stores, day, period } = await reportScope(db, me, query);
+    const { funnelMedianSeconds, ...report } = await groupReportOf(db, ctx.dbh.dialect, stores, day, period);
     return { days: KPI_DAYS, ...report, total: groupTotal(report.stores, funnelMedianSeconds) };
   });
 
   /** The same as a spreadsheet: a row per store and the group's total, each with its Store. */
   app.get('/group/report.csv', access('manager'), async (req, reply) => {
     if (!req.user) throw notFound(STORE_NOT_FOUND);
-    const { stores, day } = await reportScope(db, req.user, parse(groupReportQuery, req.query));
-    const report = await groupReportOf(db, ctx.dbh.dialect, stores, day);
+    const { stores, day, period } = await reportScope(db, req.user, parse(groupReportQuery, req.query));
+    const report = await groupReportOf(db, ctx.dbh.dialect, stores, day, period);
     const csv = groupReportCsv(report.stores, report.funnelMedianSeconds);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
