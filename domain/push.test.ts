@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptTokenSchema, deviceLabel, pushSubscriptionSchema } from './push';
+import { acceptTokenSchema, deviceLabel, isPublicEndpoint, pushSubscriptionSchema } from './push';
 
 describe('a device’s name from its browser', () => {
   it.each([
@@ -29,4 +29,20 @@ describe('a push subscription', () => {
     expect(pushSubscriptionSchema.safeParse({ ...sub, endpoint: 'javascript:alert(1)' }).success).toBe(false);
     expect(acceptTokenSchema.safeParse({ token: 'A'.repeat(42) }).success).toBe(false);
   });
+});
+
+describe('a push endpoint the server may post to', () => {
+  it.each([
+    ['https://fcm.googleapis.com/fcm/send/abc:def', true],
+    ['https://updates.push.services.mozilla.com/wpush/v2/gAAA', true],
+    ['https://web.push.apple.com/QGuQyavXutnMH', true],
+    ['http://fcm.googleapis.com/fcm/send/abc', false],
+    ['https://127.0.0.1/push', false],
+    ['https://[::1]/push', false],
+    ['https://localhost/push', false],
+    ['https://db.internal/push', false],
+    ['https://intranet/push', false],
+    ['https://user:pw@fcm.googleapis.com/x', false],
+    ['not a url', false],
+  ])('%s → %s', (endpoint, ok) => expect(isPublicEndpoint(endpoint)).toBe(ok));
 });

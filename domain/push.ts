@@ -55,6 +55,23 @@ export const pushDevices = z.object({ devices: z.array(pushDevice) });
 export const pushDeviceAdded = z.object({ device: pushDevice });
 export const pushKey = z.object({ key: z.string() });
 
+/**
+ * Whether a push endpoint names a push service on the internet: https, a host name with a dot,
+ * not an address or localhost (the server posts to it, so it must not reach inside the network).
+ */
+export function isPublicEndpoint(endpoint: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  const host = u.hostname.toLowerCase();
+  if (u.protocol !== 'https:' || u.username || u.password) return false;
+  if (host.startsWith('[') || /^[\d.]+$/.test(host) || !host.includes('.')) return false;
+  return !/(^|\.)(localhost|local|internal)$/.test(host);
+}
+
 const BROWSERS: [RegExp, string][] = [
   [/Edg(e|A|iOS)?\//, 'Edge'],
   [/OPR\/|Opera/, 'Opera'],

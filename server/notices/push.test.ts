@@ -174,6 +174,23 @@ describe.each(DIALECTS)('web push on %s', (dialect) => {
     expect(await devices(walker)).toHaveLength(before);
   });
 
+  it('in production takes only the https address of a push service on the internet', async () => {
+    const prod = await testApp(dialect, { NODE_ENV: 'production', SIGNIN_LINKS_PER_MINUTE: '1000' });
+    try {
+      const cookie = await prod.signIn('walker@dealer.test');
+      const sub = ps.subscribe();
+      for (const endpoint of [sub.endpoint, 'https://127.0.0.1/push/x', 'https://localhost/push/x']) {
+        const r = await prod.app.inject({ method: 'POST', url: '/api/push/subscriptions', headers: { cookie }, payload: { ...sub, endpoint } });
+        expect(r.statusCode).toBe(400);
+        expect(r.json().error).toBe('The push endpoint must be the https address of a push service.');
+      }
+      const real = { ...sub, endpoint: 'https://fcm.googleapis.com/fcm/send/abc:def' };
+      expect((await prod.app.inject({ method: 'POST', url: '/api/push/subscriptions', headers: { cookie }, payload: real })).statusCode).toBe(201);
+    } finally {
+      await prod.close();
+    }
+  });
+
   describe('the Accept token', () => {
     let rep: { id: string; name: string };
     let other: { id: string; name: string };
