@@ -16,6 +16,8 @@ const TTL_S: Record<string, number> = { appointment: 3600 };
 const DEFAULT_TTL_S = 900;
 /** A push service that has not answered by then is tried again later. */
 const SEND_TIMEOUT_MS = 10_000;
+/** How long a VAPID JWT is good for (push services take up to 24 hours). */
+const JWT_S = 12 * 3600;
 
 const keysOf = new WeakMap<Db, Promise<VapidKeys>>();
 
@@ -108,6 +110,18 @@ function answerOf(status: number, location: string | null): Sent {
  */
 export function pushChannel(ctx: Pick<Ctx, 'config' | 'dbh'>): Channel {
   const { db } = ctx.dbh;
+  // One signed JWT per push service, used until an hour before it expires: signing is most of a push's CPU.
+  const signed = new Map<string, { authorization: string; key: string; until: number }>();
+  const authorization = (endpoint: string, keys: VapidKeys) => {
+    const aud = new URL(endpoint).origin;
+    const now = Date.now();
+    const kept = signed.get(aud);
+    if (kept && kept.key === keys.publicKey && kept.until > now) return kept.authorization;
+    const exp = Math.floor(now / 1000) + JWT_S;
+    const { Authorization } = webpush.getVapidHeaders(aud, keys.subject, keys.publicKey, keys.privateKey, 'aes128gcm', exp);
+    signed.set(aud, { authorization: Authorization, key: keys.publicKey, until: now + (JWT_S - 3600) * 1000 });
+    return Authorization;
+  };
   return {
     async send(n: Outgoing): Promise<Sent> {
       const id = Number(n.target);
@@ -119,7 +133,7 @@ export function pushChannel(ctx: Pick<Ctx, 'config' | 'dbh'>): Channel {
       let details: ReturnType<typeof webpush.generateRequestDetails>;
       try {
         details = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payloadOf(n.body), {
-          vapidDetails: keys,
+          headers: { Authorization: authorization(sub.endpoint, keys) },
           TTL: TTL_S[n.kind] ?? DEFAULT_TTL_S,
           urgency: 'high',
           contentEncoding: 'aes128gcm',
