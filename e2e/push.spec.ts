@@ -185,6 +185,8 @@ test('a lead pushed to the phone shows Accept and Open, and Accept accepts it wi
     expect(mine.find((l) => l.customer === customer)?.acceptedAt).not.toBeNull();
   } finally {
     await boss.request.patch('/api/rules', { data: { responseWindowMinutes: 0 } });
+    // Off the floor again: later specs count on who is on it.
+    await rep.page.request.post('/api/rotation/duty', { data: { onDuty: false } });
     await boss.context().close();
     await rep.context.close();
   }
