@@ -117,6 +117,21 @@ test('a group manager filters the group report to his stores: each store a row, 
     await expect(cell(total('kpis'), 'closePct')).toHaveText('25%');
     await expect(cell(total('funnel'), 'leads')).toHaveText('4');
 
+    // The funnel of other days: none received then; the CSV asks for the same days; a period that is not one says so.
+    const from = report.getByLabel('Funnel from');
+    const to = report.getByLabel('Funnel to');
+    await from.fill('2020-01-01');
+    await to.fill('2020-01-31');
+    await expect(cell(total('funnel'), 'leads')).toHaveText('0');
+    await expect(cell(total('kpis'), 'received')).toHaveText('4');
+    await expect(rows('funnel').nth(0)).toContainText('Jan 1, 2020');
+    await expect(report.getByRole('link', { name: 'CSV' })).toHaveAttribute('href', /from=2020-01-01&to=2020-01-31/);
+    await from.fill('2020-02-15');
+    await expect(report.getByText('From must be on or before To')).toBeVisible();
+    await from.fill('');
+    await to.fill('');
+    await expect(cell(total('funnel'), 'leads')).toHaveText('4');
+
     if (SHOTS)
       for (const width of [1280, 375])
         for (const mode of ['light', 'dark'] as const) {

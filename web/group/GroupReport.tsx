@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Badge, Button, Group, MultiSelect, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, MultiSelect, Paper, SimpleGrid, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { call } from '../api/client';
 import { LoadError } from '../components/LoadError';
@@ -8,7 +8,8 @@ import { useCompact } from '../components/useCompact';
 import { formatCents } from '../../domain/commission';
 import { formatDay } from '../../domain/format';
 import { formatSeconds } from '../../domain/speed';
-import { countText, shareText } from '../../domain/funnel';
+import { countText, funnelRange, shareText } from '../../domain/funnel';
+import { dayKey, isValidDayKey } from '../../domain/time';
 import { GROUP_TOTAL } from '../../domain/group-report';
 import type { Store } from '../../domain/stores';
 import type { GroupReport as Report } from '../../domain/contract/answers';
@@ -53,11 +54,14 @@ const FUNNEL: Col<'funnel'>[] = [
   { key: 'firstContact', label: 'Median first contact', value: (f) => formatSeconds(f.medianFirstContactSeconds) },
 ];
 
+/** The funnel's days asked for (none: this month so far, each store on its own clock). */
+type Period = { from?: string; to?: string };
+
 /** The chosen stores' report (none chosen: every store), kept live by the group screen's stream (its key starts with 'group'). */
-const useReport = (codes: string[]) =>
+const useReport = (codes: string[], period: Period) =>
   useQuery({
-    queryKey: ['group', 'report', codes],
-    queryFn: () => call('GET /group/report', { query: { stores: codes.length ? codes.join(',') : undefined } }),
+    queryKey: ['group', 'report', codes, period],
+    queryFn: () => call('GET /group/report', { query: { stores: codes.length ? codes.join(',') : undefined, ...period } }),
     // A new filter keeps the figures on screen until its own arrive.
     placeholderData: keepPreviousData,
   });
@@ -75,6 +79,7 @@ function ReportPart<P extends Part>({
   cols,
   report,
   note,
+  children,
 }: {
   part: P;
   title: string;
@@ -82,6 +87,8 @@ function ReportPart<P extends Part>({
   cols: Col<P>[];
   report: Report;
   note?: (r: StoreRow) => string;
+  /** Controls of this part, between its hint and its figures. */
+  children?: ReactNode;
 }) {
   const compact = useCompact();
   const id = `group-report-${part}`;
@@ -113,6 +120,7 @@ function ReportPart<P extends Part>({
       <Text size="sm" c="dimmed" mb="xs">
         {hint}
       </Text>
+      {children}
       {compact ? (
         <Stack gap="xs" component="ul" aria-labelledby={id} style={listStyle}>
           {rows.map((r) => (
@@ -242,8 +250,18 @@ function Salesmen({ report }: { report: Report }) {
 /** The group report on the group screen: the lead KPIs, the floor, the sales board and the funnel of the chosen stores, and the group's total. */
 export function GroupReport({ stores }: { stores: Store[] }) {
   const [codes, setCodes] = useState<string[]>([]);
-  const q = useReport(codes);
-  const csv = `/api/group/report.csv${codes.length ? `?${new URLSearchParams({ stores: codes.join(',') })}` : ''}`;
+  const [days, setDays] = useState({ from: '', to: '' });
+  // Only a period is asked for (checked against this browser's today; the server holds each store to its own): its error shows under the dates.
+  const checked =
+    days.from || days.to
+      ? funnelRange({ from: days.from || undefined, to: days.to || undefined }, dayKey(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone))
+      : null;
+  const datesOk = [days.from, days.to].every((d) => !d || isValidDayKey(d));
+  const period: Period = datesOk && checked && !('error' in checked) ? { from: days.from || undefined, to: days.to || undefined } : {};
+  const periodError = checked && 'error' in checked ? checked.error : datesOk ? undefined : 'Enter a real date (YYYY-MM-DD)';
+  const q = useReport(codes, period);
+  const asked = Object.fromEntries(Object.entries({ stores: codes.join(','), ...period }).filter(([, v]) => v)) as Record<string, string>;
+  const csv = `/api/group/report.csv${Object.keys(asked).length ? `?${new URLSearchParams(asked)}` : ''}`;
   const r = q.data;
   return (
     <Paper component="section" withBorder p="md" radius="md" aria-labelledby="group-report-title">
@@ -300,10 +318,30 @@ export function GroupReport({ stores }: { stores: Store[] }) {
           <ReportPart
             part="funnel"
             title="Funnel"
-            hint="Leads received this month so far, each store on its own clock, and how far they went; the total's % are from the summed counts."
+            hint={`Leads received ${
+              period.from || period.to ? 'in the period' : 'this month so far'
+            }, each store on its own clock, and how far they went; the total's % are from the summed counts.`}
             cols={FUNNEL}
             report={r}
-          />
+            note={(s) => `${formatDay(s.funnel.from)} – ${formatDay(s.funnel.to)}`}
+          >
+            <Group gap="sm" align="flex-start" wrap="wrap" mb="xs">
+              {(['from', 'to'] as const).map((k) => (
+                <TextInput
+                  key={k}
+                  type="date"
+                  label={k === 'from' ? 'Funnel from' : 'Funnel to'}
+                  value={days[k]}
+                  onChange={(e) => {
+                    const v = e.currentTarget.value;
+                    setDays((d) => ({ ...d, [k]: v }));
+                  }}
+                  w={170}
+                  error={periodError && (k === 'from') === periodError.startsWith('From') ? periodError : undefined}
+                />
+              ))}
+            </Group>
+          </ReportPart>
           <Salesmen report={r} />
         </Stack>
       )}
