@@ -3,6 +3,7 @@ import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { setPlaces } from '../test/places';
 import { openDb } from '../db';
+import { inStore } from '../context';
 import { sweep } from '../rotation/handout';
 import type { Channel, Outgoing, Sent } from './channels';
 import { createNoticeSender, noticeBox } from './sender';
@@ -217,8 +218,16 @@ describe.each(DIALECTS)('notices on %s', (dialect) => {
     await until(() => push.got.some((n) => n.leadId === leadId), 'the lead pushed');
     expect(sms.got).toEqual([]);
 
-    await sweep(t.store, new Date(offered + (due - offered) / 2 + 1000));
+    // Two app servers sweep at the same moment: one escalation.
+    const other = await openDb({ databaseUrl: t.dbh.url, dataDir: t.dbh.dir });
+    try {
+      const half = new Date(offered + (due - offered) / 2 + 1000);
+      await Promise.all([sweep(t.store, half), sweep(inStore({ ...t.app.ctx, dbh: other }, t.store.store), half)]);
+    } finally {
+      await other.close();
+    }
     await until(() => sms.got.length === 1, 'the escalation');
+    expect(await rows({ leadId, kind: 'escalation' })).toHaveLength(1);
     expect(sms.got[0]).toMatchObject({
       kind: 'escalation',
       target: '+15551230001',
