@@ -73,6 +73,35 @@ describe.each(DIALECTS)('expired rows are pruned on a schedule on %s', (dialect)
           done_at: null,
         })
         .execute();
+      for (const [tag, at, lead] of [
+        ['old', now - 31 * DAY, null],
+        ['new', now - DAY, null],
+        ['lead', now - 31 * DAY, 1],
+      ] as const) {
+        await db
+          .insertInto('notices')
+          .values({
+            user_id: user.id,
+            store_id: 1,
+            lead_id: lead,
+            kind: 'up_next',
+            channel: 'push',
+            target: '1',
+            once_key: `n-${tag}`,
+            body: '',
+            state: 'sent',
+            attempts: 1,
+            next_at: at,
+            lease_until: null,
+            expires_at: at,
+            created_at: at,
+          })
+          .execute();
+        await db
+          .insertInto('accept_tokens')
+          .values({ token_hash: `a-${tag}`, lead_id: 1, user_id: user.id, expires_at: tag === 'old' ? now - 2 * DAY : now + DAY, used_at: null })
+          .execute();
+      }
     });
 
     const deadline = Date.now() + 10_000;
@@ -87,6 +116,10 @@ describe.each(DIALECTS)('expired rows are pruned on a schedule on %s', (dialect)
       sessions: (await t.db.selectFrom('sessions').select('id_hash').where('id_hash', 'like', 's-%').execute()).map((r) => r.id_hash),
       keys: (await t.db.selectFrom('idempotency_keys').select('key').where('key', 'like', 'k-%').execute()).map((r) => r.key),
       limits: (await t.db.selectFrom('rate_limits').select('key').where('key', 'like', 'r-%').execute()).map((r) => r.key),
+      notices: (await t.db.selectFrom('notices').select('once_key').where('once_key', 'like', 'n-%').orderBy('once_key').execute()).map((r) => r.once_key),
+      acceptTokens: (await t.db.selectFrom('accept_tokens').select('token_hash').where('token_hash', 'like', 'a-%').orderBy('token_hash').execute()).map(
+        (r) => r.token_hash,
+      ),
       mail: (await t.db.selectFrom('outbox').select('recipient').where('recipient', 'like', '%-%@dealer.test').orderBy('recipient').execute()).map(
         (r) => r.recipient,
       ),
@@ -96,6 +129,8 @@ describe.each(DIALECTS)('expired rows are pruned on a schedule on %s', (dialect)
       sessions: ['s-new'],
       keys: ['k-new'],
       limits: ['r-new'],
+      notices: ['n-lead', 'n-new'],
+      acceptTokens: ['a-lead', 'a-new'],
       mail: ['dropped-new@dealer.test', 'failed-new@dealer.test', 'sent-new@dealer.test', 'waiting-old@dealer.test'],
     });
   });

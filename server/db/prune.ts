@@ -7,7 +7,8 @@ export const PRUNE_EVERY_MS = 10 * 60 * 1000;
 /**
  * Deletes what can no longer be used: expired link tokens, e-mail confirmations and sessions, idempotency claims
  * and manager action ids older than a day, mail sent (or given up) more than a day ago, lead
- * mail past its 30 days, and ended rate-limit windows.
+ * mail past its 30 days, ended rate-limit windows, notices about no lead after 30 days and Accept
+ * tokens a day past their expiry.
  * Idempotent, so every app server may run it.
  */
 async function prune(db: Db, now = Date.now()) {
@@ -30,9 +31,20 @@ async function prune(db: Db, now = Date.now()) {
       .where('created_at', '<', now - DAY_MS)
       .executeTakeFirst(),
     pruneMail(db, now),
+    // A lead's notices are its timeline's; the rest (You're up next) are done with after 30 days.
+    db
+      .deleteFrom('notices')
+      .where('lead_id', 'is', null)
+      .where('state', '!=', 'queued')
+      .where('created_at', '<', now - 30 * DAY_MS)
+      .executeTakeFirst(),
+    db
+      .deleteFrom('accept_tokens')
+      .where('expires_at', '<', now - DAY_MS)
+      .executeTakeFirst(),
   ]);
-  const [tokens, emailChanges, sessions, idempotency, outbox, limits, actions, mail] = counts.map((r) => Number(r.numDeletedRows));
-  return { tokens, emailChanges, sessions, idempotency, outbox, limits, actions, mail };
+  const [tokens, emailChanges, sessions, idempotency, outbox, limits, actions, mail, notices, acceptTokens] = counts.map((r) => Number(r.numDeletedRows));
+  return { tokens, emailChanges, sessions, idempotency, outbox, limits, actions, mail, notices, acceptTokens };
 }
 
 /** Prunes now and then every `everyMs`, and keeps SQLite's planner statistics fresh (optimize); returns the stop function. */
