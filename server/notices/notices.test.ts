@@ -288,6 +288,22 @@ describe.each(DIALECTS)('notices on %s', (dialect) => {
     await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: boss }, payload: { notify: dealership } });
   });
 
+  it('sends no "2 minutes left" still queued once he accepted', async () => {
+    await subscribe(ann, 1);
+    await setPlaces(t.db, { on_duty: 0 }, (q) => q.where('id', '=', ben));
+    const { leadId } = await assign('Quick Accept');
+    await until(() => push.got.some((n) => n.leadId === leadId), 'the lead pushed');
+    push.answer(() => ({ ok: false, error: 'The push service answered 503.' }));
+    const lead = await t.db.selectFrom('leads').select(['accept_due']).where('id', '=', leadId).executeTakeFirstOrThrow();
+    await sweep(t.store, new Date(Number(lead.accept_due) - 60_000));
+    await until(async () => (await rows({ leadId, kind: 'time_left' }))[0]?.attempts >= 1, 'tried');
+    await t.db.updateTable('leads').set({ accepted_at: Date.now(), accept_due: null }).where('id', '=', leadId).execute();
+    push.answer((n) => ({ ok: true, providerId: `p-${n.id}` }));
+    await until(async () => (await rows({ leadId, kind: 'time_left' }))[0].state === 'failed', 'given up');
+    expect((await rows({ leadId, kind: 'time_left' }))[0].error).toBe('Not sent: the lead was accepted or handed on before it could go.');
+    expect(push.got.filter((n) => n.kind === 'time_left')).toEqual([]);
+  });
+
   it('shows each delivery on the lead’s timeline, and the KPIs time the assign to the first notice delivered', async () => {
     await subscribe(ann, 1);
     await t.db.updateTable('users').set({ mobile: '+15551230004', mobile_confirmed_at: Date.now() }).where('id', '=', ann).execute();

@@ -20,6 +20,8 @@ export interface NoticeTiming {
 
 export const NOTICE_TIMING: NoticeTiming = { pollMs: 1000, backoffMs: 1000, maxBackoffMs: 5 * 60_000, leaseMs: 60_000 };
 const BATCH = 20;
+/** Kinds that ask him to accept: pointless once he did, or once the lead is someone else's. */
+const WAITING: ReadonlySet<string> = new Set(['time_left', 'escalation']);
 
 export type Channels = Partial<Record<Route, Channel>>;
 
@@ -81,6 +83,11 @@ export function createNoticeSender(dbh: DbHandle, channels: Channels, secret: st
   ) {
     const id = Number(r.id);
     if (Number(r.expires_at) <= now) return finish(id, { state: 'failed', error: 'Expired before it could be sent.' });
+    if (r.lead_id !== null && WAITING.has(r.kind)) {
+      const lead = await db.selectFrom('leads').select(['assigned_to', 'accepted_at']).where('id', '=', Number(r.lead_id)).executeTakeFirst();
+      if (!lead || lead.accepted_at !== null || lead.assigned_to !== r.user_id)
+        return finish(id, { state: 'failed', error: 'Not sent: the lead was accepted or handed on before it could go.' });
+    }
     const channel = channels[r.channel];
     if (!channel) return finish(id, { state: 'failed', error: `${r.channel === 'sms' ? 'Texts are' : 'This channel is'} not set up on this portal.` });
     let sent: Sent;
