@@ -181,6 +181,9 @@ export const LEFT_OUT = [
   'GET /api/group/report.csv',
   'GET /api/sales/export.csv',
   'GET /api/sales/board.csv',
+  // The SMS provider's webhooks: form-encoded, in the provider's shape, signed with its token.
+  'POST /api/sms/inbound',
+  'POST /api/sms/status',
   // Unknown API paths: the 404 answer, for every method.
   '* /api/*',
   // Outside the API: the probes of a load balancer, and the web app's pages.
