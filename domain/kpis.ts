@@ -60,7 +60,7 @@ export interface NoticeReach {
 }
 
 /** When a notice reached him: a text when the provider says it was delivered; a push or mail when the push service or the outbox took it. */
-export const reachedAt = (n: NoticeReach) => (n.channel === 'sms' ? n.deliveredAt : n.sentAt);
+const reachedAt = (n: NoticeReach) => (n.channel === 'sms' ? n.deliveredAt : n.sentAt);
 
 export interface FirstNotice {
   /** Leads with a notice that reached their salesman. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-export const BAD_MOBILE = 'Enter a mobile number like +1 843 555 0123 (with the country code, or 10 digits in the US).';
-export const BAD_MOBILE_CODE = 'Enter the six-digit code from the text.';
+const BAD_MOBILE = 'Enter a mobile number like +1 843 555 0123 (with the country code, or 10 digits in the US).';
+const BAD_MOBILE_CODE = 'Enter the six-digit code from the text.';
 
 /** The longest a number may be typed with spaces, dashes, dots and brackets. */
 const MAX_TYPED = 32;

@@ -111,7 +111,7 @@ export const isQuiet = (hours: BusinessHours, now: Date, tz: string) => floorSta
 /** The escalation's moment: half the response window after the lead was offered to him. */
 export const escalationAt = (offeredAt: number, acceptDue: number) => offeredAt + Math.floor((acceptDue - offeredAt) / 2);
 
-export const TIME_LEFT_MS = 2 * 60_000;
+const TIME_LEFT_MS = 2 * 60_000;
 
 /** "2 minutes left": two minutes before his Accept is due; none when the window is no longer than that. */
 export const timeLeftAt = (offeredAt: number, acceptDue: number): number | null => (acceptDue - TIME_LEFT_MS > offeredAt ? acceptDue - TIME_LEFT_MS : null);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The longest push endpoint taken (real ones are a few hundred characters). */
-export const MAX_ENDPOINT = 2000;
+const MAX_ENDPOINT = 2000;
 /** The most devices one person may have notifications on at once. */
 export const MAX_DEVICES = 20;
 
@@ -43,7 +43,7 @@ export const acceptTokenSchema = z.object({
   token: z.string({ error: 'The Accept token is missing.' }).regex(/^[A-Za-z0-9_-]{43}$/, { error: 'This Accept is not valid. Open the lead in the portal.' }),
 });
 
-export const pushDevice = z.object({
+const pushDevice = z.object({
   id: z.number(),
   label: z.string(),
   /** His own device's endpoint: the page marks the one it is on. */

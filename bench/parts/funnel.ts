@@ -20,7 +20,7 @@ const ASKS = 60;
 const DAY = 86_400_000;
 
 /** A year of one busy store: the leads, their steps and sales (as generate_series makes them, in seconds). */
-export async function seedYear(dbh: DbHandle) {
+async function seedYear(dbh: DbHandle) {
   const { boss, cookie } = await seed(dbh);
   const reps = await dbh.db.selectFrom('users').select(['id', 'name']).where('role', '=', 'staff').orderBy('id').execute();
   say(`[funnel] ${FUNNEL_LEADS.toLocaleString('en-US')} leads over a year to ${reps.length} salesmen, ${FUNNEL_SALES.toLocaleString('en-US')} sales…`);

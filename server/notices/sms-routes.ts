@@ -11,7 +11,7 @@ import type { UserRow } from '../users/repo';
 import { sendText, signatureValid, smsEnabled, type Fields } from './sms';
 
 const CODE_TTL_MS = 10 * 60_000;
-export const CODE_TRIES = 5;
+const CODE_TRIES = 5;
 const RESEND_MS = 60_000;
 /** Codes sent to one person in an hour, at most one a minute (RESEND_MS). */
 export const CODES_PER_HOUR = 5;
@@ -24,7 +24,7 @@ export const LOCKED = 'Too many wrong codes. Press Send code for a new one.';
 export const EXPIRED = 'This code has expired. Press Send code for a new one.';
 export const TAKEN = 'This number is already confirmed by someone else. Enter your own mobile number.';
 export const TOO_SOON = 'A code was sent less than a minute ago. Wait a minute, then press Send code again.';
-export const NOT_SENT = 'The text could not be sent. Check the number and try again in a minute.';
+const NOT_SENT = 'The text could not be sent. Check the number and try again in a minute.';
 export const BAD_SIGNATURE = 'This webhook is not signed by the SMS provider.';
 export const tooMany = (minutes: number) => `${CODES_PER_HOUR} codes were sent this hour. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
 const wrongCode = (left: number) => `That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`;

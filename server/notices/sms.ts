@@ -7,14 +7,14 @@ import type { Channel, Outgoing, Sent } from './channels';
 export type SmsConfig = Pick<Config, 'SMS_URL' | 'SMS_ACCOUNT' | 'SMS_TOKEN' | 'SMS_FROM' | 'PUBLIC_URL'>;
 
 /** Twilio's error for a number that sent STOP: the provider itself will not text it again. */
-export const UNSUBSCRIBED = 21610;
+const UNSUBSCRIBED = 21610;
 const TIMEOUT_MS = 10_000;
-export const SMS_OFF = 'Text messages are not set up on this portal (SMS_ACCOUNT, SMS_TOKEN, SMS_FROM).';
+const SMS_OFF = 'Text messages are not set up on this portal (SMS_ACCOUNT, SMS_TOKEN, SMS_FROM).';
 
 export const smsEnabled = (c: SmsConfig) => !!(c.SMS_ACCOUNT && c.SMS_TOKEN && c.SMS_FROM);
 
 /** Where the provider reports what became of a text (server/notices/sms-routes.ts). */
-export const statusUrl = (c: Pick<Config, 'PUBLIC_URL'>) => `${c.PUBLIC_URL}/api/sms/status`;
+const statusUrl = (c: Pick<Config, 'PUBLIC_URL'>) => `${c.PUBLIC_URL}/api/sms/status`;
 
 /**
  * One text to one number. Sent, with the provider's id; or not: a 4xx is permanent (trying again
