@@ -1,5 +1,5 @@
 import type { StoreCtx } from '../context';
-import { loadRules } from '../rules/service';
+import { rememberedRules } from '../rules/service';
 import { storePath } from '../../domain/stores';
 import { isQuiet, noticeWords, readChoices, routeFor, type NoticeKind, type Route } from '../../domain/notices';
 import type { NoticeBody } from './channels';
@@ -43,7 +43,7 @@ export async function notify(ctx: StoreCtx, events: NoticeEvent[], now = new Dat
   const userIds = [...new Set(events.map((e) => e.userId))];
   const leadIds = [...new Set(events.flatMap((e) => (e.leadId === null ? [] : [e.leadId])))];
   const [rules, users, subs, leads] = await Promise.all([
-    loadRules(db, ctx.store.id),
+    rememberedRules(ctx.dbh).then((k) => k.rules),
     db
       .selectFrom('users')
       .select(['id', 'email', 'notify', 'mobile', 'mobile_confirmed_at', 'sms_stopped_at'])

@@ -4,6 +4,7 @@ import { escalationAt, timeLeftAt, type NoticeKind } from '../../domain/notices'
 import { notifyAssigned, type LeadMail } from '../leads/notify';
 import { nextUp, sqlEnv } from '../rotation/queries';
 import { rememberedRules } from '../rules/service';
+import { batched, type Batched } from '../db/batch';
 import { notify, tell, type NoticeEvent } from './service';
 
 /** A lead just his: who has it, and what its mail says when it goes by mail. */
@@ -15,22 +16,57 @@ export interface Given {
 
 const same = (a: { leadId: number | null; userId: string }, b: { leadId: number | null; userId: string }) => a.leadId === b.leadId && a.userId === b.userId;
 
+/** Leads handed out together: notices are gathered this long, so under load one look-up serves many assigns. */
+const GATHER_MS = 20;
+
+interface Handed {
+  ctx: StoreCtx;
+  given: Given[];
+  upNext?: { rules?: Rules; now: Date };
+}
+
+/** Each app server's (its sender's) gatherer per store. */
+const gatherers = new WeakMap<object, Map<number, Batched<Handed>>>();
+
+/** Tells a gathered batch: each holder his lead as he chose, then whoever is Next Up after the last. */
+async function tellHanded(batch: Handed[]) {
+  const { ctx } = batch[batch.length - 1];
+  const given = batch.flatMap((b) => b.given);
+  let mailed: NoticeEvent[];
+  try {
+    mailed = await notify(
+      ctx,
+      given.map((g) => ({ kind: 'lead', userId: g.userId, leadId: g.leadId, key: `lead:${g.leadId}:${g.userId}` })),
+    );
+  } catch (err) {
+    ctx.log.error({ err }, 'could not queue notices');
+    mailed = given.map((g) => ({ kind: 'lead', userId: g.userId, leadId: g.leadId, key: '' }));
+  }
+  notifyAssigned(
+    ctx,
+    given.filter((g) => mailed.some((m) => same(m, g))).map((g) => g.mail),
+  );
+  const last = batch.findLast((b) => b.upNext);
+  if (last?.upNext)
+    await noticeUpNext(ctx, last.given[last.given.length - 1], last.upNext.rules, last.upNext.now).catch((err: unknown) =>
+      ctx.log.error({ err }, 'could not tell Next Up'),
+    );
+}
+
 /**
  * After leads were handed out: each new holder hears of his lead as he chose (by mail, as before,
- * when that is his choice or he has no device), and whoever is Next Up now hears he is.
+ * when that is his choice or he has no device), and whoever is Next Up now hears he is. Fire and
+ * forget: nothing here fails or waits for the hand-out.
  */
 export function noticeAssigned(ctx: StoreCtx, given: Given[], upNext?: { rules?: Rules; now: Date }) {
   if (!given.length) return;
-  tell(
-    ctx,
-    given.map((g) => ({ kind: 'lead', userId: g.userId, leadId: g.leadId, key: `lead:${g.leadId}:${g.userId}` })),
-    (mailed) =>
-      notifyAssigned(
-        ctx,
-        given.filter((g) => mailed.some((m) => same(m, g))).map((g) => g.mail),
-      ),
-  );
-  if (upNext) noticeUpNext(ctx, given[given.length - 1], upNext.rules, upNext.now).catch((err) => ctx.log.error({ err }, 'could not tell Next Up'));
+  const handed = { ctx, given, upNext };
+  if (!ctx.notices) return void tellHanded([handed]);
+  let byStore = gatherers.get(ctx.notices);
+  if (!byStore) gatherers.set(ctx.notices, (byStore = new Map<number, Batched<Handed>>()));
+  let gather = byStore.get(ctx.store.id);
+  if (!gather) byStore.set(ctx.store.id, (gather = batched(tellHanded, GATHER_MS)));
+  void gather([handed]);
 }
 
 /** Whoever is Next Up after this lead went out (not the one who just got it: alone on the floor, he knows). */
