@@ -18,12 +18,14 @@ export async function askForAlerts(): Promise<AlertPermission> {
 export function showLeadNotification(lead: Lead, store: string) {
   if (alertPermission() !== 'granted') return;
   const title = `New lead: ${lead.customer}`;
+  // The lead's own store: the click opens it there whichever store the tab shows by then.
+  const url = storePath(store, `/dashboard/associates?lead=${lead.id}`);
   const options: NotificationOptions = {
     body: lead.acceptDue ? 'Open the portal to accept it before the time runs out.' : 'Open the portal to accept it.',
-    tag: `lead-${lead.id}`,
+    // The push about the same lead (sw.js) has the same tag: one notification, not two.
+    tag: url,
     icon: '/icons/icon-192.png',
-    // The lead's own store: the click opens it there whichever store the tab shows by then.
-    data: { url: storePath(store, `/dashboard/associates?lead=${lead.id}`) },
+    data: { url },
   };
   const plain = () => {
     const n = new Notification(title, options);
@@ -33,7 +35,13 @@ export function showLeadNotification(lead: Lead, store: string) {
     };
   };
   if ('serviceWorker' in navigator && navigator.serviceWorker.controller) {
-    void navigator.serviceWorker.ready.then((r) => r.showNotification(title, options)).catch(plain);
+    void navigator.serviceWorker.ready
+      .then(async (r) => {
+        // The push came first: it stays, with its Accept.
+        if ((await r.getNotifications({ tag: url })).length) return;
+        await r.showNotification(title, options);
+      })
+      .catch(plain);
   } else plain();
 }
 
