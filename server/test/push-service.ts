@@ -10,7 +10,9 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 
-const ece = createRequire(import.meta.url)('http_ece') as {
+// http_ece has no types and no ES module of its own.
+const require = createRequire(import.meta.url);
+const ece = require('http_ece') as {
   decrypt(body: Buffer, params: { version: 'aes128gcm'; privateKey: crypto.ECDH; authSecret: string }): Buffer;
 };
 
