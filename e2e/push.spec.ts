@@ -103,6 +103,31 @@ test('turns push on for this device, lists it, and removes it', async ({ browser
   await context.close();
 });
 
+test('signing out takes this device off: the next person at a shared desk gets none of his pushes', async ({ browser, baseURL }) => {
+  const sub = ps.subscribe();
+  const context = await browser.newContext();
+  await context.grantPermissions(['notifications'], { origin: baseURL });
+  await fakePushManager(context, sub);
+  const page = await context.newPage();
+  const email = uniqueEmail('push.desk');
+  await signIn(page, email);
+  await page.goto('/dashboard/settings');
+  await page.getByTestId('push-setting').getByRole('button', { name: 'Turn on' }).click();
+  await expect(page.getByTestId('push-state')).toHaveText(/^On:/);
+
+  await page
+    .getByRole('button', { name: 'Logout' })
+    .or(page.getByRole('link', { name: 'Logout' }))
+    .first()
+    .click();
+  await expect(page.getByRole('button', { name: 'Send Sign-in Link' })).toBeVisible();
+  // The browser holds no subscription any more, and the server lists none for him.
+  expect(await page.evaluate(() => sessionStorage.getItem('e2e-push-subscribed'))).toBeNull();
+  await signIn(page, email);
+  expect((await (await page.request.get('/api/push/subscriptions')).json()).devices).toEqual([]);
+  await context.close();
+});
+
 /** The service worker's global scope, as far as these tests reach into it (web/ has no WebWorker types). */
 interface Worker {
   registration: ServiceWorkerRegistration;

@@ -5,6 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { call } from '../api/client';
 import { LoadError } from '../components/LoadError';
 import { messageOf } from '../../domain/errors';
+import { ownSubscription } from './device';
 
 const canPush = () =>
   typeof window !== 'undefined' && window.isSecureContext && 'serviceWorker' in navigator && 'PushManager' in window && typeof Notification !== 'undefined';
@@ -13,12 +14,6 @@ const canPush = () =>
 function keyBytes(key: string) {
   const b64 = key.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (key.length % 4)) % 4);
   return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-}
-
-/** This browser's push subscription, if it has one. */
-async function ownSubscription() {
-  const reg = await navigator.serviceWorker.getRegistration('/');
-  return (await reg?.pushManager.getSubscription()) ?? null;
 }
 
 /** Asks for permission, registers the service worker, subscribes with the portal's key and tells the server. */

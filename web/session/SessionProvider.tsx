@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, setUnauthorizedHandler } from '../api/client';
+import { forgetThisDevice } from '../notices/device';
 import { ApiError } from '../../domain/errors';
 import type { Role } from '../../domain/roles';
 import type { SessionUser } from '../../domain/contract/answers';
@@ -90,6 +91,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     try {
+      await forgetThisDevice();
       await call('POST /auth/logout');
     } finally {
       localStorage.removeItem(EMAIL_KEY);
