@@ -304,6 +304,25 @@ describe.each(DIALECTS)('notices on %s', (dialect) => {
     expect(push.got.filter((n) => n.kind === 'time_left')).toEqual([]);
   });
 
+  it('sends no text still queued once he sent STOP, or removed the number', async () => {
+    await t.db
+      .updateTable('users')
+      .set({ mobile: '+15551230002', mobile_confirmed_at: Date.now(), notify: JSON.stringify({ lead: 'sms' }) })
+      .where('id', '=', ann)
+      .execute();
+    await setPlaces(t.db, { on_duty: 0 }, (q) => q.where('id', '=', ben));
+    sms.answer(() => ({ ok: false, error: 'The provider answered 503.' }));
+    const { leadId } = await assign('Stopped Sue');
+    await until(async () => (await rows({ leadId, kind: 'lead' }))[0]?.attempts >= 1, 'tried');
+    // STOP from his phone (as the signed webhook records it) while the text waits for its retry.
+    await t.db.updateTable('users').set({ sms_stopped_at: Date.now() }).where('id', '=', ann).execute();
+    sms.answer((n) => ({ ok: true, providerId: `p-${n.id}` }));
+    await until(async () => (await rows({ leadId, kind: 'lead' }))[0].state === 'failed', 'given up');
+    expect((await rows({ leadId, kind: 'lead' }))[0].error).toBe('Not sent: texts to this number were stopped or it was removed.');
+    expect(sms.got).toEqual([]);
+    await t.db.updateTable('users').set({ mobile: null, mobile_confirmed_at: null, sms_stopped_at: null, notify: null }).where('id', '=', ann).execute();
+  });
+
   it('shows each delivery on the lead’s timeline, and the KPIs time the assign to the first notice delivered', async () => {
     await subscribe(ann, 1);
     await t.db.updateTable('users').set({ mobile: '+15551230004', mobile_confirmed_at: Date.now() }).where('id', '=', ann).execute();

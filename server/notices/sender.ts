@@ -88,6 +88,12 @@ export function createNoticeSender(dbh: DbHandle, channels: Channels, secret: st
       if (!lead || lead.accepted_at !== null || lead.assigned_to !== r.user_id)
         return finish(id, { state: 'failed', error: 'Not sent: the lead was accepted or handed on before it could go.' });
     }
+    if (r.channel === 'sms') {
+      // STOP from the phone, or a number removed or changed, since it was queued: no text goes.
+      const u = await db.selectFrom('users').select(['mobile', 'mobile_confirmed_at', 'sms_stopped_at']).where('id', '=', r.user_id).executeTakeFirst();
+      if (!u || u.mobile !== r.target || u.mobile_confirmed_at === null || u.sms_stopped_at !== null)
+        return finish(id, { state: 'failed', error: 'Not sent: texts to this number were stopped or it was removed.' });
+    }
     const channel = channels[r.channel];
     if (!channel) return finish(id, { state: 'failed', error: `${r.channel === 'sms' ? 'Texts are' : 'This channel is'} not set up on this portal.` });
     let sent: Sent;
