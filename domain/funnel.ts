@@ -203,38 +203,38 @@ export const funnelAnswer = z.object({
 export type FunnelAnswer = z.infer<typeof funnelAnswer>;
 
 /** The median first contact in minutes, to one decimal, as the spreadsheets show it. */
-export const minutes = (s: number | null): Cell => (s === null ? null : Math.round(s / 6) / 10);
+const minutes = (s: number | null): Cell => (s === null ? null : Math.round(s / 6) / 10);
+
+/** A funnel's columns in CSV, after its row's name (the group report's CSV has them too). */
+export const FUNNEL_CSV_COLUMNS = [
+  'Leads',
+  'Contacted',
+  'Contacted %',
+  'Appointment set',
+  'Appointment set %',
+  'Shown',
+  'Shown %',
+  'Sold',
+  'Closing ratio %',
+  'Median first contact (min)',
+];
+
+/** A funnel's figures as FUNNEL_CSV_COLUMNS lists them. */
+export const funnelCells = (r: FunnelFigures): Cell[] => [
+  r.leads,
+  r.contacted,
+  r.contactedPct,
+  r.appointment,
+  r.appointmentPct,
+  r.shown,
+  r.shownPct,
+  r.sold,
+  r.soldPct,
+  minutes(r.medianFirstContactSeconds),
+];
 
 /** The funnel as a spreadsheet: a row per salesman or source, then the total. */
 export function funnelCsv(f: FunnelAnswer): string {
-  const row = (r: FunnelRow): Cell[] => [
-    r.name,
-    r.leads,
-    r.contacted,
-    r.contactedPct,
-    r.appointment,
-    r.appointmentPct,
-    r.shown,
-    r.shownPct,
-    r.sold,
-    r.soldPct,
-    minutes(r.medianFirstContactSeconds),
-  ];
-  return toCsv([
-    [
-      f.by === 'salesman' ? 'Salesman' : 'Source',
-      'Leads',
-      'Contacted',
-      'Contacted %',
-      'Appointment set',
-      'Appointment set %',
-      'Shown',
-      'Shown %',
-      'Sold',
-      'Closing ratio %',
-      'Median first contact (min)',
-    ],
-    ...f.rows.map(row),
-    row(f.total),
-  ]);
+  const row = (r: FunnelRow): Cell[] => [r.name, ...funnelCells(r)];
+  return toCsv([[f.by === 'salesman' ? 'Salesman' : 'Source', ...FUNNEL_CSV_COLUMNS], ...f.rows.map(row), row(f.total)]);
 }

@@ -1,7 +1,7 @@
 import { closePct, type AssociateCounts } from './kpis';
 import type { FloorRow } from './report';
 import { toCsv, type Cell } from './csv';
-import { minutes, pctOf, type FunnelFigures } from './funnel';
+import { FUNNEL_CSV_COLUMNS, funnelCells, pctOf, type FunnelFigures } from './funnel';
 
 /** A store's (or the group's) lead KPIs: counts summed over its salesmen, close % from those sums. */
 export type KpiSum = Pick<AssociateCounts, 'received' | 'closed' | 'skips' | 'beBacks'> & { closePct: number | null };
@@ -107,15 +107,7 @@ export const GROUP_CSV_HEADER = [
   'Funnel from',
   'Funnel to',
   'Funnel leads',
-  'Contacted',
-  'Contacted %',
-  'Appointment set',
-  'Appointment set %',
-  'Shown',
-  'Shown %',
-  'Sold',
-  'Closing ratio %',
-  'Median first contact (min)',
+  ...FUNNEL_CSV_COLUMNS.slice(1),
 ];
 
 /** The group report as CSV: a row per store, then the group total; the Store column on every row. */
@@ -151,16 +143,7 @@ export function groupReportCsv(stores: StoreFigures[], funnelMedianSeconds: numb
     s.commissionCents / 100,
     period.from,
     period.to,
-    u.leads,
-    u.contacted,
-    u.contactedPct,
-    u.appointment,
-    u.appointmentPct,
-    u.shown,
-    u.shownPct,
-    u.sold,
-    u.soldPct,
-    minutes(u.medianFirstContactSeconds),
+    ...funnelCells(u),
   ];
   const one = <T>(values: T[]) => (new Set(values).size === 1 ? values[0] : null);
   return toCsv([

@@ -1,19 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { postWebhook, type TakenText } from '../server/test/sms-provider';
+import { postWebhook } from '../server/test/sms-provider';
+import { textsTo } from './support/sms';
 import { signIn } from './support/session';
 import { uniqueEmail } from './support/people';
-
-/** Texts the SMS provider's stand-in took for this number, oldest first (global-setup writes each to E2E_SMS_DIR). */
-function textsTo(number: string): TakenText[] {
-  const dir = process.env.E2E_SMS_DIR!;
-  return fs
-    .readdirSync(dir)
-    .sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as TakenText)
-    .filter((m) => m.to === number);
-}
 
 test('adds a mobile number, confirms it with the texted code, shows STOP from the phone, and removes it', async ({ page, baseURL }) => {
   const last4 = String(1000 + Math.floor(Math.random() * 9000));

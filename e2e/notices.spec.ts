@@ -1,20 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { postWebhook, type TakenText } from '../server/test/sms-provider';
+import { postWebhook } from '../server/test/sms-provider';
+import { textsTo } from './support/sms';
 import { makeNextUp, personPage, unique, uniqueEmail } from './support/people';
 
 const MANAGER = 'manager@e2e.test';
-
-/** Texts the SMS provider's stand-in took for this number, oldest first (global-setup writes each to E2E_SMS_DIR). */
-function textsTo(number: string): TakenText[] {
-  const dir = process.env.E2E_SMS_DIR!;
-  return fs
-    .readdirSync(dir)
-    .sort()
-    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as TakenText)
-    .filter((m) => m.to === number);
-}
 
 /** Picks an option of a Mantine select by its label. */
 async function choose(page: Page, scope: Locator, label: string, option: string) {
