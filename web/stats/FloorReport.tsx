@@ -114,7 +114,7 @@ export function FloorReport() {
               <Text fw={r.id ? 600 : 800} style={{ overflowWrap: 'anywhere' }}>
                 {r.name}
               </Text>
-              <SimpleGrid cols={5} spacing={4} mt={4}>
+              <SimpleGrid cols={{ base: 3, xs: 4 }} spacing={4} mt={4}>
                 {COUNTS.map(([label, v]) => (
                   <div key={label}>
                     <Text size="xs" c="dimmed">
