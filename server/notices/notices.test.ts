@@ -283,6 +283,11 @@ describe.each(DIALECTS)('notices on %s', (dialect) => {
       own: false,
       dealership: { ...dealership, up_next: 'none' },
     });
+    // At once, with no assign in between: "You're up next" is not queued for him any more.
+    await subscribe(ann, 1);
+    await notify(t.store, [{ kind: 'up_next', userId: ann, leadId: null, key: 'up_next:default-test' }]);
+    await notify(t.store, [{ kind: 'handed_on', userId: ann, leadId, key: 'handed_on:default-test' }]);
+    expect((await rows()).filter((r) => r.once_key.includes('default-test')).map((r) => r.kind)).toEqual(['handed_on']);
     const refused = await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: rep }, payload: { notify: dealership } });
     expect(refused.statusCode).toBe(403);
     await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: boss }, payload: { notify: dealership } });

@@ -97,7 +97,8 @@ export const handOutWaitingLeads = (ctx: StoreCtx, now = new Date(), rules?: Rul
  * told), then waiting leads go out.
  */
 export async function sweep(ctx: StoreCtx, now = new Date()) {
-  const rules = await loadRules(ctx.dbh.db, ctx.store.id);
+  // Read afresh each sweep, and remembered: the notices it tells (server/notices) read the remembered ones.
+  const { rules } = await rememberedRules(ctx.dbh, true);
   await closeIfDue(ctx, rules, now);
   const moved = await handOnOverdue(ctx.dbh, now, rules);
   if (moved.length) {
