@@ -92,11 +92,11 @@ export async function pushRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     'POST /push/accept',
     async ({ body }) => {
       const now = Date.now();
-      const t = await findAcceptToken(db, body.token);
+      const t = await findAcceptToken(db, ctx.secret, body.token);
       if (!t || t.used_at !== null || Number(t.expires_at) <= now) throw new ApiError(410, NO_LONGER, 'accept_gone');
       const user = await db.selectFrom('users').select(['id', 'name', 'disabled', 'deleted_at']).where('id', '=', t.user_id).executeTakeFirst();
       if (!user || user.disabled || user.deleted_at !== null) throw new ApiError(410, NO_LONGER, 'accept_gone');
-      if (!(await useAcceptToken(db, body.token, now))) throw new ApiError(410, NO_LONGER, 'accept_gone');
+      if (!(await useAcceptToken(db, ctx.secret, body.token, now))) throw new ApiError(410, NO_LONGER, 'accept_gone');
       const lead = await db.selectFrom('leads').select(['store_id']).where('id', '=', Number(t.lead_id)).executeTakeFirst();
       if (!lead) throw new ApiError(410, NO_LONGER, 'accept_gone');
       try {

@@ -218,7 +218,7 @@ describe.each(DIALECTS)('web push on %s', (dialect) => {
     it('accepts its own lead for its own person, once, with no session', async () => {
       const a = await assign('Jane Doe');
       const b = await assign('John Roe');
-      const token = await makeAcceptToken(t.db, a.id, a.holder, a.due);
+      const token = await makeAcceptToken(t.db, t.app.ctx.secret, a.id, a.holder, a.due);
       expect((await accept(token)).json()).toEqual({ ok: true });
       expect(await accepted(a.id)).toBe(true);
       expect(await accepted(b.id)).toBe(false);
@@ -232,7 +232,7 @@ describe.each(DIALECTS)('web push on %s', (dialect) => {
     it('accepts nothing for someone else: a token made for another person leaves the lead waiting', async () => {
       const a = await assign('Mary Major');
       const notHolder = [rep.id, other.id, walkerId].find((u) => u !== a.holder)!;
-      const r = await accept(await makeAcceptToken(t.db, a.id, notHolder, a.due));
+      const r = await accept(await makeAcceptToken(t.db, t.app.ctx.secret, a.id, notHolder, a.due));
       expect(r.statusCode).toBe(409);
       expect(r.json().error).toBe('This lead was handed on: it is no longer yours.');
       expect(await accepted(a.id)).toBe(false);
@@ -240,12 +240,12 @@ describe.each(DIALECTS)('web push on %s', (dialect) => {
 
     it('accepts nothing after its time, or once the lead was handed on', async () => {
       const b = await assign('Kim Lee');
-      const late = await makeAcceptToken(t.db, b.id, b.holder, Date.now() - 1);
+      const late = await makeAcceptToken(t.db, t.app.ctx.secret, b.id, b.holder, Date.now() - 1);
       expect((await accept(late)).statusCode).toBe(410);
       expect(await accepted(b.id)).toBe(false);
 
       const a = await assign('Sam Smith');
-      const token = await makeAcceptToken(t.db, a.id, a.holder, a.due + 60_000);
+      const token = await makeAcceptToken(t.db, t.app.ctx.secret, a.id, a.holder, a.due + 60_000);
       await sweep(t.store, new Date(a.due + 1000));
       const moved = await t.db.selectFrom('leads').select('assigned_to').where('id', '=', a.id).executeTakeFirstOrThrow();
       expect(moved.assigned_to).not.toBe(a.holder);

@@ -1,5 +1,5 @@
-import crypto from 'node:crypto';
 import webpush from 'web-push';
+import { hashToken, randomToken } from '../auth/tokens';
 import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Ctx } from '../context';
@@ -59,30 +59,29 @@ export function vapidKeys(ctx: Pick<Ctx, 'config' | 'dbh'>): Promise<VapidKeys> 
   return keys;
 }
 
-const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('base64url');
-
 /**
  * A single-use token for the push's Accept: it accepts exactly this lead for this person, once,
- * until `expiresAt` (the lead's time to accept). Only its hash is kept.
+ * until `expiresAt` (the lead's time to accept). Kept only as a keyed hash, as sign-in tokens are.
  */
-export async function makeAcceptToken(db: Db, leadId: number, userId: string, expiresAt: number): Promise<string> {
-  const token = crypto.randomBytes(32).toString('base64url');
+export async function makeAcceptToken(db: Db, secret: string, leadId: number, userId: string, expiresAt: number): Promise<string> {
+  const token = randomToken();
   await db
     .insertInto('accept_tokens')
-    .values({ token_hash: sha256(token), lead_id: leadId, user_id: userId, expires_at: expiresAt, used_at: null })
+    .values({ token_hash: hashToken(secret, token), lead_id: leadId, user_id: userId, expires_at: expiresAt, used_at: null })
     .execute();
   return token;
 }
 
 /** The token's row, if it is one of ours. */
-export const findAcceptToken = (db: Db, token: string) => db.selectFrom('accept_tokens').selectAll().where('token_hash', '=', sha256(token)).executeTakeFirst();
+export const findAcceptToken = (db: Db, secret: string, token: string) =>
+  db.selectFrom('accept_tokens').selectAll().where('token_hash', '=', hashToken(secret, token)).executeTakeFirst();
 
 /** Uses the token up: true for the one call that does so while it is still valid. */
-export async function useAcceptToken(db: Db, token: string, now = Date.now()): Promise<boolean> {
+export async function useAcceptToken(db: Db, secret: string, token: string, now = Date.now()): Promise<boolean> {
   const r = await db
     .updateTable('accept_tokens')
     .set({ used_at: now })
-    .where('token_hash', '=', sha256(token))
+    .where('token_hash', '=', hashToken(secret, token))
     .where('used_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();

@@ -85,7 +85,7 @@ export async function notify(ctx: StoreCtx, events: NoticeEvent[], now = new Dat
     const body: NoticeBody = { title: words.title, text: route === 'sms' ? words.sms : words.text, url: link };
     const targets: string[] = route === 'push' ? mine.map((s) => String(s.id)) : route === 'sms' ? [mobile ?? ''] : [u.email];
     if (route === 'push' && lead && ACCEPTS.has(e.kind) && lead.assigned_to === u.id && lead.accept_due !== null)
-      body.accept = await makeAcceptToken(db, Number(lead.id), u.id, Number(lead.accept_due));
+      body.accept = await makeAcceptToken(db, ctx.secret, Number(lead.id), u.id, Number(lead.accept_due));
     for (const target of targets)
       rows.push({
         user_id: u.id,

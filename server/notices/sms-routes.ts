@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { hashToken } from '../auth/tokens';
 import { hit } from '../http/limits';
 import { z } from 'zod';
 import type { Ctx } from '../context';
@@ -29,8 +30,8 @@ export const BAD_SIGNATURE = 'This webhook is not signed by the SMS provider.';
 export const tooMany = (minutes: number) => `${CODES_PER_HOUR} codes were sent this hour. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
 const wrongCode = (left: number) => `That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`;
 
-const hashCode = (secret: string, userId: string, mobile: string, code: string) =>
-  crypto.createHash('sha256').update(`mobile-code:${secret}:${userId}:${mobile}:${code}`).digest('hex');
+/** A code is kept as sign-in tokens are, keyed, and bound to its person and number. */
+const hashCode = (secret: string, userId: string, mobile: string, code: string) => hashToken(secret, `mobile-code:${userId}:${mobile}:${code}`);
 
 const TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
