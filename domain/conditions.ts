@@ -13,6 +13,8 @@ export type Cond<R> =
   | { eq: Field<R>; to: Value }
   | { ne: Field<R>; to: Value }
   | { below: Field<R>; than: number }
+  /** Both set, and the first less than the second (a count under a person's own cap). */
+  | { lt: Field<R>; of: Field<R> }
   /** Set, and at or before the moment the rule is asked about ("now"). */
   | { due: Field<R> }
   | { isNull: Field<R> }
@@ -23,6 +25,7 @@ export type Cond<R> =
 export const eq = <R>(field: Field<R>, to: Value): Cond<R> => ({ eq: field, to });
 export const ne = <R>(field: Field<R>, to: Value): Cond<R> => ({ ne: field, to });
 export const below = <R>(field: Field<R>, than: number): Cond<R> => ({ below: field, than });
+export const lt = <R>(field: Field<R>, of: Field<R>): Cond<R> => ({ lt: field, of });
 export const due = <R>(field: Field<R>): Cond<R> => ({ due: field });
 export const isNull = <R>(field: Field<R>): Cond<R> => ({ isNull: field });
 export const all = <R>(...of: Cond<R>[]): Cond<R> => ({ all: of });
@@ -47,6 +50,10 @@ export function holds<R extends { [K in keyof R]: Scalar }>(cond: Cond<R>, row: 
   if ('below' in cond) {
     const v = get(cond.below);
     return v !== null && Number(v) < cond.than;
+  }
+  if ('lt' in cond) {
+    const [a, b] = [get(cond.lt), get(cond.of)];
+    return a !== null && b !== null && Number(a) < Number(b);
   }
   if ('due' in cond) {
     const v = get(cond.due);

@@ -1,4 +1,4 @@
-import { all, any, below, compare, due, eq, holds, isNull, ne, not, type Cond, type OrderKey } from './conditions';
+import { all, any, below, compare, due, eq, holds, isNull, lt, ne, not, type Cond, type OrderKey } from './conditions';
 
 export const SNOOZE_MINUTES = 30;
 export const OVERVIEW_LOG_SIZE = 10;
@@ -18,6 +18,18 @@ export type Member = {
   deletedAt: Date | null;
   /** Open leads past their follow-up time without a contact, counted when the hold-out rule is on. */
   pastDue?: number;
+  /** Ups per turn of the line (1–5; domain/routing.ts afterServe spreads them). */
+  weight?: number;
+  /** Ups still owed to him in this turn of the line (a weight above 1). */
+  owed?: number;
+  /** The most ups he takes in a day, and how many he took today; null: no cap. */
+  dailyCap?: number | null;
+  upsToday?: number;
+  /** The most open leads he holds before he is skipped, and how many he holds; null: no cap. */
+  openCap?: number | null;
+  openLeads?: number;
+  /** Why his own hours keep him out of every line ("Off schedule", "Off Nov 28–30"); null: he is available. */
+  away?: string | null;
 };
 
 /** After this many people let a lead pass, it waits in Unassigned for a manager. */
@@ -65,6 +77,9 @@ export const ELIGIBLE: Cond<Member> = all(
   isNull('deletedAt'),
   any(isNull('snoozeUntil'), due('snoozeUntil')),
   eq('pastDue', 0),
+  isNull('away'),
+  any(isNull('dailyCap'), lt('upsToday', 'dailyCap')),
+  any(isNull('openCap'), lt('openLeads', 'openCap')),
 );
 
 /** Next Up: the first eligible after the pointer, else the first eligible (a place is unique; the id only breaks a tie). */
@@ -73,7 +88,7 @@ export const NEXT_UP: OrderKey<Member>[] = [{ above: 'position', ref: 'pointer' 
 /** The line's order, by place. */
 const BY_PLACE: OrderKey<Member>[] = [{ field: 'position' }, { field: 'id' }];
 
-export const isEligible = (m: Member, now: Date) => holds(ELIGIBLE, { ...m, pastDue: m.pastDue ?? 0 }, now);
+export const isEligible = (m: Member, now: Date) => holds(ELIGIBLE, { ...m, pastDue: m.pastDue ?? 0, upsToday: m.upsToday ?? 0, openLeads: m.openLeads ?? 0 }, now);
 
 export function eligibleQueue(members: Member[], now: Date): Member[] {
   return members.filter((m) => isEligible(m, now)).sort(compare(BY_PLACE, { pointer: 0 }));
@@ -91,7 +106,66 @@ function notInLine(m: Member, now: Date): string | null {
   if (!m.active) return 'inactive';
   if (!m.onDuty) return 'off duty';
   if (m.snoozeUntil && m.snoozeUntil.getTime() > now.getTime()) return 'snoozed';
-  return `held out: ${m.pastDue ?? 0} past-due follow-up${m.pastDue === 1 ? '' : 's'}`;
+  if (m.away) return m.away[0].toLowerCase() + m.away.slice(1);
+  if ((m.pastDue ?? 0) > 0) return `held out: ${m.pastDue ?? 0} past-due follow-up${m.pastDue === 1 ? '' : 's'}`;
+  if (m.dailyCap != null && (m.upsToday ?? 0) >= m.dailyCap) return 'at daily cap';
+  return `${m.openLeads ?? 0} open lead${m.openLeads === 1 ? '' : 's'}`;
+}
+
+/** Why someone in a line was passed over at an up, as the fairness ledger keeps it; 'rule': a routing rule sent the lead to another line. */
+export type PassKind = 'off' | 'snooze' | 'away' | 'hold' | 'cap' | 'open' | 'rule';
+
+/**
+ * Why someone in the rotation (an active salesman) was out at an up: the first of these that
+ * holds. One definition: the domain reads it (passKind) and the one-call assign compiles it.
+ */
+export const PASS_KINDS: { kind: Exclude<PassKind, 'rule'>; when: Cond<Member> }[] = [
+  { kind: 'off', when: eq('onDuty', false) },
+  { kind: 'snooze', when: not(any(isNull('snoozeUntil'), due('snoozeUntil'))) },
+  { kind: 'away', when: not(isNull('away')) },
+  { kind: 'hold', when: not(eq('pastDue', 0)) },
+  { kind: 'cap', when: not(any(isNull('dailyCap'), lt('upsToday', 'dailyCap'))) },
+  { kind: 'open', when: not(any(isNull('openCap'), lt('openLeads', 'openCap'))) },
+];
+
+/** In the rotation at all: an active salesman on the team (whether on the floor or not). */
+export const IN_ROTATION: Cond<Member> = all(eq('role', 'staff'), eq('active', true), eq('disabled', false), isNull('deletedAt'));
+
+const counts = (m: Member) => ({ ...m, pastDue: m.pastDue ?? 0, upsToday: m.upsToday ?? 0, openLeads: m.openLeads ?? 0 });
+
+export function passKind(m: Member, now: Date): PassKind | null {
+  if (isEligible(m, now) || !holds(IN_ROTATION, counts(m), now)) return null;
+  return PASS_KINDS.find((k) => holds(k.when, counts(m), now))?.kind ?? null;
+}
+
+/** What the ledger keeps beside a kind, to say it in words later (passText): the count or the away text. */
+export function passDetail(m: Member, kind: PassKind): string {
+  if (kind === 'away') return m.away ?? '';
+  if (kind === 'hold') return String(m.pastDue ?? 0);
+  if (kind === 'open') return String(m.openLeads ?? 0);
+  return '';
+}
+
+/** A pass in a manager's words: "Off duty", "Held out: 2 past-due follow-ups", "12 open leads", "At daily cap". */
+export function passText(kind: PassKind, detail: string): string {
+  if (kind === 'off') return 'Off duty';
+  if (kind === 'snooze') return 'Snoozed';
+  if (kind === 'away') return detail || 'Off schedule';
+  if (kind === 'hold') return `Held out: ${detail} past-due follow-up${detail === '1' ? '' : 's'}`;
+  if (kind === 'cap') return 'At daily cap';
+  if (kind === 'open') return `${detail} open lead${detail === '1' ? '' : 's'}`;
+  return detail;
+}
+
+export function passedOver(team: Member[], pointer: number, served: Member, now: Date): { member: Member; kind: PassKind; detail: string }[] {
+  const sorted = [...team].sort(compare(BY_PLACE, { pointer: 0 }));
+  const from = sorted.findIndex((m) => m.position > pointer);
+  const circle = from < 0 ? sorted : [...sorted.slice(from), ...sorted.slice(0, from)];
+  const upTo = circle.findIndex((m) => m.id === served.id);
+  return circle.slice(0, Math.max(0, upTo)).flatMap((m) => {
+    const kind = passKind(m, now);
+    return kind ? [{ member: m, kind, detail: passDetail(m, kind) }] : [];
+  });
 }
 
 /** A skip refused: only someone in line can be skipped. */

@@ -13,6 +13,7 @@ describe('dealership rules', () => {
       nextFollowUpHours: 24,
       lostReasons: ['Bought elsewhere', 'Not in market', 'No response', 'Credit', 'Duplicate'],
       notify: { lead: 'push', up_next: 'push', time_left: 'push', appointment: 'push' },
+      routing: { rules: [], fallback: { floor: true }, backOfEveryLine: true },
     });
     expect(readRules(null)).toEqual(DEFAULT_RULES);
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_RULES } from './rule-defaults';
 import { choicesSchema } from './notices';
+import { routingSchema } from './routing';
 
 /** Response window: 0 turns accepting off; otherwise whole minutes, at most two hours. */
 const MAX_RESPONSE_WINDOW = 120;
@@ -59,6 +60,8 @@ export const rulesSchema = z.strictObject(
       .refine((xs) => new Set(xs.map((x) => x.toLowerCase())).size === xs.length, { error: LOST_REASONS_MSG }),
     /** What reaches a salesman, per kind of notice, unless he chose otherwise in Settings (domain/notices.ts). */
     notify: choicesSchema,
+    /** Routing rules, the fallback line and whether serving in one line moves a person to the back of his others (domain/routing.ts). */
+    routing: routingSchema,
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') },
 );
@@ -94,6 +97,7 @@ export const RULE_LABELS: Record<keyof Rules, string> = {
   nextFollowUpHours: 'Next follow-up after (hours)',
   lostReasons: 'Lost reasons',
   notify: 'What reaches salesmen',
+  routing: 'Routing rules',
 };
 
 /** What a save changed, field by field, for the audit log. */

@@ -34,7 +34,7 @@ export interface StoreCtx extends Ctx {
 export const inStore = (ctx: Ctx, store: Store): StoreCtx => ({
   ...ctx,
   config: { ...ctx.config, APP_TIMEZONE: store.timezone },
-  dbh: atStore(ctx.dbh, store.id),
+  dbh: atStore(ctx.dbh, store.id, store.timezone),
   bus: storeBus(ctx.bus, store.id),
   store,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { STAGES } from '../stages';
 import { businessHoursSchema } from '../rules';
+import { routingSchema } from '../routing';
 import { choicesSchema } from '../notices';
 import { funnelFigures } from '../funnel';
 
@@ -308,6 +309,7 @@ export const rules = z.object({
   nextFollowUpHours: z.number().int(),
   lostReasons: z.array(z.string()),
   notify: choicesSchema,
+  routing: routingSchema,
 });
 export const rulesAnswer = z.object({
   rules,

@@ -26,9 +26,10 @@ export interface DbHandle {
 }
 
 /** A handle on one store's data: the rotation's functions act on its line, rules and rows, under its lock. */
-export type StoreDb = DbHandle & { store: number };
+export type StoreDb = DbHandle & { store: number; tz?: string };
 
-export const atStore = (h: DbHandle, store: number): StoreDb => ({ ...h, store });
+/** `tz`: the store's clock, where its day begins (a daily cap counts from then); UTC when not given. */
+export const atStore = (h: DbHandle, store: number, tz?: string): StoreDb => ({ ...h, store, tz });
 
 export async function openDb(opts: {
   databaseUrl?: string;

@@ -25,6 +25,7 @@ import m027 from './migrations/027_funnel';
 import m028 from './migrations/028_desk_log';
 import m029 from './migrations/029_mail_intake';
 import m030 from './migrations/030_notices';
+import m031 from './migrations/031_routing';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -60,6 +61,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '028_desk_log': m028(dialect),
     '029_mail_intake': m029(dialect),
     '030_notices': m030(dialect),
+    '031_routing': m031(dialect),
   };
 }
 

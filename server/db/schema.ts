@@ -75,6 +75,60 @@ export interface MembershipsTable {
   on_duty: Generated<number>;
   snooze_until: number | null;
   created_at: number;
+  /** Ups per turn of the line, 1–5, and those still owed this turn (domain/routing.ts afterServe). */
+  weight: Generated<number>;
+  owed: Generated<number>;
+  /** The most ups a day and the most open leads he takes (null: no cap). */
+  daily_cap: Generated<number | null>;
+  open_cap: Generated<number | null>;
+  /** His own hours, JSON Sunday first (domain/rules.ts businessHoursSchema); null: whenever the store is open. */
+  hours: Generated<string | null>;
+  /** Why his hours or time off keep him out of every line now ("Off schedule"); null: they do not. Kept by the sweep. */
+  away: Generated<string | null>;
+}
+
+/** A team of a store (New, Used, BDC, Spanish): its own line, with its own pointer. */
+export interface TeamsTable {
+  id: Generated<number>;
+  store_id: number;
+  name: string;
+  pointer_pos: Generated<number>;
+  created_at: number;
+}
+
+/** A person's place in a team's line. */
+export interface TeamMembersTable {
+  team_id: number;
+  user_id: string;
+  position: number;
+  owed: Generated<number>;
+  created_at: number;
+}
+
+/** Days a person is off, first and last included, on the store's clock. */
+export interface TimeOffTable {
+  id: Generated<number>;
+  user_id: string;
+  from_day: string;
+  to_day: string;
+  note: string | null;
+  created_by: string;
+  created_at: number;
+}
+
+/** The fairness ledger: each person whose turn came before the one served at an up, and why he was out. */
+export interface PassedOverTable {
+  id: Generated<number>;
+  store_id: number;
+  log_id: number;
+  lead_id: number | null;
+  /** The line (null: the whole floor). */
+  team_id: number | null;
+  user_id: string;
+  /** domain/rotation.ts PassKind; `why` its detail (passDetail: a count, the away text, the rule's name), said in words by passText. */
+  kind: 'off' | 'snooze' | 'away' | 'hold' | 'cap' | 'open' | 'rule';
+  why: string;
+  created_at: number;
 }
 
 /** An ADF sender's dealer (vendor name or id) mapped to the store its leads go to. */
@@ -111,6 +165,12 @@ interface RotationLogTable {
   lead_id: number | null;
   created_at: number;
   store_id: number;
+  /** The team line the up went through (null: the whole floor) and the routing rule that sent it there. */
+  team_id: Generated<number | null>;
+  rule: Generated<string | null>;
+  /** A manager marked the up "No customer" (a fake or duplicate lead): it does not count, and the salesman kept his turn. */
+  no_customer_at: Generated<number | null>;
+  no_customer_by: Generated<string | null>;
 }
 
 export interface LeadsTable {
@@ -158,6 +218,12 @@ export interface LeadsTable {
   handoffs: Generated<number>;
   /** 1: a returning customer asked for this salesman; it cost no one a turn. */
   be_back: Generated<number>;
+  /** The team line it went through (null: the whole floor). */
+  team_id: Generated<number | null>;
+  /** Up for grabs: in the claim pool of grab_team (null: the whole floor's) until grab_until; grab_stage 0 first pool, 1 the fallback's, 2 the managers'. */
+  grab_until: Generated<number | null>;
+  grab_team: Generated<number | null>;
+  grab_stage: Generated<number>;
   /** Its kept stage (domain/stages.ts); null before the first contact. `closed` is 1 when Sold or Lost. */
   stage: Generated<'contacted' | 'appointment' | 'shown' | 'sold' | 'lost' | null>;
   lost_reason: Generated<string | null>;
@@ -450,4 +516,8 @@ export interface Database {
   mobile_codes: MobileCodesTable;
   notices: NoticesTable;
   accept_tokens: AcceptTokensTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  time_off: TimeOffTable;
+  passed_over: PassedOverTable;
 }

@@ -34,7 +34,7 @@ const FACTS: Columns<FunnelLead> = {
   stage: sql.ref('l.stage'),
 };
 /** The rules never read "now"; the compiler wants one. */
-const ENV = { now: 0, holdOut: false };
+const ENV = { now: 0, holdOut: false, dayStart: 0 };
 
 /** A lead (as `l`) that is sold, by the funnel's rule: the sales board's closing ratio counts by it too. */
 export const soldSql = () => toSql(REACHED.sold, FACTS, ENV);

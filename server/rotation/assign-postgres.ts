@@ -73,7 +73,7 @@ function gated<T>(h: StoreDb, run: () => Promise<T>): Promise<T> {
  * always calls the function of its own rules, even beside another version during a deploy.
  */
 function assignFunction(db: Db): { name: string; text: string } {
-  const env = { now: sql.raw('p_at'), holdOut: sql.raw('p_hold_out') };
+  const env = { now: sql.raw('p_at'), holdOut: sql.raw('p_hold_out'), dayStart: sql.raw('p_day_start') };
   const pick = line(db, sql.raw<number>('p_store'))
     .where(eligibleSql(env))
     .orderBy(nextUpOrderSql(env, 'postgres', sql.raw('v_pointer')))

@@ -5,12 +5,18 @@ import type { RawBuilder, Selectable } from 'kysely';
 import type { Member } from '../../domain/rotation';
 import type { Rules } from '../../domain/rules';
 import { loadRules } from '../rules/service';
-import { eligibleSql, nextUpOrderSql, overdueSql, pastDueCountSql, pastDueSql, waitingSql, type SqlEnv } from './sql';
+import { dayKey, zonedStartOfDay } from '../../domain/time';
+import { eligibleSql, nextUpOrderSql, openLeadsSql, overdueSql, pastDueCountSql, pastDueSql, upsTodaySql, waitingSql, type SqlEnv } from './sql';
 
 /** assigned_to of a lead that is waiting for someone eligible. */
 export const UNASSIGNED = '';
 
-type MemberRow = UserRow & Pick<Selectable<MembershipsTable>, 'position' | 'active' | 'on_duty' | 'snooze_until'> & { past_due?: number | string | null };
+type MemberRow = UserRow &
+  Pick<Selectable<MembershipsTable>, 'position' | 'active' | 'on_duty' | 'snooze_until' | 'weight' | 'owed' | 'daily_cap' | 'open_cap' | 'away'> & {
+    past_due?: number | string | null;
+    ups_today?: number | string | null;
+    open_leads?: number | string | null;
+  };
 
 export const toMember = (u: MemberRow): Member => ({
   id: u.id,
@@ -23,10 +29,29 @@ export const toMember = (u: MemberRow): Member => ({
   disabled: !!u.disabled,
   deletedAt: u.deleted_at ? new Date(u.deleted_at) : null,
   pastDue: Number(u.past_due ?? 0),
+  weight: u.weight,
+  owed: u.owed,
+  dailyCap: u.daily_cap,
+  upsToday: Number(u.ups_today ?? 0),
+  openCap: u.open_cap,
+  openLeads: Number(u.open_leads ?? 0),
+  away: u.away,
 });
 
 /** The rule book's SQL for a moment: now and the hold-out rule (sql.ts). */
-export const sqlEnv = (now: Date, rules: Pick<Rules, 'holdOut'>): SqlEnv => ({ now: now.getTime(), holdOut: rules.holdOut });
+export const sqlEnv = (now: Date, rules: Pick<Rules, 'holdOut'>, tz = 'UTC'): SqlEnv => ({ now: now.getTime(), holdOut: rules.holdOut, dayStart: dayStart(now, tz) });
+
+/** When the day of `now` began on a clock (remembered per day and clock: it is asked at every assign). */
+const dayStarts = new Map<string, number>();
+function dayStart(now: Date, tz: string): number {
+  const key = `${tz} ${dayKey(now, tz)}`;
+  let at = dayStarts.get(key);
+  if (at === undefined) {
+    if (dayStarts.size > 500) dayStarts.clear();
+    dayStarts.set(key, (at = zonedStartOfDay(dayKey(now, tz), tz).getTime()));
+  }
+  return at;
+}
 
 /** A store's line: its people (memberships) with who they are (users); sql.ts reads both. */
 export const line = (db: Db, store: number | RawBuilder<number>) =>
@@ -34,8 +59,44 @@ export const line = (db: Db, store: number | RawBuilder<number>) =>
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .selectAll('users')
-    .select(['memberships.position', 'memberships.active', 'memberships.on_duty', 'memberships.snooze_until'])
+    .select([
+      'memberships.position',
+      'memberships.active',
+      'memberships.on_duty',
+      'memberships.snooze_until',
+      'memberships.weight',
+      'memberships.owed',
+      'memberships.daily_cap',
+      'memberships.open_cap',
+      'memberships.away',
+    ])
     .where('memberships.store_id', '=', store);
+
+/**
+ * A team's line in its store: its people with their places and owed ups in the team (team_members
+ * as `tm`), everything else from their store membership (sql.ts Places 'tm').
+ */
+export const teamLine = (db: Db, store: number | RawBuilder<number>, team: number | RawBuilder<number>) =>
+  db
+    .selectFrom('team_members as tm')
+    .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'tm.user_id').on('memberships.store_id', '=', store))
+    .innerJoin('users', 'users.id', 'tm.user_id')
+    .selectAll('users')
+    .select([
+      'tm.position',
+      'tm.owed',
+      'memberships.active',
+      'memberships.on_duty',
+      'memberships.snooze_until',
+      'memberships.weight',
+      'memberships.daily_cap',
+      'memberships.open_cap',
+      'memberships.away',
+    ])
+    .where('tm.team_id', '=', team);
+
+/** What the rule book counts per person (past-due follow-ups under the hold-out rule, ups today and open leads under caps). */
+const counted = (env: SqlEnv) => [pastDueCountSql(env).as('past_due'), upsTodaySql(env).as('ups_today'), openLeadsSql().as('open_leads')] as const;
 
 /** A store's staff still on the team (not disabled or deleted), in rotation order; with `env`, each with his past-due count under the hold-out rule. */
 export async function teamStaff(db: Db, store: number, env?: SqlEnv): Promise<Member[]> {
@@ -45,17 +106,30 @@ export async function teamStaff(db: Db, store: number, env?: SqlEnv): Promise<Me
     .where('deleted_at', 'is', null)
     .orderBy('memberships.position')
     .orderBy('users.id');
-  const rows = env ? await team.select(pastDueCountSql(env).as('past_due')).execute() : await team.execute();
+  const rows = env ? await team.select(counted(env)).execute() : await team.execute();
   return rows.map(toMember);
 }
 
-/** A store's eligible (the rule book's ELIGIBLE, applied by the database), in place order, each with his past-due count. */
-export const candidates = (db: Db, store: number, env: SqlEnv) =>
-  line(db, store).select(pastDueCountSql(env).as('past_due')).where(eligibleSql(env)).orderBy('memberships.position').orderBy('users.id').execute();
+/** A team's staff still on the team, in its line's order, each with the rule book's counts. */
+export async function teamLineStaff(db: Db, store: number, team: number, env: SqlEnv): Promise<Member[]> {
+  const rows = await teamLine(db, store, team)
+    .select(counted(env))
+    .where('role', '=', 'staff')
+    .where('disabled', '=', 0)
+    .where('deleted_at', 'is', null)
+    .orderBy('tm.position')
+    .orderBy('users.id')
+    .execute();
+  return rows.map(toMember);
+}
 
-/** A salesman of the store by id, with his past-due count, as the rule book reads him. */
+/** A store's eligible (the rule book's ELIGIBLE, applied by the database), in place order, each with his counts. */
+export const candidates = (db: Db, store: number, env: SqlEnv) =>
+  line(db, store).select(counted(env)).where(eligibleSql(env)).orderBy('memberships.position').orderBy('users.id').execute();
+
+/** A salesman of the store by id, with his counts, as the rule book reads him. */
 export async function memberById(db: Db, store: number, env: SqlEnv, id: string): Promise<Member | undefined> {
-  const row = await line(db, store).select(pastDueCountSql(env).as('past_due')).where('users.id', '=', id).executeTakeFirst();
+  const row = await line(db, store).select(counted(env)).where('users.id', '=', id).executeTakeFirst();
   return row && toMember(row);
 }
 
@@ -70,6 +144,18 @@ export async function nextUp(trx: Db, store: number, env: SqlEnv, dialect: Diale
     .limit(1)
     .executeTakeFirst();
   return { state, next: row ? toMember(row) : null, email: row?.email ?? '' };
+}
+
+/** Next Up in a team's line, by the same rules over the team's places and pointer. */
+export async function nextUpInTeam(trx: Db, store: number, team: number, env: SqlEnv, dialect: Dialect) {
+  const t = await trx.selectFrom('teams').select('pointer_pos').where('id', '=', team).where('store_id', '=', store).executeTakeFirst();
+  if (!t) return { pointer: 0, next: null, email: '' };
+  const row = await teamLine(trx, store, team)
+    .where(eligibleSql(env))
+    .orderBy(nextUpOrderSql(env, dialect, t.pointer_pos, 'tm'))
+    .limit(1)
+    .executeTakeFirst();
+  return { pointer: t.pointer_pos, next: row ? toMember(row) : null, email: row?.email ?? '' };
 }
 
 /** A store's leads waiting for someone eligible (the rule book's WAITING). */

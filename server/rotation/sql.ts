@@ -14,6 +14,8 @@ export interface SqlEnv {
   now: number | RawBuilder<unknown>;
   /** Whether the hold-out rule counts past-due follow-ups (a flag, or the function's argument). */
   holdOut: boolean | RawBuilder<unknown>;
+  /** When the store's day began: a daily cap counts the ups since. */
+  dayStart: number | RawBuilder<unknown>;
 }
 
 export type Columns<R> = Record<Field<R>, RawBuilder<unknown>>;
@@ -55,17 +57,39 @@ const pastDueCount = (env: SqlEnv): RawBuilder<number> => {
   return notNull(sql<number>`(case when ${env.holdOut} then ${count} else 0 end)`);
 };
 
-const memberColumns = (env: SqlEnv): Columns<Member> => ({
+/** His ups today in his store (an up marked "No customer" does not count), counted only when he has a daily cap. */
+const upsTodayCount = (env: SqlEnv): RawBuilder<number> =>
+  notNull(
+    sql<number>`(case when memberships.daily_cap is null then 0 else (select count(*) from rotation_log r where r.store_id = memberships.store_id and r.target_id = memberships.user_id and r.type = 'assign' and r.created_at >= ${typeof env.dayStart === 'number' ? sql.val(env.dayStart) : env.dayStart} and r.no_customer_at is null) end)`,
+  );
+
+/** His open leads in his store, counted only when he has an open-leads cap. */
+const openLeadsCount = (): RawBuilder<number> =>
+  notNull(
+    sql<number>`(case when memberships.open_cap is null then 0 else (select count(*) from leads where leads.store_id = memberships.store_id and leads.assigned_to = memberships.user_id and leads.closed = 0) end)`,
+  );
+
+/** Where a line keeps its places: the store's memberships, or a team's (team_members, joined as `tm`). */
+export type Places = 'memberships' | 'tm';
+
+const memberColumns = (env: SqlEnv, places: Places = 'memberships'): Columns<Member> => ({
   id: notNull(sql.ref('users.id')),
   name: notNull(sql.ref('users.name')),
   role: notNull(sql.ref('users.role')),
-  position: notNull(sql.ref('memberships.position')),
+  position: notNull(sql.ref(`${places}.position`)),
   active: notNull(sql.ref('memberships.active')),
   onDuty: notNull(sql.ref('memberships.on_duty')),
   snoozeUntil: sql.ref('memberships.snooze_until'),
   disabled: notNull(sql.ref('users.disabled')),
   deletedAt: sql.ref('users.deleted_at'),
   pastDue: pastDueCount(env),
+  weight: notNull(sql.ref('memberships.weight')),
+  owed: notNull(sql.ref(`${places}.owed`)),
+  dailyCap: sql.ref('memberships.daily_cap'),
+  upsToday: upsTodayCount(env),
+  openCap: sql.ref('memberships.open_cap'),
+  openLeads: openLeadsCount(),
+  away: sql.ref('memberships.away'),
 });
 
 /** A rule's constant as stored: flags are 1 or 0. Constants come from the rule book, never from a request. */
@@ -82,6 +106,7 @@ export function toSql<R>(cond: Cond<R>, cols: Columns<R>, env: SqlEnv): RawBuild
   if ('eq' in cond) return known(cols[cond.eq], sql`${cols[cond.eq]} = ${lit(cond.to)}`);
   if ('ne' in cond) return known(cols[cond.ne], sql`${cols[cond.ne]} <> ${lit(cond.to)}`);
   if ('below' in cond) return known(cols[cond.below], sql`${cols[cond.below]} < ${lit(cond.than)}`);
+  if ('lt' in cond) return known(cols[cond.lt], known(cols[cond.of], sql`${cols[cond.lt]} < ${cols[cond.of]}`));
   if ('due' in cond) return known(cols[cond.due], sql`${cols[cond.due]} <= ${now(env)}`);
   if ('isNull' in cond) return sql<boolean>`(${cols[cond.isNull]} is null)`;
   if ('all' in cond)
@@ -114,5 +139,7 @@ export const waitingSql = (env: SqlEnv) => toSql(WAITING, LEAD_COLUMNS, env);
 export const overdueSql = (env: SqlEnv) => toSql(OVERDUE, LEAD_COLUMNS, env);
 export const pendingSql = (env: SqlEnv) => toSql(PENDING_ACCEPT, LEAD_COLUMNS, env);
 export const pastDueCountSql = pastDueCount;
-export const nextUpOrderSql = (env: SqlEnv, dialect: Dialect, pointer: number | RawBuilder<unknown>) =>
-  orderSql(NEXT_UP, memberColumns(env), dialect, { pointer });
+export const upsTodaySql = upsTodayCount;
+export const openLeadsSql = openLeadsCount;
+export const nextUpOrderSql = (env: SqlEnv, dialect: Dialect, pointer: number | RawBuilder<unknown>, places: Places = 'memberships') =>
+  orderSql(NEXT_UP, memberColumns(env, places), dialect, { pointer });

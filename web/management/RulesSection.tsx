@@ -71,7 +71,9 @@ function RulesForm({ saved }: { saved: RulesAnswer }) {
         const r = rulesSchema.safeParse(typed);
         if (!r.success) return setErrors(Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message])));
         setErrors({});
-        save.mutate(r.data);
+        // Routing rules have their own screen (Manager → Routing rules): this form leaves them as stored.
+        const { routing: _routing, ...rest } = r.data;
+        save.mutate(rest);
       }}
     >
       <Stack gap="sm">

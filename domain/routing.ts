@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import { checkIn } from './floor';
+import { compare } from './conditions';
+import { isEligible, type Member } from './rotation';
+import { wall } from './time';
+
+/**
+ * Smarter routing: a store's ordered routing rules send each new lead to a team's line (or to the
+ * whole floor's); weights spread a person's extra ups over a turn of the line; a person served in
+ * one line goes to the back of his others. Pure rules; the server applies them in the rotation
+ * transaction (server/rotation/assign.ts).
+ */
+
+export const MAX_TEAMS = 20;
+export const MAX_ROUTING_RULES = 50;
+export const MAX_WEIGHT = 5;
+export const TEAM_NAME_MSG = 'A team name must be 1 to 40 characters';
+export const teamNameSchema = z.string({ error: TEAM_NAME_MSG }).trim().min(1, { error: TEAM_NAME_MSG }).max(40, { error: TEAM_NAME_MSG });
+
+/** Where a lead goes: a team's line, or the whole floor's (the store's own line). */
+export const targetSchema = z.union([z.strictObject({ team: z.number().int().positive() }), z.strictObject({ floor: z.literal(true) })], {
+  error: 'Send it to a team or to the whole floor',
+});
+export type Target = z.infer<typeof targetSchema>;
+export const FLOOR: Target = { floor: true };
+
+const text = (label: string, max = 100) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .min(1, { error: `${label} must not be empty` })
+    .max(max, { error: `${label} must be at most ${max} characters` })
+    .optional();
+const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
+const clock = (label: string) => z.string({ error: `${label} must be a time like 09:00` }).regex(CLOCK, { error: `${label} must be a time like 09:00` });
+
+/** What a rule asks of a lead; every condition given must hold (none given: every lead). */
+export const matchSchema = z.strictObject(
+  {
+    /** The lead's source as stored ("Internet", "Walk-in", the ADF provider's name). */
+    source: text('Source'),
+    /** The intake key's name the lead came through. */
+    key: text('Key'),
+    /** The address the lead was mailed to (leads by e-mail). */
+    mailbox: text('Mail address', 254),
+    condition: z.enum(['new', 'used'], { error: 'Vehicle must be new or used' }).optional(),
+    make: text('Make', 40),
+    /** A language code ("es"): the ADF's lang, or one of the language's words in the comments. */
+    language: z
+      .string({ error: 'Language must be a code like es' })
+      .regex(/^[a-z]{2}$/, { error: 'Language must be a two-letter code like es' })
+      .optional(),
+    /** A word or phrase in the comments, case and accents aside. */
+    keyword: text('Keyword', 60),
+    /** Arrived between these times on the store's clock (from before to: across midnight). */
+    from: clock('From').optional(),
+    to: clock('To').optional(),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown condition: ${iss.keys.join(', ')}` : 'Invalid conditions') },
+);
+export type Match = z.infer<typeof matchSchema>;
+
+/** Up for grabs: instead of (after 0) or after N hand-ons, the lead waits in a claim pool for the team; unclaimed after M minutes it goes to `then`, then to the managers. */
+export const grabSchema = z.strictObject({
+  after: z.number({ error: 'Hand-ons before the pool must be 0 to 3' }).int().min(0).max(3, { error: 'Hand-ons before the pool must be 0 to 3' }),
+  minutes: z.number({ error: 'Minutes in the pool must be 1 to 120' }).int().min(1).max(120, { error: 'Minutes in the pool must be 1 to 120' }),
+  then: targetSchema.nullable(),
+});
+export type Grab = z.infer<typeof grabSchema>;
+
+export const routingRuleSchema = z.strictObject({
+  name: z.string({ error: 'A rule name must be 1 to 60 characters' }).trim().min(1, { error: 'A rule name must be 1 to 60 characters' }).max(60, { error: 'A rule name must be 1 to 60 characters' }),
+  when: matchSchema,
+  to: targetSchema,
+  grab: grabSchema.nullable().default(null),
+});
+export type RoutingRule = z.infer<typeof routingRuleSchema>;
+
+/** A store's routing, kept with its rules (domain/rules.ts), so an assign sees a change under the rotation lock. */
+export const routingSchema = z.strictObject({
+  rules: z.array(routingRuleSchema).max(MAX_ROUTING_RULES, { error: `Keep at most ${MAX_ROUTING_RULES} routing rules` }),
+  /** Where a lead that matches no rule goes. */
+  fallback: targetSchema,
+  /** Serving a person in one line moves him to the back of every other line he stands in. */
+  backOfEveryLine: z.boolean({ error: 'Back of every line must be on or off' }),
+});
+export type Routing = z.infer<typeof routingSchema>;
+export const DEFAULT_ROUTING: Routing = { rules: [], fallback: FLOOR, backOfEveryLine: true };
+
+/** What routing rules read of a new lead; missing parts are ''. */
+export interface LeadTraits {
+  source: string;
+  key: string;
+  mailbox: string;
+  condition: '' | 'new' | 'used';
+  make: string;
+  /** The language the sender named (ADF lang), '' when none. */
+  language: string;
+  comments: string;
+}
+export const NO_TRAITS: LeadTraits = { source: '', key: '', mailbox: '', condition: '', make: '', language: '', comments: '' };
+
+/** Words that say which language a customer wants, by code; found in the comments. */
+export const LANGUAGE_WORDS: Record<string, string[]> = {
+  es: ['espanol', 'habla espanol', 'hablo espanol', 'spanish', 'en espanol'],
+  fr: ['francais', 'french'],
+  pt: ['portugues', 'portuguese'],
+  zh: ['chinese', 'mandarin', 'cantonese'],
+  vi: ['vietnamese', 'tieng viet'],
+  ko: ['korean'],
+};
+
+/** Folded for comparison: case, accents and runs of spaces do not count. */
+export const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+
+const words = (s: string) => ` ${fold(s).replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+const hasPhrase = (hay: string, phrase: string) => words(hay).includes(words(phrase));
+
+/** A lead's language: the one the sender named, else the first whose words its comments use; '' when none. */
+export function languageOf(t: Pick<LeadTraits, 'language' | 'comments'>): string {
+  const named = fold(t.language).slice(0, 2);
+  if (/^[a-z]{2}$/.test(named)) return named;
+  for (const [code, ws] of Object.entries(LANGUAGE_WORDS)) if (ws.some((w) => hasPhrase(t.comments, w))) return code;
+  return '';
+}
+
+/** A vehicle's condition from the words a sender used ("new", "used", "pre-owned", "certified"). */
+export function conditionOf(status: string): '' | 'new' | 'used' {
+  const s = fold(status);
+  if (s === 'new') return 'new';
+  if (['used', 'pre-owned', 'preowned', 'certified', 'cpo'].includes(s)) return 'used';
+  return '';
+}
+
+const minuteOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
+
+/** Whether a lead that arrived at `now` (on the store's clock `tz`) meets a rule's conditions. */
+export function matches(m: Match, t: LeadTraits, now: Date, tz: string): boolean {
+  const same = (a: string | undefined, b: string) => a === undefined || fold(a) === fold(b);
+  if (!same(m.source, t.source) || !same(m.key, t.key) || !same(m.mailbox, t.mailbox) || !same(m.make, t.make)) return false;
+  if (m.condition !== undefined && m.condition !== t.condition) return false;
+  if (m.language !== undefined && languageOf(t) !== m.language) return false;
+  if (m.keyword !== undefined && !hasPhrase(t.comments, m.keyword)) return false;
+  if (m.from !== undefined || m.to !== undefined) {
+    const w = wall(now, tz);
+    const at = w.hour * 60 + w.minute;
+    const [from, to] = [minuteOf(m.from ?? '00:00'), m.to === undefined ? 24 * 60 : minuteOf(m.to)];
+    const inside = from <= to ? at >= from && at < to : at >= from || at < to;
+    if (!inside) return false;
+  }
+  return true;
+}
+
+/** The first rule a lead meets (its index), else the store's fallback (index null). */
+export function route(r: Routing, t: LeadTraits, now: Date, tz: string): { index: number | null; rule: RoutingRule | null; to: Target } {
+  const index = r.rules.findIndex((rule) => matches(rule.when, t, now, tz));
+  return index < 0 ? { index: null, rule: null, to: r.fallback } : { index, rule: r.rules[index], to: r.rules[index].to };
+}
+
+/** The line a target names, given the store's teams: a team that no longer exists sends its leads to the whole floor. */
+export const lineOfTarget = (to: Target, teams: readonly number[]): number | null => ('team' in to && teams.includes(to.team) ? to.team : null);
+
+const BY_PLACE = compare<Member>([{ field: 'position' }, { field: 'id' }], { pointer: 0 });
+
+/**
+ * After a person is served in a line. Weight 1: the pointer stops at his place, so he is at the
+ * back (the rule it always was). Weight w above 1: he is owed w − 1 more ups this turn; while he
+ * is owed, he is placed to stand after the next ⌈others ÷ w⌉ eligible people, so his ups are
+ * spread over the turn rather than back to back. The line is renumbered from `top` + 1 when he
+ * moves (as check-in order does), the pointer just before the first.
+ */
+export function afterServe(
+  line: Member[],
+  served: Member,
+  top: number,
+  now: Date,
+): { pointer: number; owed: number; places: { id: string; position: number }[] } {
+  const w = served.weight ?? 1;
+  const owed = w <= 1 ? 0 : (served.owed ?? 0) > 0 ? (served.owed ?? 0) - 1 : w - 1;
+  const stay = { pointer: served.position, owed, places: [] };
+  if (owed === 0) return stay;
+  const sorted = [...line].sort(BY_PLACE);
+  const from = sorted.findIndex((m) => m.position > served.position);
+  const circle = (from < 0 ? sorted : [...sorted.slice(from), ...sorted.slice(0, from)]).filter((m) => m.id !== served.id);
+  const others = circle.filter((m) => isEligible(m, now));
+  if (!others.length) return stay;
+  const k = Math.max(1, Math.round(others.length / w));
+  const at = circle.indexOf(others[Math.min(k, others.length) - 1]) + 1;
+  const order = [...circle.slice(0, at), served, ...circle.slice(at)];
+  return { pointer: top, owed, places: order.map((m, i) => ({ id: m.id, position: top + 1 + i })) };
+}
+
+/** Serving him in one line puts him at the back of another he stands in (check-in order's move). */
+export const toBack = (line: Member[], id: string, pointer: number, top: number) => checkIn(line, id, pointer, top);
