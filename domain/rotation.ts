@@ -44,6 +44,8 @@ export interface LeadFacts {
   handoffs: number;
   acceptedAt: Date | null;
   acceptDue: Date | null;
+  /** Up for grabs: in a claim pool until then (null: not in one). */
+  grabUntil?: Date | null;
 }
 
 // The rule book. Each rule is one value: the domain evaluates it (holds, compare) and the server
@@ -53,8 +55,11 @@ export interface LeadFacts {
 /** A follow-up past due: an open lead with someone, not contacted, its follow-up time passed (the hold-out rule counts them). */
 export const PAST_DUE: Cond<LeadFacts> = all(ne('assignedTo', ''), eq('closed', false), isNull('firstContactAt'), due('followUpDue'));
 
-/** A lead waiting in Unassigned for someone eligible; one handed on too often (parked) waits for a manager instead. */
-export const WAITING: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', false), below('handoffs', MAX_HANDOFFS));
+/** A lead waiting in Unassigned for someone eligible; one handed on too often (parked) waits for a manager instead, one up for grabs for a claim. */
+export const WAITING: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', false), below('handoffs', MAX_HANDOFFS), isNull('grabUntil'));
+
+/** A lead up for grabs: unassigned, open, in a claim pool. */
+export const UP_FOR_GRABS: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', false), not(isNull('grabUntil')));
 
 /** A lead handed on by MAX_HANDOFFS people: it waits in Unassigned for a manager to hand it out. */
 export const PARKED: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', false), not(below('handoffs', MAX_HANDOFFS)));

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Cond, Field, OrderKey } from '../../domain/conditions';
-import { ELIGIBLE, NEXT_UP, OVERDUE, PAST_DUE, PENDING_ACCEPT, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
+import { ELIGIBLE, NEXT_UP, OVERDUE, PAST_DUE, PENDING_ACCEPT, UP_FOR_GRABS, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
 import type { Dialect } from '../db';
 import type { LeadsTable } from '../db/schema';
 
@@ -36,6 +36,7 @@ const LEAD_COLUMNS: Columns<LeadFacts> = {
   handoffs: notNull(sql.ref('leads.handoffs')),
   acceptedAt: sql.ref('leads.accepted_at'),
   acceptDue: sql.ref('leads.accept_due'),
+  grabUntil: sql.ref('leads.grab_until'),
 };
 
 /** A stored lead as the rule book reads it. */
@@ -47,6 +48,7 @@ export const leadFacts = (l: Selectable<LeadsTable>): LeadFacts => ({
   handoffs: l.handoffs,
   acceptedAt: l.accepted_at === null ? null : new Date(Number(l.accepted_at)),
   acceptDue: l.accept_due === null ? null : new Date(Number(l.accept_due)),
+  grabUntil: l.grab_until === null ? null : new Date(Number(l.grab_until)),
 });
 
 /** The past-due follow-ups in his store of the salesman in the outer query (memberships), or 0 while the hold-out rule is off. */
@@ -136,6 +138,7 @@ function orderSql<R>(keys: OrderKey<R>[], cols: Columns<R>, dialect: Dialect, re
 export const eligibleSql = (env: SqlEnv) => toSql(ELIGIBLE, memberColumns(env), env);
 export const pastDueSql = (env: SqlEnv) => toSql(PAST_DUE, LEAD_COLUMNS, env);
 export const waitingSql = (env: SqlEnv) => toSql(WAITING, LEAD_COLUMNS, env);
+export const upForGrabsSql = (env: SqlEnv) => toSql(UP_FOR_GRABS, LEAD_COLUMNS, env);
 export const overdueSql = (env: SqlEnv) => toSql(OVERDUE, LEAD_COLUMNS, env);
 export const pendingSql = (env: SqlEnv) => toSql(PENDING_ACCEPT, LEAD_COLUMNS, env);
 export const pastDueCountSql = pastDueCount;
