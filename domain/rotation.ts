@@ -144,11 +144,10 @@ export function passKind(m: Member, now: Date): PassKind | null {
 }
 
 /** What the ledger keeps beside a kind, to say it in words later (passText): the count or the away text. */
+export const PASS_DETAIL: Partial<Record<PassKind, 'away' | 'pastDue' | 'openLeads'>> = { away: 'away', hold: 'pastDue', open: 'openLeads' };
 export function passDetail(m: Member, kind: PassKind): string {
-  if (kind === 'away') return m.away ?? '';
-  if (kind === 'hold') return String(m.pastDue ?? 0);
-  if (kind === 'open') return String(m.openLeads ?? 0);
-  return '';
+  const field = PASS_DETAIL[kind];
+  return field ? String(counts(m)[field] ?? '') : '';
 }
 
 /** A pass in a manager's words: "Off duty", "Held out: 2 past-due follow-ups", "12 open leads", "At daily cap". */

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, StoreDb } from '../db';
-import { line } from './queries';
+import { line, sqlEnv } from './queries';
 import { ApiError } from '../http/errors';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { acceptDue } from '../../domain/speed';
-import { eligibleSql, nextUpOrderSql, waitingSql } from './sql';
+import { eligibleSql, inRotationSql, nextUpOrderSql, passSql, waitingSql } from './sql';
 import type { Rules } from '../../domain/rules';
 import { newLeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
@@ -14,7 +14,9 @@ import type { Assigned, Handed, NewLead } from './assign';
 
 /** What the one-call assign answers; `to` is the salesman's address. */
 type Answer =
-  { error: 'action_reused' | 'none_eligible' | 'rules_changed' | 'waiting' } | { replayed: true; result: Assigned } | { assigned: Assigned; to: string | null };
+  | { error: 'action_reused' | 'none_eligible' | 'rules_changed' | 'waiting' | 'stepwise' }
+  | { replayed: true; result: Assigned }
+  | { assigned: Assigned; to: string | null };
 
 /** One answer, its keys always in the same order: a replay reads the same as the first answer. */
 const shape = (a: Assigned): Assigned => ({
@@ -80,12 +82,22 @@ function assignFunction(db: Db): { name: string; text: string } {
     .limit(sql.lit(1))
     .compile();
   const waiting = db.selectFrom('leads').select(sql.lit(1).as('one')).where('leads.store_id', '=', sql.raw<number>('p_store')).where(waitingSql(env)).compile();
+  // Who was passed over on the way to Next Up, and why (the fairness ledger; serve.ts on the stepwise path).
+  const why = passSql(env);
+  const passed = db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'memberships.position', why.kind.as('kind'), why.detail.as('why')])
+    .where('memberships.store_id', '=', sql.raw<number>('p_store'))
+    .where(inRotationSql(env))
+    .where(sql<boolean>`not ${eligibleSql(env)}`)
+    .compile();
   // Everything in them is a constant of the rule book or an argument: nothing is bound.
-  if (pick.parameters.length || waiting.parameters.length) throw new Error('the one-call assign must not bind values');
+  if (pick.parameters.length || waiting.parameters.length || passed.parameters.length) throw new Error('the one-call assign must not bind values');
   const body = `(
   p_store bigint, p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text, p_source text,
   p_by_id text, p_by_name text, p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text,
-  p_accept_due bigint, p_hold_out boolean, p_rules text, p_waiting_first boolean, p_channel text, p_events text[]
+  p_accept_due bigint, p_hold_out boolean, p_rules text, p_waiting_first boolean, p_channel text, p_events text[], p_day_start bigint
 ) returns json language plpgsql as $fn$
 declare
   v_pointer integer;
@@ -94,6 +106,7 @@ declare
   v_next record;
   v_has_next boolean;
   v_id bigint;
+  v_log bigint;
   v_result json;
 begin
   -- The same lock every change to the store's rotation takes (withRotationLock).
@@ -121,6 +134,11 @@ begin
   if not v_has_next and not p_keep then
     return json_build_object('error', 'none_eligible');
   end if;
+  -- A weighted salesman, or one who stands in teams, moves in more than this line: the stepwise path serves him (serve.ts).
+  if v_has_next and (v_next.weight <> 1 or exists (
+      select 1 from team_members tm join teams t on t.id = tm.team_id where t.store_id = p_store and tm.user_id = v_next.id)) then
+    return json_build_object('error', 'stepwise');
+  end if;
   insert into leads (store_id, customer, assigned_to, assigned_to_name, assigned_by, assigned_by_name, assigned_at, status,
                      follow_up_due, closed, source, closed_at, closed_by_id, closed_by_name,
                      phone, email, vehicle, vin, comments, offered_at, accept_due)
@@ -131,7 +149,12 @@ begin
     returning id into v_id;
   if v_has_next then
     insert into rotation_log (store_id, type, customer, target_id, target_name, reason, manager_id, manager_name, pointer_pos_after, lead_id, created_at)
-      values (p_store, 'assign', p_customer, v_next.id, v_next.name, null, p_by_id, p_by_name, v_next.position, v_id, p_at);
+      values (p_store, 'assign', p_customer, v_next.id, v_next.name, null, p_by_id, p_by_name, v_next.position, v_id, p_at)
+      returning id into v_log;
+    insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
+      select p_store, v_log, v_id, null, q.id, q.kind, q.why, p_at from (${passed.sql}) q
+      where case when v_next.position > v_pointer then q.position > v_pointer and q.position < v_next.position
+                 else q.position > v_pointer or q.position < v_next.position end;
     update rotation_state set pointer_pos = v_next.position, last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id
       where id = p_store;
     v_pointer := v_next.position;
@@ -193,24 +216,26 @@ export async function assignOnPostgres(
   l: NewLead,
   by: Actor,
   opts: { now: Date; keep?: boolean; actionId?: string; rules: Rules; rulesText?: string; waitingFirst?: boolean; announce?: Announcement | null },
-): Promise<Handed | { askAgain: 'rules' | 'waiting' }> {
+): Promise<Handed | { askAgain: 'rules' | 'waiting' } | { stepwise: true }> {
   const fn = sql.raw(await assignFunctionName(h));
   const at = opts.now.getTime();
   const request = opts.actionId ? JSON.stringify({ assign: l }) : null;
   const followUp = followUpDue(opts.now, opts.rules.followUpHours).getTime();
   const accept = acceptDue(opts.now, opts.rules.responseWindowMinutes)?.getTime() ?? null;
+  const { dayStart } = sqlEnv(opts.now, opts.rules, h.tz);
   const { rows } = await gated(h, () =>
     sql<{ r: Answer }>`select ${fn}(
     ${h.store}::bigint, ${l.customer}::text, ${l.phone || null}::text, ${l.email || null}::text, ${l.vehicle || null}::text,
     ${l.vin || null}::text, ${l.comments || null}::text, ${l.source ?? LEAD_SOURCE}::text, ${by.id}::text, ${by.name}::text,
     ${at}::bigint, ${followUp}::bigint, ${!!opts.keep}::boolean, ${opts.actionId ?? null}::text, ${request}::text,
     ${accept}::bigint, ${opts.rules.holdOut}::boolean, ${opts.rulesText ?? null}::text, ${!!opts.waitingFirst}::boolean,
-    ${opts.announce?.channel ?? null}::text, ${opts.announce?.payloads ?? null}::text[]) as r`.execute(h.db),
+    ${opts.announce?.channel ?? null}::text, ${opts.announce?.payloads ?? null}::text[], ${dayStart}::bigint) as r`.execute(h.db),
   );
   const r = rows[0].r;
   if ('error' in r) {
     if (r.error === 'rules_changed') return { askAgain: 'rules' };
     if (r.error === 'waiting') return { askAgain: 'waiting' };
+    if (r.error === 'stepwise') return { stepwise: true };
     if (r.error === 'action_reused') throw new ApiError(422, 'This action id was already used for a different request.');
     throw new ApiError(409, 'No eligible associates right now.');
   }

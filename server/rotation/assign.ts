@@ -15,7 +15,9 @@ import { newLeadMail, type LeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
 import { assignOnPostgres } from './assign-postgres';
 import { leadFacts, type SqlEnv } from './sql';
-import { candidates, memberById, nextUp, readState, sqlEnv, teamStaff, toMember, UNASSIGNED, waiting } from './queries';
+import { memberById, readState, sqlEnv, teamStaff, UNASSIGNED, waiting } from './queries';
+import { FLOOR_WAY, lineQueue, nextIn, routes, served, wayOf, type Way } from './serve';
+import { NO_TRAITS, type LeadTraits } from '../../domain/routing';
 import { logRotation } from './log';
 import { once } from './replay';
 
@@ -40,7 +42,12 @@ export interface NewLead {
   documentId?: number | null;
   /** The dealer a group key's lead named (domain/dealers.ts). */
   dealer?: Dealer;
+  /** What the store's routing rules read of it beyond source and comments (domain/routing.ts LeadTraits). */
+  traits?: Partial<LeadTraits>;
 }
+
+/** A new lead as its store's routing rules read it. */
+export const traitsOf = (l: NewLead): LeadTraits => ({ ...NO_TRAITS, ...l.traits, source: l.source ?? LEAD_SOURCE, comments: l.comments ?? '' });
 
 export interface Assigned {
   leadId: number;
@@ -68,29 +75,6 @@ export class AskAgain extends Error {
   }
 }
 
-/**
- * Logs the assign and moves the pointer to the salesman who got the lead; a manager's override
- * logs his reason and leaves the pointer where override() puts it.
- */
-async function logAssign(
-  trx: Db,
-  store: number,
-  leadId: number,
-  customer: string,
-  next: Member,
-  by: Actor,
-  at: number,
-  named?: { reason: string; pointer: number },
-) {
-  const pointer = named ? named.pointer : next.position;
-  await logRotation(trx, { store, type: 'assign', customer, target: next, reason: named?.reason, by, pointer, leadId, at });
-  await trx
-    .updateTable('rotation_state')
-    .set({ pointer_pos: pointer, last_assigned_to: next.id, last_assigned_at: at, updated_by: by.id })
-    .where('id', '=', store)
-    .execute();
-}
-
 /** What an assign checks under the lock before acting (bdc_assign_next does the same on PostgreSQL). */
 async function askFirst(trx: Db, store: number, env: SqlEnv, rulesText: string | undefined, waitingFirst: boolean) {
   if (rulesText === undefined && !waitingFirst) return;
@@ -108,7 +92,17 @@ async function askFirst(trx: Db, store: number, env: SqlEnv, rulesText: string |
  * Stores a new lead with its holder (null: it waits in Unassigned; with no store, in the group's
  * until a group manager or a dealer mapping gives it one); a be-back has no Accept window.
  */
-export async function insertLead(trx: Db, store: number | null, l: NewLead, holder: Member | null, by: Actor, now: Date, rules: Rules, beBack = false) {
+export async function insertLead(
+  trx: Db,
+  store: number | null,
+  l: NewLead,
+  holder: Member | null,
+  by: Actor,
+  now: Date,
+  rules: Rules,
+  beBack = false,
+  way: Way = FLOOR_WAY,
+) {
   const at = now.getTime();
   const ext = !!(l.externalSource && l.externalId);
   const due = {
@@ -148,6 +142,9 @@ export async function insertLead(trx: Db, store: number | null, l: NewLead, hold
       be_back: beBack ? 1 : 0,
       dealer: l.dealer?.name || null,
       dealer_ref: l.dealer?.id || null,
+      team_id: way.team,
+      grab_until: way.grab && !holder ? at + way.grab.minutes * 60_000 : null,
+      grab_team: way.grab && !holder ? way.team : null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -204,14 +201,16 @@ export async function assignNext(
   // Leads with a prospect id or intake details (the ADF repeat rule, trade-ins, documents) take the
   // stepwise path; the one-call function covers the plain lead a manager assigns.
   const plain = !l.externalId && !l.findRepeat && !l.tradeIn && !l.nameMissing && !l.documentId && !l.customerKey;
-  if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait) {
+  // A store whose routing rules may send a lead to a team takes the stepwise path, as does an
+  // up the one-call assign hands back (a weighted salesman, or one in teams: serve.ts moves his lines).
+  if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait && !routes(rules.routing)) {
     const r = await assignOnPostgres(h, l, by, { ...opts, now, rules });
     if ('askAgain' in r) throw new AskAgain(r.askAgain);
-    return r;
+    if (!('stepwise' in r)) return r;
   }
   const prospect = l.externalSource && l.externalId ? { source: l.externalSource, id: l.externalId } : null;
   let mail: LeadMail | undefined;
-  const env = sqlEnv(now, rules);
+  const env = sqlEnv(now, rules, h.tz);
   const { store } = h;
   const answer = await withRotationLock(h, async (trx) => {
     await askFirst(trx, store, env, opts.rulesText, !!opts.waitingFirst);
@@ -231,26 +230,32 @@ export async function assignNext(
           return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx, store)).pointer_pos, duplicate: true };
         }
       }
-      // `wait`: the floor is closed, so the lead waits in Unassigned for the morning.
-      const { state, next, email } = opts.wait ? { state: await readState(trx, store), next: null, email: '' } : await nextUp(trx, store, env, h.dialect);
-      if (!next && !opts.keep) throw new ApiError(409, 'No eligible associates right now.');
-      const at = now.getTime();
-      const stored = await insertLead(trx, store, l, next, by, now, rules);
+      // Which line: the store's routing rules (read under the lock with the rules) pick a team's or the whole floor's.
+      const way = await wayOf(trx, store, rules.routing, traitsOf(l), now, h.tz ?? 'UTC');
+      // `wait`: the floor is closed, so the lead waits in Unassigned for the morning; up for grabs, it waits for a claim.
+      const { pointer, next, email } = opts.wait || way.grab ? { pointer: (await readState(trx, store)).pointer_pos, next: null, email: '' } : await nextIn(trx, store, way.team, env, h.dialect);
+      if (!next && !opts.keep && !way.grab) throw new ApiError(409, 'No eligible associates right now.');
+      const stored = await insertLead(trx, store, l, next, by, now, rules, false, way);
       const leadId = stored.id;
-      if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: state.pointer_pos, duplicate: false };
-      await logAssign(trx, store, leadId, l.customer, next, by, at);
+      if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: pointer, duplicate: false };
+      const after = await served(trx, { store, dialect: h.dialect, way, next, pointer, leadId, customer: l.customer, by, now, env, backOfEveryLine: rules.routing.backOfEveryLine });
       mail = newLeadMail(leadId, l, { name: next.name, email }, stored.follow_up_due, stored.accept_due);
-      return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: next.position, duplicate: false };
+      return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: after, duplicate: false };
     });
   });
   return mail ? { ...answer, mail } : answer;
 }
 
-/** Gives a lead that waits in Unassigned to Next Up (or, `named`, to whom a manager named) and starts its Accept window. */
+/**
+ * Gives a lead that waits in Unassigned to Next Up of its line (`pointer` is that line's), or,
+ * `named`, to whom a manager named, and starts its Accept window.
+ */
 export async function give(
   trx: Db,
+  h: Pick<StoreDb, 'dialect' | 'tz'>,
   lead: Selectable<LeadsTable>,
   next: Member,
+  pointer: number,
   by: Actor,
   now: Date,
   rules: Rules,
@@ -272,8 +277,23 @@ export async function give(
     .where('id', '=', lead.id)
     .execute();
   const leadId = Number(lead.id);
-  await logAssign(trx, Number(lead.store_id), leadId, lead.customer, next, by, at, named);
-  return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: named ? named.pointer : next.position, duplicate: false };
+  const team = lead.team_id === null ? null : Number(lead.team_id);
+  const after = await served(trx, {
+    store: Number(lead.store_id),
+    dialect: h.dialect,
+    way: { ...FLOOR_WAY, team },
+    next,
+    pointer,
+    leadId,
+    customer: lead.customer,
+    by,
+    now,
+    env: sqlEnv(now, rules, h.tz),
+    // A manager naming someone other than Next Up moves no one's turn, in any line.
+    backOfEveryLine: rules.routing.backOfEveryLine && (!named || named.pointer !== pointer),
+    named,
+  });
+  return { leadId, customer: lead.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: after, duplicate: false };
 }
 
 /**
@@ -283,7 +303,7 @@ export async function give(
  */
 export function handOutLead(h: StoreDb, leadId: number, by: Actor, opts: { now?: Date; rules?: Rules; to?: string; reason?: string } = {}): Promise<Assigned> {
   const { now = new Date(), rules = DEFAULT_RULES, to } = opts;
-  const env = sqlEnv(now, rules);
+  const env = sqlEnv(now, rules, h.tz);
   const { store } = h;
   return withRotationLock(h, async (trx) => {
     const lead = await trx
@@ -297,15 +317,17 @@ export function handOutLead(h: StoreDb, leadId: number, by: Actor, opts: { now?:
     if (lead.closed) throw new ApiError(409, 'This lead is closed. Reopen it first.');
     const movable = lead.assigned_to === UNASSIGNED || (!!to && holds(PENDING_ACCEPT, leadFacts(lead), now) && to !== lead.assigned_to);
     if (!movable) throw new ApiError(409, `This lead is already with ${lead.assigned_to_name}.`);
+    const team = lead.team_id === null ? null : Number(lead.team_id);
     if (!to) {
-      const { next } = await nextUp(trx, store, env, h.dialect);
+      const { next, pointer } = await nextIn(trx, store, team, env, h.dialect);
       if (!next) throw new ApiError(409, 'No eligible associates right now.');
-      return give(trx, lead, next, by, now, rules);
+      return give(trx, h, lead, next, pointer, by, now, rules);
     }
     const named = await memberById(trx, store, env, to);
-    const state = await readState(trx, store);
-    const r = override(named, eligibleQueue((await candidates(trx, store, env)).map(toMember), now), state.pointer_pos);
+    const { pointer, queue } = await lineQueue(trx, store, team, env, now);
+    // Named outside the lead's team: he is not in that line, so the line's pointer stays.
+    const r = override(named, queue, pointer);
     if ('refusal' in r) throw new ApiError(409, r.refusal, undefined, 'to');
-    return give(trx, lead, r.to, by, now, rules, { reason: opts.reason ?? '', pointer: r.pointer });
+    return give(trx, h, lead, r.to, pointer, by, now, rules, { reason: opts.reason ?? '', pointer: r.pointer });
   });
 }

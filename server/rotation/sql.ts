@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Cond, Field, OrderKey } from '../../domain/conditions';
-import { ELIGIBLE, NEXT_UP, OVERDUE, PAST_DUE, PENDING_ACCEPT, UP_FOR_GRABS, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
+import { ELIGIBLE, IN_ROTATION, NEXT_UP, OVERDUE, PASS_DETAIL, PASS_KINDS, PAST_DUE, PENDING_ACCEPT, UP_FOR_GRABS, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
 import type { Dialect } from '../db';
 import type { LeadsTable } from '../db/schema';
 
@@ -136,6 +136,24 @@ function orderSql<R>(keys: OrderKey<R>[], cols: Columns<R>, dialect: Dialect, re
 }
 
 export const eligibleSql = (env: SqlEnv) => toSql(ELIGIBLE, memberColumns(env), env);
+export const inRotationSql = (env: SqlEnv) => toSql(IN_ROTATION, memberColumns(env), env);
+
+/** Why someone out of line was passed over: the first of PASS_KINDS that holds, and its detail (PASS_DETAIL) as text. */
+export function passSql(env: SqlEnv) {
+  const cols = memberColumns(env);
+  const kind = sql<string>`(case ${sql.join(
+    PASS_KINDS.map((k) => sql`when ${toSql(k.when, cols, env)} then ${sql.lit(k.kind)}`),
+    sql` `,
+  )} end)`;
+  const detail = sql<string>`(case ${sql.join(
+    PASS_KINDS.map((k) => {
+      const field = PASS_DETAIL[k.kind];
+      return sql`when ${toSql(k.when, cols, env)} then ${field ? sql`cast(${cols[field]} as text)` : sql.lit('')}`;
+    }),
+    sql` `,
+  )} end)`;
+  return { kind, detail };
+}
 export const pastDueSql = (env: SqlEnv) => toSql(PAST_DUE, LEAD_COLUMNS, env);
 export const waitingSql = (env: SqlEnv) => toSql(WAITING, LEAD_COLUMNS, env);
 export const upForGrabsSql = (env: SqlEnv) => toSql(UP_FOR_GRABS, LEAD_COLUMNS, env);

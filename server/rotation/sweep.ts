@@ -1,11 +1,12 @@
 import type { StoreDb, Db } from '../db';
 import { withRotationLock } from '../db';
-import { eligibleQueue, pickNext, snoozeEnd } from '../../domain/rotation';
+import { pickNext, snoozeEnd } from '../../domain/rotation';
 import { DEFAULT_RULES } from '../../domain/rules';
 import { handOn, missReason, takers } from '../../domain/speed';
 import type { Actor } from '../../domain/users';
 import type { SqlEnv } from './sql';
-import { candidates, firstOverdue, passersOf, readState, sqlEnv, toMember, UNASSIGNED, waiting } from './queries';
+import { firstOverdue, passersOf, sqlEnv, UNASSIGNED, waiting } from './queries';
+import { lineQueue } from './serve';
 import { give, type Assigned } from './assign';
 import { logRotation } from './log';
 
@@ -30,7 +31,7 @@ export interface HandedOn {
  */
 export async function handOnOverdue(h: StoreDb, now = new Date(), rules = DEFAULT_RULES): Promise<HandedOn[]> {
   const out: HandedOn[] = [];
-  const env = sqlEnv(now, rules);
+  const env = sqlEnv(now, rules, h.tz);
   const { store } = h;
   if (!(await firstOverdue(h.db, store, env))) return out;
   for (;;) {
@@ -38,13 +39,14 @@ export async function handOnOverdue(h: StoreDb, now = new Date(), rules = DEFAUL
       const lead = await firstOverdue(trx, store, env, h.dialect === 'postgres');
       if (!lead) return null;
       const at = now.getTime();
-      const state = await readState(trx, store);
-      const members = (await candidates(trx, store, env)).map(toMember);
+      // The lead's own line: its team's, or the whole floor's.
+      const team = lead.team_id === null ? null : Number(lead.team_id);
+      const { pointer, queue: members } = await lineQueue(trx, store, team, env, now);
       const missed = { id: lead.assigned_to, name: lead.assigned_to_name };
       const given = Math.round((Number(lead.accept_due) - Number(lead.offered_at ?? lead.assigned_at)) / 60_000);
       const reason = missReason(given);
       const passed = (await passersOf(trx, [Number(lead.id)])).get(Number(lead.id)) ?? [];
-      const step = handOn(members, missed.id, state.pointer_pos, passed, now);
+      const step = handOn(members, missed.id, pointer, passed, now);
       const snooze = snoozeEnd(now, rules.skipSnoozeMinutes).getTime();
       await trx
         .updateTable('memberships')
@@ -64,7 +66,8 @@ export async function handOnOverdue(h: StoreDb, now = new Date(), rules = DEFAUL
         leadId: Number(lead.id),
         at,
       });
-      await trx.updateTable('rotation_state').set({ pointer_pos: step.pointer, updated_by: null }).where('id', '=', store).execute();
+      if (team === null) await trx.updateTable('rotation_state').set({ pointer_pos: step.pointer, updated_by: null }).where('id', '=', store).execute();
+      else await trx.updateTable('teams').set({ pointer_pos: step.pointer }).where('id', '=', team).execute();
       await trx
         .insertInto('lead_events')
         .values({ lead_id: Number(lead.id), type: 'handed_on', actor_id: missed.id, actor_name: missed.name, channel: null, note: reason, created_at: at })
@@ -72,7 +75,7 @@ export async function handOnOverdue(h: StoreDb, now = new Date(), rules = DEFAUL
       await trx.updateTable('leads').set({ handoffs: step.handoffs }).where('id', '=', lead.id).execute();
       const result = { leadId: Number(lead.id), customer: lead.customer, missed, parked: step.kind === 'park' };
       if (step.kind === 'next') {
-        await give(trx, lead, step.to, ROTATION, now, rules);
+        await give(trx, h, lead, step.to, step.pointer, ROTATION, now, rules);
         return { ...result, to: { id: step.to.id, name: step.to.name } };
       }
       await trx
@@ -102,6 +105,7 @@ const WAITING_LOOK = 50;
  * passed over lose this turn, as a skip would). Null when nothing waits or no one may take it.
  */
 async function nextWaiting(trx: Db, store: number, now: Date, env: SqlEnv, lock: boolean) {
+  // Each lead waits for someone of its own line: its team's, or the whole floor's.
   const leads = await waiting(trx, store, env)
     .selectAll()
     .orderBy('assigned_at')
@@ -110,16 +114,17 @@ async function nextWaiting(trx: Db, store: number, now: Date, env: SqlEnv, lock:
     .$if(lock, (qb) => qb.forUpdate())
     .execute();
   if (!leads.length) return null;
-  const state = await readState(trx, store);
-  const queue = eligibleQueue((await candidates(trx, store, env)).map(toMember), now);
-  if (!queue.length) return null;
+  const lines = new Map<number | null, Awaited<ReturnType<typeof lineQueue>>>();
   const passed = await passersOf(
     trx,
     leads.map((l) => Number(l.id)),
   );
   for (const lead of leads) {
-    const to = pickNext(takers(queue, passed.get(Number(lead.id)) ?? []), state.pointer_pos);
-    if (to) return { lead, to };
+    const team = lead.team_id === null ? null : Number(lead.team_id);
+    let line = lines.get(team);
+    if (!line) lines.set(team, (line = await lineQueue(trx, store, team, env, now)));
+    const to = pickNext(takers(line.queue, passed.get(Number(lead.id)) ?? []), line.pointer);
+    if (to) return { lead, to, pointer: line.pointer };
   }
   return null;
 }
@@ -128,15 +133,15 @@ async function nextWaiting(trx: Db, store: number, now: Date, env: SqlEnv, lock:
 export async function handOutWaiting(h: StoreDb, now = new Date(), rules = DEFAULT_RULES): Promise<Assigned[]> {
   const out: Assigned[] = [];
   // Nearly always nothing waits: look without the lock first so assigns do not queue twice.
-  const env = sqlEnv(now, rules);
+  const env = sqlEnv(now, rules, h.tz);
   const { store } = h;
   if (!(await waiting(h.db, store, env).select('id').limit(1).executeTakeFirst())) return out;
   for (;;) {
     const done = await withRotationLock(h, async (trx): Promise<Assigned | null> => {
       const found = await nextWaiting(trx, store, now, env, h.dialect === 'postgres');
       if (!found) return null;
-      const { lead, to } = found;
-      return give(trx, lead, to, { id: lead.assigned_by, name: lead.assigned_by_name }, now, rules);
+      const { lead, to, pointer } = found;
+      return give(trx, h, lead, to, pointer, { id: lead.assigned_by, name: lead.assigned_by_name }, now, rules);
     });
     if (!done) return out;
     out.push(done);

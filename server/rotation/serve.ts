@@ -1,0 +1,160 @@
+import type { Db, Dialect } from '../db';
+import { eligibleQueue, passedOver, type Member } from '../../domain/rotation';
+import { afterServe, lineOfTarget, route, toBack, type LeadTraits, type Routing } from '../../domain/routing';
+import type { Actor } from '../../domain/users';
+import { nextUp, nextUpInTeam, readState, teamLineStaff, teamStaff } from './queries';
+import type { SqlEnv } from './sql';
+
+/** The line an up goes through: a team's (its id) or the whole floor's (null), and the routing rule that chose it. */
+export interface Way {
+  team: number | null;
+  teamName: string | null;
+  /** The rule's name; null: no rule matched (the store's fallback) or the store routes nothing. */
+  rule: string | null;
+  /** Up for grabs instead of the line (domain/routing.ts grabSchema, after 0). */
+  grab: { minutes: number } | null;
+}
+export const FLOOR_WAY: Way = { team: null, teamName: null, rule: null, grab: null };
+
+/** Whether a store's routing can send a lead anywhere but the whole floor's line. */
+export const routes = (r: Routing) => r.rules.length > 0 || !('floor' in r.fallback);
+
+/** Which line a new lead goes through, by the store's routing rules (read under the rotation lock, so a rule change is seen). */
+export async function wayOf(trx: Db, store: number, r: Routing, traits: LeadTraits, now: Date, tz: string): Promise<Way> {
+  if (!routes(r)) return FLOOR_WAY;
+  const teams = await trx.selectFrom('teams').select(['id', 'name']).where('store_id', '=', store).execute();
+  const hit = route(r, traits, now, tz);
+  const team = lineOfTarget(hit.to, teams.map((t) => Number(t.id)));
+  const grab = hit.rule?.grab && hit.rule.grab.after === 0 ? { minutes: hit.rule.grab.minutes } : null;
+  return { team, teamName: teams.find((t) => Number(t.id) === team)?.name ?? null, rule: hit.rule?.name ?? null, grab };
+}
+
+/** Next Up in a line, with his address for the mail about his lead, and the line's pointer. */
+export async function nextIn(trx: Db, store: number, team: number | null, env: SqlEnv, dialect: Dialect) {
+  if (team === null) {
+    const { state, next, email } = await nextUp(trx, store, env, dialect);
+    return { pointer: state.pointer_pos, next, email };
+  }
+  return nextUpInTeam(trx, store, team, env, dialect);
+}
+
+/** A line's pointer and its eligible people in place order (the domain's pick reads them). */
+export async function lineQueue(trx: Db, store: number, team: number | null, env: SqlEnv, now: Date) {
+  const pointer =
+    team === null
+      ? (await readState(trx, store)).pointer_pos
+      : ((await trx.selectFrom('teams').select('pointer_pos').where('id', '=', team).executeTakeFirst())?.pointer_pos ?? 0);
+  return { pointer, queue: eligibleQueue(await peopleOf(trx, store, team, env), now) };
+}
+
+/** A line's people, with the rule book's counts, in its order. */
+const peopleOf = (trx: Db, store: number, team: number | null, env: SqlEnv) => (team === null ? teamStaff(trx, store, env) : teamLineStaff(trx, store, team, env));
+
+/** Sets a line's pointer, and each place that moves (through free places below everyone's, as places are unique). */
+async function moveLine(trx: Db, store: number, team: number | null, pointer: number, places: { id: string; position: number }[], owed?: { id: string; owed: number }) {
+  if (team === null) {
+    for (const p of places) await trx.updateTable('memberships').set({ position: p.position }).where('store_id', '=', store).where('user_id', '=', p.id).execute();
+    if (owed) await trx.updateTable('memberships').set({ owed: owed.owed }).where('store_id', '=', store).where('user_id', '=', owed.id).execute();
+    await trx.updateTable('rotation_state').set({ pointer_pos: pointer }).where('id', '=', store).execute();
+    return;
+  }
+  for (const p of places) await trx.updateTable('team_members').set({ position: p.position }).where('team_id', '=', team).where('user_id', '=', p.id).execute();
+  if (owed) await trx.updateTable('team_members').set({ owed: owed.owed }).where('team_id', '=', team).where('user_id', '=', owed.id).execute();
+  await trx.updateTable('teams').set({ pointer_pos: pointer }).where('id', '=', team).execute();
+}
+
+const topOf = (people: Member[], pointer: number) => Math.max(pointer, ...people.map((m) => m.position));
+
+/**
+ * An up given in a line: logs it (with its line and rule) and who was passed over on the way and
+ * why (the fairness ledger), moves the line's pointer (a weight above 1 spreads his ups over the
+ * turn, domain/routing.ts afterServe), and, under the back-of-every-line rule, puts him at the
+ * back of every other line he stands in. Returns the line's pointer after it.
+ */
+export async function served(
+  trx: Db,
+  u: {
+    store: number;
+    dialect: Dialect;
+    way: Way;
+    next: Member;
+    pointer: number;
+    leadId: number;
+    customer: string;
+    by: Actor;
+    now: Date;
+    env: SqlEnv;
+    backOfEveryLine: boolean;
+    /** A manager's override: his reason, and the pointer override() leaves (no one loses a turn). */
+    named?: { reason: string; pointer: number };
+  },
+): Promise<number> {
+  const { store, way, next, now } = u;
+  const at = now.getTime();
+  const people = await peopleOf(trx, store, way.team, u.env);
+  const me = people.find((m) => m.id === next.id) ?? next;
+  const after = u.named ? { pointer: u.named.pointer, owed: me.owed ?? 0, places: [] } : afterServe(people, me, topOf(people, u.pointer), now);
+  const log = await trx
+    .insertInto('rotation_log')
+    .values({
+      store_id: store,
+      type: 'assign',
+      customer: u.customer,
+      target_id: next.id,
+      target_name: next.name,
+      reason: u.named?.reason ?? null,
+      manager_id: u.by.id,
+      manager_name: u.by.name,
+      pointer_pos_after: after.pointer,
+      lead_id: u.leadId,
+      created_at: at,
+      team_id: way.team,
+      rule: way.rule,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // An override passes no one over: nobody's turn moves.
+  const passes = (u.named ? [] : passedOver(people, u.pointer, me, now)).map((p) => ({ user: p.member.id, kind: p.kind, why: p.detail }));
+  // A rule sent the lead to a team: whoever was Next Up on the whole floor, outside it, was passed over by the rule.
+  if (way.team !== null && way.teamName !== null) {
+    const floorNext = (await nextUp(trx, store, u.env, u.dialect)).next;
+    if (floorNext && floorNext.id !== next.id && !people.some((m) => m.id === floorNext.id))
+      passes.push({ user: floorNext.id, kind: 'rule', why: `${way.rule === null ? 'The store default' : `Rule "${way.rule}"`} sent it to the ${way.teamName ?? 'other'} team` });
+  }
+  if (passes.length)
+    await trx
+      .insertInto('passed_over')
+      .values(passes.map((p) => ({ store_id: store, log_id: Number(log.id), lead_id: u.leadId, team_id: way.team, user_id: p.user, kind: p.kind, why: p.why, created_at: at })))
+      .execute();
+  await moveLine(trx, store, way.team, after.pointer, after.places, (me.weight ?? 1) > 1 ? { id: me.id, owed: after.owed } : undefined);
+  await trx.updateTable('rotation_state').set({ last_assigned_to: next.id, last_assigned_at: at, updated_by: u.by.id }).where('id', '=', store).execute();
+  if (u.backOfEveryLine) await backOfOthers(trx, store, way.team, next.id, u.env);
+  return after.pointer;
+}
+
+/** Puts someone served in one line at the back of every other line he stands in (the whole floor's and his teams'). */
+async function backOfOthers(trx: Db, store: number, servedIn: number | null, id: string, env: SqlEnv) {
+  const teams = await trx
+    .selectFrom('team_members')
+    .innerJoin('teams', 'teams.id', 'team_members.team_id')
+    .select(['teams.id', 'teams.pointer_pos'])
+    .where('teams.store_id', '=', store)
+    .where('team_members.user_id', '=', id)
+    .execute();
+  if (!teams.length) return;
+  const lines: { team: number | null; pointer: number }[] = teams.map((t) => ({ team: Number(t.id), pointer: t.pointer_pos }));
+  lines.push({ team: null, pointer: (await readState(trx, store)).pointer_pos });
+  for (const l of lines.filter((x) => x.team !== servedIn)) {
+    const people = await peopleOf(trx, store, l.team, env);
+    if (!people.some((m) => m.id === id) || lastIn(people, l.pointer)?.id === id) continue;
+    const r = toBack(people, id, l.pointer, topOf(people, l.pointer));
+    await moveLine(trx, store, l.team, r.pointer, r.places);
+  }
+}
+
+/** Who is served last in a line, its circle read from the pointer. */
+function lastIn(people: Member[], pointer: number): Member | undefined {
+  const sorted = [...people].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
+  const upTo = sorted.filter((m) => m.position <= pointer);
+  return upTo.length ? upTo[upTo.length - 1] : sorted[sorted.length - 1];
+}
