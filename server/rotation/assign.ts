@@ -3,7 +3,7 @@ import type { StoreDb, Db } from '../db';
 import { withRotationLock } from '../db';
 import type { LeadsTable } from '../db/schema';
 import { ApiError, notFound } from '../http/errors';
-import { eligibleQueue, PENDING_ACCEPT, type Member } from '../../domain/rotation';
+import { PENDING_ACCEPT, type Member } from '../../domain/rotation';
 import { holds } from '../../domain/conditions';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { DEFAULT_RULES, type Rules } from '../../domain/rules';
