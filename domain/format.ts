@@ -11,6 +11,12 @@ export function formatDay(key: string): string {
   return `${MONTHS[month - 1]} ${day}, ${year}`;
 }
 
+/** "2026-11-28" → "Nov 28": a day of this season, month and day only. */
+export function formatMonthDay(key: string): string {
+  const { month, day } = parseDayKey(key);
+  return month && day ? `${MONTHS[month - 1]} ${day}` : key;
+}
+
 /** "2:44 PM" for 14:44 (plain spaces, whatever the ICU version). */
 export const clockText = (hour: number, minute: number) => `${hour % 12 || 12}:${String(minute).padStart(2, '0')} ${hour < 12 ? 'AM' : 'PM'}`;
 

@@ -139,6 +139,8 @@ export const logEntry = z.object({
   managerName: z.string(),
   pointerPosAfter: z.number().int(),
   createdAt: iso,
+  /** A manager marked the up "No customer" (domain/grabs.ts): it does not count, and the salesman kept his turn. */
+  noCustomer: z.boolean().optional(),
 });
 
 export const rotationView = z.object({
@@ -165,6 +167,10 @@ export const rotationView = z.object({
       pastDueCount: z.number().int().nonnegative(),
       /** Those follow-ups, for a manager and for the salesman himself; empty for anyone else. */
       pastDue: z.array(z.object({ id: z.number().int(), customer: z.string() })),
+      /** Ups per turn of the line (1–5) and his caps (null: none). */
+      weight: z.number().int(),
+      dailyCap: z.number().int().nullable(),
+      openCap: z.number().int().nullable(),
     }),
   ),
   /** Leads waiting for their salesman's Accept on the clock, soonest due first: every one for a manager, a salesman's own for him. */
@@ -318,6 +324,38 @@ export const rulesAnswer = z.object({
   /** The latest changes, newest first; managers only (empty for salesmen). */
   history: z.array(z.object({ actorName: z.string(), at: iso, changes: fieldChanges })),
 });
+
+/** A store's teams, each with its line's people in order, and each salesman's weight and caps (Manager → Routing rules). */
+export const routingAdmin = z.object({
+  teams: z.array(z.object({ id: z.number().int(), name: z.string(), members: z.array(z.object({ id: z.string(), name: z.string() })) })),
+  people: z.array(z.object({ id: z.string(), name: z.string(), weight: z.number().int(), dailyCap: z.number().int().nullable(), openCap: z.number().int().nullable() })),
+  routing: routingSchema,
+  /** Whether the reader may change them (a manager). */
+  can: z.object({ change: z.boolean() }),
+});
+export type RoutingAdmin = z.infer<typeof routingAdmin>;
+
+/** Where a sample lead would go now, nothing assigned: the rule it meets (index from 0), its line, that line's Next Up, in words. */
+export const routingTried = z.object({
+  rule: z.object({ index: z.number().int(), name: z.string() }).nullable(),
+  line: z.union([z.object({ team: z.object({ id: z.number().int(), name: z.string() }) }), z.literal('floor')]),
+  wouldGet: z.object({ id: z.string(), name: z.string() }).nullable(),
+  why: z.string(),
+});
+export type RoutingTried = z.infer<typeof routingTried>;
+
+/** A person's availability in a store (Availability card): his own hours, his time off not yet over, why he is out now. */
+export const availability = z.object({
+  person: z.object({ id: z.string(), name: z.string() }),
+  /** Seven days, Sunday first; null: whenever the store is open. */
+  hours: businessHoursSchema,
+  timeOff: z.array(z.object({ id: z.number(), fromDay: day, toDay: day, note: z.string().nullable(), text: z.string() })),
+  /** Why he is out of every line now ("Off Nov 28–30", "Off schedule"); null: he is available. */
+  away: z.string().nullable(),
+  /** Today on the store's clock. */
+  today: day,
+});
+export type Availability = z.infer<typeof availability>;
 
 export const myCounts = z.object({
   assignedToday: z.number().int(),

@@ -34,11 +34,16 @@ import {
   dismissMailSchema,
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
+import { routingSchema } from '../routing';
+import { limitsSchema, teamBodySchema, teamMemberSchema, traitsSchema } from '../teams';
 import { payPlanChangeSchema, payPlansAnswer } from '../payplan';
 import { funnelAnswer, funnelQuery } from '../funnel';
 import { deskLog, deskPatchSchema, deskRow, deskUpSchema } from '../desk';
+import { claimed, grabList, noCustomerAnswer } from '../grabs';
 import { mobileCodeSchema, mobileSchema, mobileState } from '../notices-phone';
 import { choicesChangeSchema, noticeChoicesAnswer } from '../notices';
+import { hoursChangeSchema, timeOffSchema } from '../availability';
+import { personLedger, teamLedger } from '../ledger';
 import { acceptTokenSchema, pushDeviceAdded, pushDevices, pushKey, pushSubscriptionSchema } from '../push';
 
 /** Who may call a route: anyone, a signed-in person, a manager, or an integration by its API key. */
@@ -74,6 +79,9 @@ const up = i.rowId('Up not found');
 const leadAddressId = i.rowId('Lead address not found');
 const mailId = i.rowId('Mail not found');
 const device = i.rowId('Device not found');
+const team = i.rowId('Team not found');
+const teamMember = team.extend({ uid: z.string().min(1, { error: 'Not on this team' }).max(100, { error: 'Not on this team' }) });
+const timeOffId = i.personId.extend({ offId: i.rowId('Time off not found').shape.id });
 
 /**
  * Every JSON route under /api, by method and path as the server registers it. The server's
@@ -92,6 +100,8 @@ export const routes = {
   'GET /weather': { access: 'user', answer: a.weather },
   'PUT /profile/store': { access: 'user', body: chooseStoreSchema, answer: a.ok },
   'GET /profile/notify': { access: 'user', store: true, answer: noticeChoicesAnswer },
+  'GET /ledger': { access: 'manager', store: true, answer: teamLedger },
+  'GET /ledger/:id': { access: 'user', store: true, params: i.personId, answer: personLedger },
   'PUT /profile/notify': { access: 'user', store: true, body: choicesChangeSchema, answer: noticeChoicesAnswer },
   'GET /profile/mobile': { access: 'user', answer: mobileState },
   'PUT /profile/mobile': { access: 'user', body: mobileSchema, answer: mobileState },
@@ -133,10 +143,22 @@ export const routes = {
   'POST /leads/:id/accept': { access: 'user', store: true, params: lead, answer: a.oneLead },
   'POST /leads/:id/contact': { access: 'user', store: true, params: lead, body: contactSchema, answer: a.oneLead },
   'POST /leads/:id/handout': { access: 'manager', store: true, params: lead, body: handOutSchema, answer: a.oneLead },
+  'GET /grabs': { access: 'user', store: true, answer: grabList },
+  'POST /leads/:id/claim': { access: 'user', store: true, params: lead, answer: claimed },
+  'POST /rotation/log/:id/no-customer': { access: 'manager', store: true, params: up, answer: noCustomerAnswer },
   'GET /leads/:id/timeline': { access: 'user', store: true, params: lead, answer: a.timeline },
 
   'GET /rules': { access: 'user', store: true, answer: a.rulesAnswer },
   'PATCH /rules': { access: 'manager', store: true, body: rulesChangeSchema, answer: a.rulesAnswer },
+  'GET /routing': { access: 'user', store: true, answer: a.routingAdmin },
+  'POST /routing/teams': { access: 'manager', store: true, status: 201, body: teamBodySchema, answer: a.routingAdmin },
+  'PATCH /routing/teams/:id': { access: 'manager', store: true, params: team, body: teamBodySchema, answer: a.routingAdmin },
+  'DELETE /routing/teams/:id': { access: 'manager', store: true, params: team, answer: a.routingAdmin },
+  'POST /routing/teams/:id/members': { access: 'manager', store: true, params: team, body: teamMemberSchema, answer: a.routingAdmin },
+  'DELETE /routing/teams/:id/members/:uid': { access: 'manager', store: true, params: teamMember, answer: a.routingAdmin },
+  'PATCH /routing/people/:id': { access: 'manager', store: true, params: i.personId, body: limitsSchema, answer: a.routingAdmin },
+  'PUT /routing/rules': { access: 'manager', store: true, body: routingSchema, answer: a.routingAdmin },
+  'POST /routing/test': { access: 'manager', store: true, body: traitsSchema, answer: a.routingTried },
   'GET /payplans': { access: 'user', store: true, answer: payPlansAnswer },
   'POST /payplans': { access: 'manager', store: true, status: 201, body: payPlanChangeSchema, answer: payPlansAnswer },
   'POST /desk/ups': { access: 'manager', store: true, status: 201, body: deskUpSchema, answer: deskRow },
@@ -146,6 +168,11 @@ export const routes = {
   'GET /leads/funnel': { access: 'user', store: true, query: funnelQuery, answer: funnelAnswer },
   'GET /floor/report': { access: 'manager', store: true, query: i.dayQuery, answer: a.floorReportAnswer },
   'POST /floor/report/send': { access: 'manager', store: true, body: reportDaySchemaOn('9999-12-31'), answer: a.reportSent },
+
+  'GET /availability/:id': { access: 'user', store: true, params: i.personId, answer: a.availability },
+  'PUT /availability/:id/hours': { access: 'user', store: true, params: i.personId, body: hoursChangeSchema, answer: a.availability },
+  'POST /availability/:id/time-off': { access: 'user', store: true, status: 201, params: i.personId, body: timeOffSchema, answer: a.availability },
+  'DELETE /availability/:id/time-off/:offId': { access: 'user', store: true, params: timeOffId, answer: a.availability },
 
   'GET /users': { access: 'manager', store: true, query: i.usersQuery, answer: a.userList },
   'POST /users': { access: 'manager', store: true, body: saveUserSchema, answer: a.oneUser },

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import type { StoreCtx } from '../context';
+import { implement } from '../http/implement';
+import { forbidden } from '../http/errors';
+import type { UserRow } from '../users/repo';
+import { addTimeOff, afterChange, availabilityOf, checkMember, removeTimeOff, setHours } from './service';
+
+/** A salesman reads and changes his own hours and time off; a manager anyone's in his store. */
+async function mayTouch(ctx: StoreCtx, me: UserRow, id: string) {
+  if (me.role !== 'manager' && me.id !== id) throw forbidden('You can only change your own availability.');
+  await checkMember(ctx, id);
+}
+
+/** Who is available: each person's own hours and time off in a store (the Availability card). */
+export async function availabilityRoutes(app: FastifyInstance) {
+  implement(app, 'GET /availability/:id', async ({ me, ctx, params }) => {
+    await mayTouch(ctx, me, params.id);
+    return availabilityOf(ctx, params.id);
+  });
+
+  implement(app, 'PUT /availability/:id/hours', async ({ me, ctx, params, body }) => {
+    await mayTouch(ctx, me, params.id);
+    await setHours(ctx, params.id, body.hours);
+    await afterChange(ctx);
+    return availabilityOf(ctx, params.id);
+  });
+
+  implement(app, 'POST /availability/:id/time-off', async ({ me, ctx, params, body }) => {
+    await mayTouch(ctx, me, params.id);
+    await addTimeOff(ctx, params.id, body, me.id);
+    await afterChange(ctx);
+    return availabilityOf(ctx, params.id);
+  });
+
+  implement(app, 'DELETE /availability/:id/time-off/:offId', async ({ me, ctx, params }) => {
+    await mayTouch(ctx, me, params.id);
+    await removeTimeOff(ctx, params.id, params.offId);
+    await afterChange(ctx);
+    return availabilityOf(ctx, params.id);
+  });
+}

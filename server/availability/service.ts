@@ -1,0 +1,116 @@
+import type { Db, StoreDb } from '../db';
+import { withRotationLock } from '../db';
+import type { StoreCtx } from '../context';
+import { notFound } from '../http/errors';
+import { handOutWaitingLeads } from '../rotation/handout';
+import { awayReason, offText, readHours, type TimeOff } from '../../domain/availability';
+import type { BusinessHours } from '../../domain/hours';
+import type { Availability } from '../../domain/contract/answers';
+import { dayKey } from '../../domain/time';
+
+const NOT_HERE = 'User not found';
+
+/** Time off of these people that is not over by `today`, first first. */
+async function timeOffOf(db: Db, users: string[], today: string) {
+  if (!users.length) return [];
+  return db
+    .selectFrom('time_off')
+    .select(['id', 'user_id', 'from_day', 'to_day', 'note'])
+    .where('user_id', 'in', users)
+    .where('to_day', '>=', today)
+    .orderBy('from_day')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Sets memberships.away of everyone in the store to what his own hours and time off say now
+ * (domain/availability.ts awayReason), under the store's rotation lock, writing only the rows
+ * whose value changes. Returns who changed and whether anyone became available (then leads
+ * waiting may go out).
+ */
+export async function refreshAway(h: StoreDb, now = new Date(), tz = h.tz ?? 'UTC') {
+  const today = dayKey(now, tz);
+  return withRotationLock(h, async (trx) => {
+    const members = await trx.selectFrom('memberships').select(['user_id', 'hours', 'away']).where('store_id', '=', h.store).execute();
+    const offs = await timeOffOf(
+      trx,
+      members.map((m) => m.user_id),
+      today,
+    );
+    const byUser = new Map<string, TimeOff[]>();
+    for (const o of offs) byUser.set(o.user_id, [...(byUser.get(o.user_id) ?? []), { fromDay: o.from_day, toDay: o.to_day }]);
+    const changed: { userId: string; away: string | null }[] = [];
+    for (const m of members) {
+      const away = awayReason(readHours(m.hours), byUser.get(m.user_id) ?? [], now, tz);
+      if (away === m.away) continue;
+      await trx.updateTable('memberships').set({ away }).where('store_id', '=', h.store).where('user_id', '=', m.user_id).execute();
+      changed.push({ userId: m.user_id, away });
+    }
+    const available = changed.some((c) => c.away === null);
+    return { changed, available };
+  });
+}
+
+/** After a change to someone's hours or time off: the store's away marks now, the line told, and waiting leads out when someone became available. */
+export async function afterChange(ctx: StoreCtx, now = new Date()) {
+  const { changed, available } = await refreshAway(ctx.dbh, now, ctx.config.APP_TIMEZONE);
+  if (available) await handOutWaitingLeads(ctx, now);
+  if (changed.length) ctx.bus.publish({ topic: 'rotation' });
+}
+
+/** The person's membership in the store (404 when he has none there). */
+async function memberOf(db: Db, store: number, id: string) {
+  const row = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id', 'users.name', 'memberships.hours', 'memberships.away'])
+    .where('memberships.store_id', '=', store)
+    .where('users.id', '=', id)
+    .where('users.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound(NOT_HERE);
+  return row;
+}
+
+/** What the Availability card shows of a person in the store. */
+export async function availabilityOf(ctx: StoreCtx, id: string, now = new Date()): Promise<Availability> {
+  const tz = ctx.config.APP_TIMEZONE;
+  const today = dayKey(now, tz);
+  const m = await memberOf(ctx.dbh.db, ctx.store.id, id);
+  const offs = await timeOffOf(ctx.dbh.db, [id], today);
+  return {
+    person: { id: m.id, name: m.name },
+    hours: readHours(m.hours) as Availability['hours'],
+    timeOff: offs.map((o) => ({ id: Number(o.id), fromDay: o.from_day, toDay: o.to_day, note: o.note, text: offText({ fromDay: o.from_day, toDay: o.to_day }) })),
+    away: m.away,
+    today,
+  };
+}
+
+/** Checks that the person is in the store (404 otherwise). */
+export const checkMember = (ctx: StoreCtx, id: string) => memberOf(ctx.dbh.db, ctx.store.id, id);
+
+export async function setHours(ctx: StoreCtx, id: string, hours: BusinessHours) {
+  await memberOf(ctx.dbh.db, ctx.store.id, id);
+  await ctx.dbh.db
+    .updateTable('memberships')
+    .set({ hours: hours ? JSON.stringify(hours) : null })
+    .where('store_id', '=', ctx.store.id)
+    .where('user_id', '=', id)
+    .execute();
+}
+
+export async function addTimeOff(ctx: StoreCtx, id: string, t: TimeOff & { note?: string | null }, by: string, now = new Date()) {
+  await memberOf(ctx.dbh.db, ctx.store.id, id);
+  await ctx.dbh.db
+    .insertInto('time_off')
+    .values({ user_id: id, from_day: t.fromDay, to_day: t.toDay, note: t.note?.trim() || null, created_by: by, created_at: now.getTime() })
+    .execute();
+}
+
+export async function removeTimeOff(ctx: StoreCtx, id: string, offId: number) {
+  await memberOf(ctx.dbh.db, ctx.store.id, id);
+  const gone = await ctx.dbh.db.deleteFrom('time_off').where('id', '=', offId).where('user_id', '=', id).executeTakeFirst();
+  if (!Number(gone.numDeletedRows)) throw notFound('Time off not found');
+}
