@@ -13,6 +13,9 @@ const member = (id: string, pastDue: { id: number; customer: string }[]): Rotati
   notInLine: pastDue.length ? `Held out: ${pastDue.length} past-due follow-ups` : null,
   pastDueCount: pastDue.length,
   pastDue,
+  weight: 1,
+  dailyCap: null,
+  openCap: null,
 });
 
 const view: RotationView = {

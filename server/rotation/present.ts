@@ -40,6 +40,9 @@ function viewOf({ state, team, log, pending, pastDue: dueRows }: RotationRows, n
       notInLine: whyNotInLine(m, now),
       pastDueCount: m.pastDue ?? 0,
       pastDue: pastDue.get(m.id) ?? [],
+      weight: m.weight ?? 1,
+      dailyCap: m.dailyCap ?? null,
+      openCap: m.openCap ?? null,
     })),
     pending: pending
       .filter((l) => holds(PENDING_ACCEPT, leadFacts(l), now))
@@ -60,6 +63,7 @@ function viewOf({ state, team, log, pending, pastDue: dueRows }: RotationRows, n
       managerName: e.manager_name,
       pointerPosAfter: e.pointer_pos_after,
       createdAt: new Date(e.created_at).toISOString(),
+      noCustomer: e.no_customer_at !== null,
     })),
     /** When a snooze ends and the queue changes by itself; screens refresh then. */
     nextChangeAt: snoozes.length ? new Date(Math.min(...snoozes)).toISOString() : null,
