@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
-import { addStore, type Store } from '../stores/service';
+import { addStore } from '../stores/service';
+import type { Store } from '../../domain/stores';
 import { MAX_TEAMS } from '../../domain/routing';
 import type { PortalEvent } from '../events/bus';
 import type { RoutingAdmin } from '../../domain/contract/answers';
