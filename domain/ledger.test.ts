@@ -89,7 +89,8 @@ describe('the fairness ledger', () => {
     expect(skipBehind(skips, T0 - 1)).toBeNull();
     expect(passWords('snooze', '', skips[0])).toBe('Snoozed: skipped by Manny (Lunch)');
     expect(passWords('hold', '2', null)).toBe('Held out: 2 past-due follow-ups');
-    expect(passWords('rule', 'Spanish speakers', null)).toBe('The routing rule sent it to another team (Spanish speakers)');
+    expect(passWords('rule', 'Rule "Spanish" sent it to the Spanish team', null)).toBe('Rule "Spanish" sent it to the Spanish team');
+    expect(passWords('rule', '', null)).toBe('A routing rule sent it to another team');
     expect(passWords('off', '', null)).toBe('Off duty');
   });
 });

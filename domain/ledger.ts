@@ -142,7 +142,7 @@ export function skipBehind(skips: SkipRow[], at: number): SkipRow | null {
 
 /** A pass as the ledger says it: "Snoozed — skipped by Manny Manager: At lunch". */
 export function passWords(kind: PassKind, detail: string, skip: SkipRow | null): string {
-  if (kind === 'rule') return `The routing rule sent it to another team${detail ? ` (${detail})` : ''}`;
+  if (kind === 'rule') return detail || 'A routing rule sent it to another team';
   const text = passText(kind, detail);
   if (kind !== 'snooze' || !skip) return text;
   return `${text}: skipped by ${skip.by}${skip.reason ? ` (${skip.reason})` : ''}`;
