@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkIn } from './floor';
 import { compare } from './conditions';
-import { isEligible, type Member } from './rotation';
+import { isEligible, NEXT_UP, pickNext, type Member } from './rotation';
 import { wall } from './time';
 
 /**
@@ -166,34 +166,36 @@ export function route(r: Routing, t: LeadTraits, now: Date, tz: string): { index
 /** The line a target names, given the store's teams: a team that no longer exists sends its leads to the whole floor. */
 export const lineOfTarget = (to: Target, teams: readonly number[]): number | null => ('team' in to && teams.includes(to.team) ? to.team : null);
 
-const BY_PLACE = compare<Member>([{ field: 'position' }, { field: 'id' }], { pointer: 0 });
+/** Whether weights are at play in a line: someone in it with a weight above 1. */
+export const weighted = (eligible: readonly Member[]) => eligible.some((m) => (m.weight ?? 1) > 1);
 
 /**
- * After a person is served in a line. Weight 1: the pointer stops at his place, so he is at the
- * back (the rule it always was). Weight w above 1: he is owed w − 1 more ups this turn; while he
- * is owed, he is placed to stand after the next ⌈others ÷ w⌉ eligible people, so his ups are
- * spread over the turn rather than back to back. The line is renumbered from `top` + 1 when he
- * moves (as check-in order does), the pointer just before the first.
+ * Next Up among the eligible. With everyone at weight 1 it is the round robin it always was
+ * (pickNext). With weights, the line is served by smooth weighted round robin: each up, every
+ * eligible person earns his weight in credit (`owed`) and the one with the most is served (ties
+ * in the line's order from the pointer), then pays the sum of all weights; whoever had the
+ * store's last up (`last`) waits one up while others are eligible (unless his weight outweighs
+ * theirs together), so his ups are spread, never back to back, in this line or across his
+ * teams. Over any stretch each person's share stays within one up of his weight's share.
  */
-export function afterServe(
-  line: Member[],
-  served: Member,
-  top: number,
-  now: Date,
-): { pointer: number; owed: number; places: { id: string; position: number }[] } {
-  const w = served.weight ?? 1;
-  const owed = w <= 1 ? 0 : (served.owed ?? 0) > 0 ? (served.owed ?? 0) - 1 : w - 1;
-  const stay = { pointer: served.position, owed, places: [] };
-  if (owed === 0) return stay;
-  const sorted = [...line].sort(BY_PLACE);
-  const from = sorted.findIndex((m) => m.position > served.position);
-  const circle = (from < 0 ? sorted : [...sorted.slice(from), ...sorted.slice(0, from)]).filter((m) => m.id !== served.id);
-  const others = circle.filter((m) => isEligible(m, now));
-  if (!others.length) return stay;
-  const k = Math.max(1, Math.round(others.length / w));
-  const at = circle.indexOf(others[Math.min(k, others.length) - 1]) + 1;
-  const order = [...circle.slice(0, at), served, ...circle.slice(at)];
-  return { pointer: top, owed, places: order.map((m, i) => ({ id: m.id, position: top + 1 + i })) };
+export function pickWeighted(eligible: readonly Member[], pointer: number, last?: string | null): Member | null {
+  if (!weighted(eligible)) return pickNext([...eligible], pointer);
+  // Back to back is unavoidable only when his weight outweighs everyone else's together.
+  const rest = eligible.filter((m) => m.id !== last);
+  const him = eligible.find((m) => m.id === last);
+  if (him && (him.weight ?? 1) > rest.reduce((sum, m) => sum + (m.weight ?? 1), 0)) rest.push(him);
+  let best: Member | null = null;
+  for (const m of [...rest].sort(compare(NEXT_UP, { pointer }))) if (!best || credit(m) > credit(best)) best = m;
+  return best;
+}
+const credit = (m: Member) => (m.owed ?? 0) + (m.weight ?? 1);
+
+/** After a person is served in a line: the pointer stops at his place and, with weights at play, each eligible person's credit moves (pickWeighted). */
+export function afterServe(line: readonly Member[], served: Member, now: Date): { pointer: number; owed: { id: string; owed: number }[] } {
+  const eligible = line.filter((m) => isEligible(m, now) || m.id === served.id);
+  if (!weighted(eligible)) return { pointer: served.position, owed: [] };
+  const total = eligible.reduce((sum, m) => sum + (m.weight ?? 1), 0);
+  return { pointer: served.position, owed: eligible.map((m) => ({ id: m.id, owed: credit(m) - (m.id === served.id ? total : 0) })) };
 }
 
 /** Serving him in one line puts him at the back of another he stands in (check-in order's move). */

@@ -134,8 +134,8 @@ begin
   if not v_has_next and not p_keep then
     return json_build_object('error', 'none_eligible');
   end if;
-  -- A weighted salesman, or one who stands in teams, moves in more than this line: the stepwise path serves him (serve.ts).
-  if v_has_next and (v_next.weight <> 1 or exists (
+  -- Weights at play in the store, or Next Up standing in teams too: the stepwise path serves it (serve.ts).
+  if v_has_next and (exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1) or exists (
       select 1 from team_members tm join teams t on t.id = tm.team_id where t.store_id = p_store and tm.user_id = v_next.id)) then
     return json_build_object('error', 'stepwise');
   end if;

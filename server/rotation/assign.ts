@@ -233,7 +233,7 @@ export async function assignNext(
       // Which line: the store's routing rules (read under the lock with the rules) pick a team's or the whole floor's.
       const way = await wayOf(trx, store, rules.routing, traitsOf(l), now, h.tz ?? 'UTC');
       // `wait`: the floor is closed, so the lead waits in Unassigned for the morning; up for grabs, it waits for a claim.
-      const { pointer, next, email } = opts.wait || way.grab ? { pointer: (await readState(trx, store)).pointer_pos, next: null, email: '' } : await nextIn(trx, store, way.team, env, h.dialect);
+      const { pointer, next, email } = opts.wait || way.grab ? { pointer: (await readState(trx, store)).pointer_pos, next: null, email: '' } : await nextIn(trx, store, way.team, env, h.dialect, now);
       if (!next && !opts.keep && !way.grab) throw new ApiError(409, 'No eligible associates right now.');
       const stored = await insertLead(trx, store, l, next, by, now, rules, false, way);
       const leadId = stored.id;
@@ -319,7 +319,7 @@ export function handOutLead(h: StoreDb, leadId: number, by: Actor, opts: { now?:
     if (!movable) throw new ApiError(409, `This lead is already with ${lead.assigned_to_name}.`);
     const team = lead.team_id === null ? null : Number(lead.team_id);
     if (!to) {
-      const { next, pointer } = await nextIn(trx, store, team, env, h.dialect);
+      const { next, pointer } = await nextIn(trx, store, team, env, h.dialect, now);
       if (!next) throw new ApiError(409, 'No eligible associates right now.');
       return give(trx, h, lead, next, pointer, by, now, rules);
     }

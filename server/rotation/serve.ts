@@ -1,6 +1,6 @@
 import type { Db, Dialect } from '../db';
 import { eligibleQueue, passedOver, type Member } from '../../domain/rotation';
-import { afterServe, lineOfTarget, route, toBack, type LeadTraits, type Routing } from '../../domain/routing';
+import { afterServe, lineOfTarget, pickWeighted, route, toBack, type LeadTraits, type Routing } from '../../domain/routing';
 import type { Actor } from '../../domain/users';
 import { nextUp, nextUpInTeam, readState, teamLineStaff, teamStaff } from './queries';
 import type { SqlEnv } from './sql';
@@ -29,14 +29,27 @@ export async function wayOf(trx: Db, store: number, r: Routing, traits: LeadTrai
   return { team, teamName: teams.find((t) => Number(t.id) === team)?.name ?? null, rule: hit.rule?.name ?? null, grab };
 }
 
-/** Next Up in a line, with his address for the mail about his lead, and the line's pointer. */
-export async function nextIn(trx: Db, store: number, team: number | null, env: SqlEnv, dialect: Dialect) {
-  if (team === null) {
-    const { state, next, email } = await nextUp(trx, store, env, dialect);
-    return { pointer: state.pointer_pos, next, email };
-  }
-  return nextUpInTeam(trx, store, team, env, dialect);
+/**
+ * Next Up in a line, with his address for the mail about his lead, and the line's pointer. The
+ * database picks by the rule book; where weights are at play the domain picks among the same
+ * eligible people (domain/routing.ts pickWeighted).
+ */
+export async function nextIn(trx: Db, store: number, team: number | null, env: SqlEnv, dialect: Dialect, now: Date) {
+  const picked =
+    team === null
+      ? await nextUp(trx, store, env, dialect).then(({ state, next, email }) => ({ pointer: state.pointer_pos, next, email }))
+      : await nextUpInTeam(trx, store, team, env, dialect);
+  if (!picked.next || !(await hasWeights(trx, store))) return picked;
+  const { queue } = await lineQueue(trx, store, team, env, now);
+  const next = pickWeighted(queue, picked.pointer, (await readState(trx, store)).last_assigned_to);
+  if (!next || next.id === picked.next.id) return picked;
+  const to = await trx.selectFrom('users').select('email').where('id', '=', next.id).executeTakeFirstOrThrow();
+  return { pointer: picked.pointer, next, email: to.email };
 }
+
+/** Whether anyone in the store has a weight above 1 (then its lines are served by weight). */
+export const hasWeights = async (trx: Db, store: number) =>
+  !!(await trx.selectFrom('memberships').select('user_id').where('store_id', '=', store).where('weight', '<>', 1).limit(1).executeTakeFirst());
 
 /** A line's pointer and its eligible people in place order (the domain's pick reads them). */
 export async function lineQueue(trx: Db, store: number, team: number | null, env: SqlEnv, now: Date) {
@@ -51,15 +64,15 @@ export async function lineQueue(trx: Db, store: number, team: number | null, env
 const peopleOf = (trx: Db, store: number, team: number | null, env: SqlEnv) => (team === null ? teamStaff(trx, store, env) : teamLineStaff(trx, store, team, env));
 
 /** Sets a line's pointer, and each place that moves (through free places below everyone's, as places are unique). */
-async function moveLine(trx: Db, store: number, team: number | null, pointer: number, places: { id: string; position: number }[], owed?: { id: string; owed: number }) {
+async function moveLine(trx: Db, store: number, team: number | null, pointer: number, places: { id: string; position: number }[], owed: { id: string; owed: number }[] = []) {
   if (team === null) {
     for (const p of places) await trx.updateTable('memberships').set({ position: p.position }).where('store_id', '=', store).where('user_id', '=', p.id).execute();
-    if (owed) await trx.updateTable('memberships').set({ owed: owed.owed }).where('store_id', '=', store).where('user_id', '=', owed.id).execute();
+    for (const o of owed) await trx.updateTable('memberships').set({ owed: o.owed }).where('store_id', '=', store).where('user_id', '=', o.id).execute();
     await trx.updateTable('rotation_state').set({ pointer_pos: pointer }).where('id', '=', store).execute();
     return;
   }
   for (const p of places) await trx.updateTable('team_members').set({ position: p.position }).where('team_id', '=', team).where('user_id', '=', p.id).execute();
-  if (owed) await trx.updateTable('team_members').set({ owed: owed.owed }).where('team_id', '=', team).where('user_id', '=', owed.id).execute();
+  for (const o of owed) await trx.updateTable('team_members').set({ owed: o.owed }).where('team_id', '=', team).where('user_id', '=', o.id).execute();
   await trx.updateTable('teams').set({ pointer_pos: pointer }).where('id', '=', team).execute();
 }
 
@@ -93,7 +106,7 @@ export async function served(
   const at = now.getTime();
   const people = await peopleOf(trx, store, way.team, u.env);
   const me = people.find((m) => m.id === next.id) ?? next;
-  const after = u.named ? { pointer: u.named.pointer, owed: me.owed ?? 0, places: [] } : afterServe(people, me, topOf(people, u.pointer), now);
+  const after = u.named ? { pointer: u.named.pointer, owed: [] } : afterServe(people, me, now);
   const log = await trx
     .insertInto('rotation_log')
     .values({
@@ -126,7 +139,7 @@ export async function served(
       .insertInto('passed_over')
       .values(passes.map((p) => ({ store_id: store, log_id: Number(log.id), lead_id: u.leadId, team_id: way.team, user_id: p.user, kind: p.kind, why: p.why, created_at: at })))
       .execute();
-  await moveLine(trx, store, way.team, after.pointer, after.places, (me.weight ?? 1) > 1 ? { id: me.id, owed: after.owed } : undefined);
+  await moveLine(trx, store, way.team, after.pointer, [], after.owed);
   await trx.updateTable('rotation_state').set({ last_assigned_to: next.id, last_assigned_at: at, updated_by: u.by.id }).where('id', '=', store).execute();
   if (u.backOfEveryLine) await backOfOthers(trx, store, way.team, next.id, u.env);
   return after.pointer;
