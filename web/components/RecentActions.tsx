@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import type { LogEntry } from '../api/rotation';
 import { useWhen } from './when';
 
@@ -26,8 +26,12 @@ function what(e: LogEntry) {
   );
 }
 
-/** The latest assigns (overrides too), be-backs, skips, moves in the line and closings; `log` undefined while it loads. */
-export function RecentActions({ log }: { log: LogEntry[] | undefined }) {
+/**
+ * The latest assigns (overrides too), be-backs, skips, moves in the line and closings; `log`
+ * undefined while it loads. With `onNoCustomer` (a manager's Routing screen) each assign not yet
+ * marked offers "No customer" (web/grabs/noCustomer.tsx).
+ */
+export function RecentActions({ log, onNoCustomer }: { log: LogEntry[] | undefined; onNoCustomer?: (e: LogEntry) => void }) {
   const when = useWhen();
   return (
     <Paper withBorder p="md" radius="md">
@@ -57,7 +61,17 @@ export function RecentActions({ log }: { log: LogEntry[] | undefined }) {
                 <Text size="xs" c="dimmed" data-testid="log-when">
                   {when(e.createdAt)} · by {e.managerName}
                 </Text>
+                {e.noCustomer && (
+                  <Badge variant="light" color="red" size="sm" mt={4}>
+                    No customer
+                  </Badge>
+                )}
               </div>
+              {onNoCustomer && e.type === 'assign' && !e.noCustomer && (
+                <Button size="compact-xs" variant="subtle" color="red" style={{ flexShrink: 0 }} onClick={() => onNoCustomer(e)}>
+                  No customer
+                </Button>
+              )}
             </Group>
           ))}
         </Stack>

@@ -12,6 +12,7 @@ import { OVERVIEW_LOG_SIZE } from '../../domain/rotation';
 import { formatClock } from '../../domain/format';
 import { useTimeZone } from '../stores/store';
 import { FloorHours } from './FloorHours';
+import { GrabsCard } from '../grabs/GrabsCard';
 
 /** A salesman clocks in and out of the rotation themselves, like a showroom up-board. */
 function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
@@ -96,6 +97,7 @@ export default function OverviewPage() {
         </>
       )}
       {mine && <MyDuty onDuty={mine.onDuty} active={mine.active} />}
+      <GrabsCard />
       {!q.isError && (
         <>
           <Paper withBorder p="md" radius="md">

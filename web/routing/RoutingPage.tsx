@@ -14,10 +14,12 @@ import { assignSchema, skipSchema } from '../../domain/schemas';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { Line } from './Line';
 import { PendingAccepts, WaitingLeads } from './Pending';
+import { useNoCustomer } from '../grabs/noCustomer';
 
 export default function RoutingPage() {
   const { isManager, user } = useSession();
   const q = useRotation(ROUTING_LOG_SIZE);
+  const noCustomer = useNoCustomer();
   const failed = q.isError && <LoadError what="the queue" error={q.error} onRetry={() => q.refetch()} />;
   if (!isManager) {
     const me = q.data?.queue.find((m) => m.id === user?.uid);
@@ -59,7 +61,7 @@ export default function RoutingPage() {
         <>
           <PendingAccepts pending={q.data?.pending ?? []} team={q.data?.team ?? []} />
           <Line team={q.data?.team} />
-          <RecentActions log={q.data?.log} />
+          <RecentActions log={q.data?.log} onNoCustomer={noCustomer} />
         </>
       )}
     </Stack>
