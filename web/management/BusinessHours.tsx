@@ -11,30 +11,40 @@ export function BusinessHours({
   value,
   onChange,
   errors,
+  field = 'businessHours',
+  label = 'Business hours',
+  description = 'At closing everyone is taken off duty and managers get the floor report; leads that come in while closed wait for the morning. Off: open around the clock.',
+  closed = 'Closed',
 }: {
   value: readonly DayHours[] | null;
   onChange: (v: DayHours[] | null) => void;
   errors: Record<string, string>;
+  /** The field's path in `errors` (a person's own hours: "hours"). */
+  field?: string;
+  label?: string;
+  description?: string;
+  /** What a day off reads. */
+  closed?: string;
 }) {
   const setDay = (i: number, day: DayHours) => onChange((value ?? TYPICAL_HOURS).map((d, j) => (j === i ? day : d)));
   return (
     <Stack gap="xs" component="fieldset" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
       <Switch
-        label="Business hours"
-        description="At closing everyone is taken off duty and managers get the floor report; leads that come in while closed wait for the morning. Off: open around the clock."
+        label={label}
+        description={description}
         checked={value !== null}
         onChange={(e) => onChange(e.currentTarget.checked ? [...TYPICAL_HOURS] : null)}
       />
-      {errors.businessHours && (
+      {errors[field] && (
         <Text size="sm" c="red.8">
-          {errors.businessHours}
+          {errors[field]}
         </Text>
       )}
       {value && (
         <Stack gap={6} pl={{ base: 0, xs: 'xl' }} aria-label="Hours per weekday" role="group">
           {WEEKDAYS.map((name, i) => {
             const day = value[i];
-            const err = (k: string) => errors[`businessHours.${i}.${k}`] ?? (k === 'close' ? errors[`businessHours.${i}`] : undefined);
+            const err = (k: string) => errors[`${field}.${i}.${k}`] ?? (k === 'close' ? errors[`${field}.${i}`] : undefined);
             return (
               <Group key={name} gap="xs" wrap="wrap" align="flex-start" data-testid="hours-row">
                 <Checkbox
@@ -69,7 +79,7 @@ export function BusinessHours({
                   </Group>
                 ) : (
                   <Text c="dimmed" mt={8} size="sm">
-                    Closed
+                    {closed}
                   </Text>
                 )}
               </Group>

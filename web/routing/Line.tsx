@@ -10,6 +10,8 @@ import { rotationQuery, useReorder, type RotationView } from '../api/rotation';
 import { call } from '../api/client';
 import { heldOutText } from '../../domain/floor';
 import { moveInLine, ROUTING_LOG_SIZE } from '../../domain/rotation';
+import { AvailabilityButton } from '../availability/AvailabilityButton';
+import { LimitsButton } from '../routing-rules/LimitsButton';
 
 type Member = RotationView['team'][number];
 
@@ -132,6 +134,8 @@ export function Line({ team }: { team: Member[] | undefined }) {
           Next Up
         </Badge>
       )}
+      <AvailabilityButton person={t} />
+      <LimitsButton person={t} />
     </Group>
   );
 

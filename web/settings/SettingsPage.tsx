@@ -7,6 +7,7 @@ import { AlertsSetting } from '../leads/AlertsSetting';
 import { PushSetting } from '../notices/PushSetting';
 import { MobileSetting } from '../notices/MobileSetting';
 import { NoticeChoices } from '../notices/NoticeChoices';
+import { AvailabilityCard } from '../availability/AvailabilityCard';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { profileSchema } from '../../domain/schemas';
 import { messageOf } from '../../domain/errors';
@@ -55,6 +56,7 @@ export default function SettingsPage() {
         </Stack>
       </Paper>
       {user?.role === 'staff' && <AlertsSetting />}
+      {user?.role === 'staff' && <AvailabilityCard personId={user.uid} self />}
       <PushSetting />
       <MobileSetting />
       <NoticeChoices />
