@@ -3,6 +3,7 @@ import { ApiError, badRequest } from '../http/errors';
 import { isRecord } from '../../domain/guards';
 import { messageOf } from '../../domain/errors';
 import type { Dealer } from '../../domain/dealers';
+import { conditionOf } from '../../domain/routing';
 
 /** A vehicle the customer brings in (ADF `<vehicle interest="trade-in">`); empty parts are ''. */
 export interface TradeIn {
@@ -29,6 +30,10 @@ export interface Prospect {
   idSource: string;
   /** The prospect says `status="resend"`: the sender sends a lead it sent before. */
   resend: boolean;
+  /** What routing rules read (domain/routing.ts): the vehicle's status="new|used" and make, and a lang="es" the sender gave. */
+  condition: '' | 'new' | 'used';
+  make: string;
+  language: string;
 }
 
 const MAX_PROSPECTS = 100;
@@ -233,6 +238,9 @@ function prospect(p: El, adf: El): Prospect {
     id: text(id),
     idSource: id?.attrs.source ?? '',
     resend: (p.attrs.status ?? '').toLowerCase() === 'resend',
+    condition: conditionOf(vehicle?.attrs.status ?? ''),
+    make: vehicle ? text(kid(vehicle, 'make')).slice(0, 40) : '',
+    language: [contact, customer, p, adf].map((el) => el?.attrs.lang ?? el?.attrs['xml:lang'] ?? '').find(Boolean)?.slice(0, 10) ?? '',
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Prospect, TradeIn } from './adf';
 import { MAX_DEALER, type Dealer } from '../../domain/dealers';
+import type { LeadTraits } from '../../domain/routing';
 
 /** The customer's name folded for comparison: case, accents' composition and runs of spaces do not count. */
 export const customerKey = (name: string) => name.normalize('NFC').trim().replace(/\s+/g, ' ').toLowerCase();
@@ -49,6 +50,7 @@ export type Outcome =
       tradeIn: TradeIn | null;
       resend: boolean;
       dealer: Dealer;
+      traits: Pick<LeadTraits, 'condition' | 'make' | 'language'>;
     }
   | { ok: false; customer: string; error: string };
 
@@ -85,5 +87,6 @@ export function prospectFields(p: Prospect, label: string): Outcome {
     tradeIn: p.tradeIn,
     resend: p.resend,
     dealer: p.dealer,
+    traits: { condition: p.condition, make: p.make, language: p.language },
   };
 }

@@ -21,6 +21,8 @@ export interface ApiKey {
   name: string;
   /** The store its leads go to; null: a key for the whole group (its leads go by their dealer, server/dealers). */
   storeId: number | null;
+  /** A lead address's mail: the address it came to (routing rules may name it). */
+  mailbox?: string;
 }
 
 /**
@@ -44,6 +46,8 @@ export function toNewLead(l: LeadInput, key: ApiKey, idSource?: string, resend =
     externalId: l.externalId || null,
     customerKey: customerKey(l.customer),
     dealer: dealer ?? (l.dealer ? { name: l.dealer, id: '' } : undefined),
+    // The key's name (a mail channel's: its lead address) for routing rules that name a key or an address.
+    traits: { key: key.name, mailbox: key.mailbox ?? '' },
   };
   if (lead.externalSource && lead.externalId) lead.findRepeat = repeatFinder(lead.externalSource, lead.externalId, lead, resend);
   return lead;
@@ -78,7 +82,7 @@ export function prospectsToLeads(list: Prospect[], key: ApiKey): Planned[] {
     if (!o.ok) return { refused: o.error, customer: o.customer };
     try {
       const lead = toNewLead(parse(leadSchema, o.fields), key, o.idSource, o.resend, o.dealer.name || o.dealer.id ? o.dealer : undefined);
-      return { lead: { ...lead, nameMissing: o.nameMissing, tradeIn: o.tradeIn ? JSON.stringify(o.tradeIn) : null } };
+      return { lead: { ...lead, nameMissing: o.nameMissing, tradeIn: o.tradeIn ? JSON.stringify(o.tradeIn) : null, traits: { ...lead.traits, ...o.traits } } };
     } catch (err) {
       if (err instanceof ApiError) return { refused: label + err.message, customer: o.fields.customer };
       throw err;

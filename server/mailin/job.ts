@@ -76,7 +76,8 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
       return ctx.bus.publish({ topic: 'leads', storeId: row.store_id ?? GROUP_ONLY });
     }
     const domain = senderDomain(mail.from);
-    const channel: ApiKey = { id: 0, scope: `mail-${row.address_id}`, name: domain || 'E-mail', storeId: row.store_id };
+    const mailbox = await ctx.dbh.db.selectFrom('lead_addresses').select('address').where('id', '=', row.address_id).executeTakeFirst();
+    const channel: ApiKey = { id: 0, scope: `mail-${row.address_id}`, name: domain || 'E-mail', storeId: row.store_id, mailbox: mailbox?.address ?? '' };
     const made: MadeLead[] = [];
     const problems = [...mail.problems];
     for (const [d, doc] of mail.documents.entries()) {
