@@ -129,10 +129,10 @@ export async function served(
   // An override passes no one over: nobody's turn moves.
   const passes = (u.named ? [] : passedOver(people, u.pointer, me, now)).map((p) => ({ user: p.member.id, kind: p.kind, why: p.detail }));
   // A rule sent the lead to a team: whoever was Next Up on the whole floor, outside it, was passed over by the rule.
-  if (way.team !== null && way.teamName !== null) {
+  if (way.team !== null && way.rule !== null) {
     const floorNext = (await nextUp(trx, store, u.env, u.dialect)).next;
     if (floorNext && floorNext.id !== next.id && !people.some((m) => m.id === floorNext.id))
-      passes.push({ user: floorNext.id, kind: 'rule', why: `${way.rule === null ? 'The store default' : `Rule "${way.rule}"`} sent it to the ${way.teamName ?? 'other'} team` });
+      passes.push({ user: floorNext.id, kind: 'rule', why: `Rule "${way.rule}" sent it to the ${way.teamName ?? 'other'} team` });
   }
   if (passes.length)
     await trx
