@@ -90,6 +90,31 @@ describe.each(DIALECTS)('who is available, on %s', (dialect) => {
     await call('DELETE', `availability/${rep.Bob.id}/time-off/${added.json().timeOff[0].id}`, rep.Bob.cookie);
   });
 
+  it('hands out a lead that waited while nobody was available as soon as someone is back, and tells the line', async () => {
+    const today = dayKey(new Date(), tz);
+    const ids: Record<string, number> = {};
+    for (const who of ['Amy', 'Bob']) {
+      const res = await call('POST', `availability/${rep[who].id}/time-off`, rep[who].cookie, { fromDay: today, toDay: today });
+      ids[who] = res.json().timeOff[0].id;
+    }
+    expect(await eligibleIds()).toEqual([]);
+    const key = (await call('POST', 'integrations/keys', boss, { name: 'Website' })).json().key;
+    const intake = await t.app.inject({ method: 'POST', url: '/api/v1/leads', headers: { 'x-api-key': key }, payload: { customer: 'Wendy Waiting' } });
+    expect(intake.statusCode).toBeLessThan(300);
+    const lead = () => t.db.selectFrom('leads').select('assigned_to').where('customer', '=', 'Wendy Waiting').executeTakeFirstOrThrow();
+    expect((await lead()).assigned_to).toBe('');
+    const heard: string[] = [];
+    const stop = t.app.ctx.bus.subscribe((e) => heard.push(e.topic));
+    try {
+      await call('DELETE', `availability/${rep.Amy.id}/time-off/${ids.Amy}`, rep.Amy.cookie);
+    } finally {
+      stop();
+    }
+    expect((await lead()).assigned_to).toBe(rep.Amy.id);
+    expect(heard).toContain('rotation');
+    await call('DELETE', `availability/${rep.Bob.id}/time-off/${ids.Bob}`, rep.Bob.cookie);
+  });
+
   it('lets a salesman change only his own, a manager anyone’s in his store', async () => {
     expect((await call('GET', `availability/${rep.Amy.id}`, rep.Amy.cookie)).statusCode).toBe(200);
     expect((await call('GET', `availability/${rep.Amy.id}`, boss)).statusCode).toBe(200);

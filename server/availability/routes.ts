@@ -5,10 +5,13 @@ import { forbidden } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import { addTimeOff, afterChange, availabilityOf, checkMember, removeTimeOff, setHours } from './service';
 
-/** A salesman reads and changes his own hours and time off; a manager anyone's in his store. */
+/**
+ * A salesman reads and changes his own hours and time off; a manager anyone's in his store.
+ * Someone not in the store is not found (404) for everyone; a teammate's is refused (403) to a salesman.
+ */
 async function mayTouch(ctx: StoreCtx, me: UserRow, id: string) {
-  if (me.role !== 'manager' && me.id !== id) throw forbidden('You can only change your own availability.');
   await checkMember(ctx, id);
+  if (me.role !== 'manager' && me.id !== id) throw forbidden('You can only see and change your own availability.');
 }
 
 /** Who is available: each person's own hours and time off in a store (the Availability card). */
