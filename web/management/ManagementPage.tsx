@@ -10,6 +10,7 @@ import { useStatus, useUsers, type ManagedUser } from './api';
 import { UserDialog } from './UserDialog';
 import { Integrations } from './Integrations';
 import { RulesSection } from './RulesSection';
+import { RoutingRulesSection } from '../routing-rules/RoutingRulesSection';
 import { PayPlanSection } from './PayPlanSection';
 import { StoresSection } from '../stores/StoresSection';
 
@@ -130,6 +131,7 @@ export default function ManagementPage() {
       <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
       <StoresSection />
       <RulesSection />
+      <RoutingRulesSection />
       <PayPlanSection />
       <Integrations />
     </Stack>

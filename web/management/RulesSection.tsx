@@ -11,26 +11,36 @@ import { BusinessHours } from './BusinessHours';
 import { dayHoursText, WEEKDAYS, type DayHours } from '../../domain/hours';
 import { useWhen } from '../components/when';
 import { CHANNEL_LABELS, CHANNELS, CHOICE_KINDS, CHOICE_LABELS, choicesSchema } from '../../domain/notices';
+import { routingSchema } from '../../domain/routing';
 
 /** Business hours in a change line: each day, or "around the clock". */
 const hoursShown = (v: unknown) => {
   const hours = businessHoursSchema.safeParse(v);
   return hours.success && hours.data ? hours.data.map((d, i) => `${WEEKDAYS[i].slice(0, 3)} ${dayHoursText(d)}`).join(', ') : 'around the clock';
 };
+/** The routing in a change line: how many rules, the store default's kind, the switch. */
+const routingShown = (v: unknown) => {
+  const r = routingSchema.safeParse(v);
+  return r.success
+    ? `${r.data.rules.length} rules, default ${'team' in r.data.fallback ? 'a team' : 'whole floor'}, back of every line ${r.data.backOfEveryLine ? 'on' : 'off'}`
+    : '—';
+};
 const shown = (k: string, v: unknown) =>
-  k === 'businessHours'
-    ? hoursShown(v)
-    : k === 'notify'
-      ? choicesText(v)
-      : k === 'responseWindowMinutes' && v === 0
-        ? 'off'
-        : typeof v === 'boolean'
-          ? v
-            ? 'on'
-            : 'off'
-          : Array.isArray(v)
-            ? v.join(', ')
-            : String(v);
+  k === 'routing'
+    ? routingShown(v)
+    : k === 'businessHours'
+      ? hoursShown(v)
+      : k === 'notify'
+        ? choicesText(v)
+        : k === 'responseWindowMinutes' && v === 0
+          ? 'off'
+          : typeof v === 'boolean'
+            ? v
+              ? 'on'
+              : 'off'
+            : Array.isArray(v)
+              ? v.join(', ')
+              : String(v);
 
 /** The notice default in a change line: "New lead Push, Appointments E-mail, …". */
 const choicesText = (v: unknown) => {

@@ -1,0 +1,72 @@
+import { expect, test } from '@playwright/test';
+import { personPage, unique, uniqueEmail } from './support/people';
+import { layoutProblems } from './support/layout';
+
+const MANAGER = 'manager@e2e.test';
+
+/**
+ * Manager → Routing rules on a phone: a manager makes a team, puts a salesman on it, adds a rule
+ * sending Spanish-speaking customers to it, and "Test a lead" says which rule a lead writing
+ * "habla español" meets and that the salesman would get it. On the Routing screen he sets the
+ * salesman's weight. Everything he made is taken away again, so other specs see the floor as it was.
+ */
+test('a manager makes a Spanish team and a rule for it, and a test lead in Spanish goes to its salesman', async ({ browser }) => {
+  const repName = unique('Sofia');
+  const rep = await personPage(browser, uniqueEmail('sofia'), repName);
+  const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  await boss.setViewportSize({ width: 375, height: 800 });
+  await boss.goto('/dashboard/management');
+  const section = boss.getByRole('region', { name: 'Routing rules' });
+  await expect(section).toBeVisible();
+
+  const teamName = unique('Spanish');
+  await section.getByRole('textbox', { name: 'New team' }).fill(teamName);
+  await section.getByRole('button', { name: 'Add team' }).click();
+  const team = section.getByRole('listitem', { name: `${teamName} team` });
+  await expect(team).toContainText('No one yet.');
+  await team.getByRole('combobox', { name: `Add a salesman to ${teamName}` }).fill(repName);
+  await boss.getByRole('option', { name: repName }).click();
+  await expect(team).toContainText(`1. ${repName}`);
+
+  await section.getByRole('button', { name: 'Add rule' }).click();
+  const dialog = boss.getByRole('dialog', { name: 'Add rule' });
+  await dialog.getByLabel('Rule name').fill('Spanish');
+  await dialog.getByRole('combobox', { name: 'Language' }).click();
+  await boss.getByRole('option', { name: 'Spanish' }).click();
+  await dialog.getByRole('combobox', { name: 'Send to' }).click();
+  await boss.getByRole('option', { name: `${teamName} team` }).click();
+  await dialog.getByRole('button', { name: 'Save rule' }).click();
+  await expect(dialog).toBeHidden();
+  const rule = section.getByRole('listitem', { name: /^Rule \d+: Spanish$/ });
+  await expect(rule).toContainText(`language Spanish → ${teamName} team`);
+
+  const tryIt = section.getByRole('form', { name: 'Test a lead' });
+  await tryIt.getByLabel('Comments').fill('Hola, habla español?');
+  await tryIt.getByRole('button', { name: 'Test' }).click();
+  const result = section.getByTestId('test-result');
+  await expect(result).toContainText(`"Spanish" → ${teamName} team`);
+  await expect(result).toContainText(`${repName} would get it`);
+  expect(await layoutProblems(boss)).toEqual([]);
+
+  // On the Routing screen, his row has his weight and caps.
+  await boss.goto('/dashboard/routing');
+  const row = boss.getByTestId('team-row').filter({ hasText: repName });
+  await row.getByRole('button', { name: `Weight and caps of ${repName}: Weight 1` }).click();
+  const limits = boss.getByRole('dialog', { name: `${repName}: weight and caps` });
+  await limits.getByRole('textbox', { name: 'Weight' }).fill('2');
+  await limits.getByRole('textbox', { name: 'Daily cap' }).fill('8');
+  await limits.getByRole('button', { name: 'Save' }).click();
+  await expect(limits).toBeHidden();
+  await expect(row.getByRole('button', { name: `Weight and caps of ${repName}: Weight 2 · 8 a day` })).toBeVisible();
+  expect(await layoutProblems(boss)).toEqual([]);
+
+  // Taken away again: the rule, then the team.
+  await boss.goto('/dashboard/management');
+  await rule.getByRole('button', { name: 'Delete Spanish' }).click();
+  await expect(rule).toBeHidden();
+  await team.getByRole('button', { name: `Delete ${teamName}` }).click();
+  await boss.getByRole('dialog', { name: 'Delete team' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(team).toBeHidden();
+  await rep.context().close();
+  await boss.context().close();
+});
