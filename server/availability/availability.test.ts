@@ -5,6 +5,7 @@ import { withRotationLock } from '../db';
 import { candidates, sqlEnv } from '../rotation/queries';
 import { loadRules } from '../rules/service';
 import { refreshAway } from './service';
+import { addStore } from '../stores/service';
 import { offText } from '../../domain/availability';
 import { addDays } from '../../domain/hours';
 import { dayKey } from '../../domain/time';
@@ -113,6 +114,26 @@ describe.each(DIALECTS)('who is available, on %s', (dialect) => {
     expect((await lead()).assigned_to).toBe(rep.Amy.id);
     expect(heard).toContain('rotation');
     await call('DELETE', `availability/${rep.Bob.id}/time-off/${ids.Bob}`, rep.Bob.cookie);
+  });
+
+  it('takes time off in every store he works in, his own hours only in the store they are for', async () => {
+    const other = await addStore(t.dbh, { name: 'Other Motors', code: `OT${dialect === 'sqlite' ? 'S' : 'P'}`, timezone: tz });
+    const email = 'cy.avail@dealer.test';
+    const cy = await withRotationLock(t.dbh, (trx) => insertUser(trx, { email, name: 'Cy Avail', onDuty: true, stores: [t.store.store.id, other.id] }));
+    const cookie = await t.signIn(email);
+    const awayIn = async (store: number) =>
+      (await t.db.selectFrom('memberships').select('away').where('store_id', '=', store).where('user_id', '=', cy.id).executeTakeFirstOrThrow()).away;
+    const today = dayKey(new Date(), tz);
+    const added = await call('POST', `availability/${cy.id}/time-off`, cookie, { fromDay: today, toDay: today });
+    const text = offText({ fromDay: today, toDay: today });
+    expect(await awayIn(t.store.store.id)).toBe(text);
+    expect(await awayIn(other.id)).toBe(text);
+    await call('DELETE', `availability/${cy.id}/time-off/${added.json().timeOff[0].id}`, cookie);
+    expect(await awayIn(other.id)).toBeNull();
+    await call('PUT', `availability/${cy.id}/hours`, cookie, { hours: Array<DayHours>(7).fill(null) });
+    expect(await awayIn(t.store.store.id)).toBe('Off schedule');
+    expect(await awayIn(other.id)).toBeNull();
+    await call('PUT', `availability/${cy.id}/hours`, cookie, { hours: null });
   });
 
   it('lets a salesman change only his own, a manager anyone’s in his store', async () => {

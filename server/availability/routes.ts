@@ -24,21 +24,21 @@ export async function availabilityRoutes(app: FastifyInstance) {
   implement(app, 'PUT /availability/:id/hours', async ({ me, ctx, params, body }) => {
     await mayTouch(ctx, me, params.id);
     await setHours(ctx, params.id, body.hours);
-    await afterChange(ctx);
+    await afterChange(ctx, params.id);
     return availabilityOf(ctx, params.id);
   });
 
   implement(app, 'POST /availability/:id/time-off', async ({ me, ctx, params, body }) => {
     await mayTouch(ctx, me, params.id);
     await addTimeOff(ctx, params.id, body, me.id);
-    await afterChange(ctx);
+    await afterChange(ctx, params.id);
     return availabilityOf(ctx, params.id);
   });
 
   implement(app, 'DELETE /availability/:id/time-off/:offId', async ({ me, ctx, params }) => {
     await mayTouch(ctx, me, params.id);
     await removeTimeOff(ctx, params.id, params.offId);
-    await afterChange(ctx);
+    await afterChange(ctx, params.id);
     return availabilityOf(ctx, params.id);
   });
 }

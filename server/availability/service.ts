@@ -1,6 +1,7 @@
 import type { Db, StoreDb } from '../db';
 import { withRotationLock } from '../db';
-import type { StoreCtx } from '../context';
+import { inStore, type StoreCtx } from '../context';
+import { storeById } from '../stores/service';
 import { notFound } from '../http/errors';
 import { handOutWaitingLeads } from '../rotation/handout';
 import { awayReason, offText, readHours, type TimeOff } from '../../domain/availability';
@@ -52,11 +53,26 @@ export async function refreshAway(h: StoreDb, now = new Date(), tz = h.tz ?? 'UT
   });
 }
 
-/** After a change to someone's hours or time off: the store's away marks now, the line told, and waiting leads out when someone became available. */
-export async function afterChange(ctx: StoreCtx, now = new Date()) {
+/** One store's away marks now, its line told, and waiting leads out when someone there became available. */
+async function refreshStore(ctx: StoreCtx, now: Date) {
   const { changed, available } = await refreshAway(ctx.dbh, now, ctx.config.APP_TIMEZONE);
   if (available) await handOutWaitingLeads(ctx, now);
   if (changed.length) ctx.bus.publish({ topic: 'rotation' });
+}
+
+/**
+ * After a change to someone's hours or time off: this store at once, and (time off is his, not
+ * the store's) every other store he works in.
+ */
+export async function afterChange(ctx: StoreCtx, userId: string, now = new Date()) {
+  await refreshStore(ctx, now);
+  const others = await ctx.dbh.db
+    .selectFrom('memberships')
+    .select('store_id')
+    .where('user_id', '=', userId)
+    .where('store_id', '!=', ctx.store.id)
+    .execute();
+  for (const { store_id } of others) await refreshStore(inStore(ctx, await storeById(ctx.dbh.db, Number(store_id))), now);
 }
 
 /** The person's membership in the store (404 when he has none there). */
