@@ -55,7 +55,7 @@ describe.each(DIALECTS)('the fairness ledger on %s', (dialect) => {
     const fake = await assignNext(t.dbh, 'Fake Fred', by);
     await t.db.updateTable('rotation_log').set({ no_customer_at: Date.now(), no_customer_by: by.id }).where('lead_id', '=', fake.leadId).execute();
 
-    const team = (await get('ledger')).json() as TeamLedger;
+    const team = (await get('ledger')).json<TeamLedger>();
     const today = periodsOf(new Date(), t.config.APP_TIMEZONE).today.from;
     const log = await t.db.selectFrom('rotation_log').selectAll().where('store_id', '=', t.dbh.store).where('created_at', '>=', today).execute();
     const passes = await t.db.selectFrom('passed_over').selectAll().where('store_id', '=', t.dbh.store).where('created_at', '>=', today).execute();
@@ -74,7 +74,7 @@ describe.each(DIALECTS)('the fairness ledger on %s', (dialect) => {
       rotationUps += want.ups;
       const row = team.people.find((p) => p.id === r.id)!;
       for (const period of ['today', 'week', 'month'] as const) expect(row.periods[period]).toMatchObject(want);
-      const own = (await get(`ledger/${r.id}`, r.cookie)).json() as PersonLedger;
+      const own = (await get(`ledger/${r.id}`, r.cookie)).json<PersonLedger>();
       expect(own.periods.today).toMatchObject(want);
       expect(own.events.filter((e) => e.kind === 'pass')).toHaveLength(want.passes);
       // On the floor since he clocked in; all three were there for every up, so each one's share is a third.
@@ -89,7 +89,7 @@ describe.each(DIALECTS)('the fairness ledger on %s', (dialect) => {
 
     // He sees why in one screen: the skip with its reason and by whom, and the pass it caused.
     const who = Object.values(rep).find((r) => r.id === skipped)!;
-    const mine = (await get(`ledger/${skipped}`, who.cookie)).json() as PersonLedger;
+    const mine = (await get(`ledger/${skipped}`, who.cookie)).json<PersonLedger>();
     expect(mine.events.find((e) => e.kind === 'skip')).toMatchObject({ text: 'At lunch', by: `Skipped by ${by.name}` });
     expect(mine.events.find((e) => e.kind === 'pass')!.text).toBe(`Snoozed: skipped by ${by.name} (At lunch)`);
     expect(mine.events.find((e) => e.kind === 'pass')!.by).toMatch(/^Up went to .+ Ledger$/);

@@ -11,6 +11,7 @@ import { call } from '../api/client';
 import { useKpis, useLeads, useMyCounts } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
 import { MySpeed } from '../stats/SpeedFigures';
+import { Fairness } from '../ledger/Fairness';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { notesSchema } from '../../domain/schemas';
 
@@ -74,6 +75,7 @@ export default function AssociatesPage() {
         </SimpleGrid>
       )}
       {kpis.data && user && <MySpeed speed={kpis.data.speed} uid={user.uid} />}
+      <Fairness />
       <TodaysAppointments showAssignee={false} />
       <Notes />
       <Paper withBorder p="md" radius="md">
