@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { layoutProblems } from './support/layout';
+import AxeBuilder from '@axe-core/playwright';
+import { animationsDone } from './support/settle';
 
 const MANAGER = 'manager@e2e.test';
 
@@ -47,6 +49,12 @@ test('a manager makes a Spanish team and a rule for it, and a test lead in Spani
   await expect(result).toContainText(`"Spanish" → ${teamName} team`);
   await expect(result).toContainText(`${repName} would get it`);
   expect(await layoutProblems(boss)).toEqual([]);
+  // The section with a team, a rule and a result passes axe (no serious or critical violation).
+  await animationsDone(boss);
+  const axe = await new AxeBuilder({ page: boss }).include('section[aria-labelledby="routing-rules-title"]').analyze();
+  expect(
+    axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 
   // On the Routing screen, his row has his weight and caps.
   await boss.goto('/dashboard/routing');

@@ -539,7 +539,7 @@ function TestLead() {
           </Group>
           <Textarea label="Comments" autosize minRows={2} value={traits.comments ?? ''} onChange={(e) => set('comments', e.currentTarget.value)} />
           <Group>
-            <Button type="submit" variant="light" loading={busy}>
+            <Button type="submit" color="blue.8" loading={busy}>
               Test
             </Button>
           </Group>
