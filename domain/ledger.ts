@@ -79,7 +79,7 @@ export function floorSpans(changes: DutyChange[], onNow: boolean, period: Span, 
   return spans.filter((s) => s.to > s.from);
 }
 
-export const spanMs = (spans: Span[]) => spans.reduce((n, s) => n + (s.to - s.from), 0);
+const spanMs = (spans: Span[]) => spans.reduce((n, s) => n + (s.to - s.from), 0);
 const within = (spans: Span[], at: number) => spans.some((s) => at >= s.from && at < s.to);
 
 /**
@@ -168,7 +168,7 @@ const figuresSchema = z.object({
 });
 const periodFigures = z.object({ today: figuresSchema, week: figuresSchema, month: figuresSchema });
 
-export const ledgerEvent = z.object({
+const ledgerEvent = z.object({
   at: z.string(),
   kind: z.enum(['pass', 'skip']),
   /** In words: why he was passed over, or the skip's reason. */
