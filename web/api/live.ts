@@ -6,8 +6,8 @@ import { whenIdle } from '../components/idle';
 
 /** Which cached queries each server topic makes stale. */
 const STALE: Record<DataTopic, string[]> = {
-  rotation: ['rotation', 'leads', 'my-stats', 'floor-report'],
-  users: ['users', 'rotation', 'me'],
+  rotation: ['rotation', 'leads', 'my-stats', 'floor-report', 'ledger'],
+  users: ['users', 'rotation', 'me', 'ledger'],
   // An integration's lead also changes its key's last-used time.
   leads: ['leads', 'my-stats', 'rotation', 'kpis', 'integrations', 'floor-report'],
   sales: ['sales'],
