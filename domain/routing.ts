@@ -163,6 +163,10 @@ export function route(r: Routing, t: LeadTraits, now: Date, tz: string): { index
   return index < 0 ? { index: null, rule: null, to: r.fallback } : { index, rule: r.rules[index], to: r.rules[index].to };
 }
 
+/** The rule with up-for-grabs that sends leads to a line (a team's, or null: the whole floor's): its pool's settings. */
+export const poolRule = (r: Routing, team: number | null): RoutingRule | undefined =>
+  r.rules.find((rule) => rule.grab && (team === null ? 'floor' in rule.to : 'team' in rule.to && rule.to.team === team));
+
 /** The line a target names, given the store's teams: a team that no longer exists sends its leads to the whole floor. */
 export const lineOfTarget = (to: Target, teams: readonly number[]): number | null => ('team' in to && teams.includes(to.team) ? to.team : null);
 

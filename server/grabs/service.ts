@@ -9,7 +9,7 @@ import { logEvent } from '../leads/life';
 import { notifyParked } from '../leads/notify';
 import { isEligible, MAX_HANDOFFS, whyNotInLine } from '../../domain/rotation';
 import { followUpDue } from '../../domain/leads';
-import type { Routing } from '../../domain/routing';
+import { poolRule } from '../../domain/routing';
 import {
   ALREADY_NO_CUSTOMER,
   CLAIMED,
@@ -179,13 +179,6 @@ export async function claim(ctx: StoreCtx, me: Me, leadId: number, now = new Dat
   return done;
 }
 
-/**
- * The pool's rule: the store's routing rule with a grab that sends leads to the pool's team (the
- * whole floor's for a floor pool). Routing is kept simple here: the first such rule counts; a
- * lead whose rule is gone or has no `then` goes on to the managers.
- */
-const poolRule = (routing: Routing, team: number | null) =>
-  routing.rules.find((r) => r.grab && (team === null ? 'floor' in r.to : 'team' in r.to && r.to.team === team));
 
 /**
  * The sweep's turn on the claim pools: each lead whose time ran out moves on, one rotation

@@ -18,6 +18,8 @@ import { leadFacts, type SqlEnv } from './sql';
 import { memberById, readState, sqlEnv, teamStaff, UNASSIGNED, waiting } from './queries';
 import { FLOOR_WAY, lineQueue, nextIn, routes, served, wayOf, type Way } from './serve';
 import { NO_TRAITS, type LeadTraits } from '../../domain/routing';
+import { putInPool } from '../grabs/service';
+import { GRAB_STAGES } from '../../domain/grabs';
 import { logRotation } from './log';
 import { once } from './replay';
 
@@ -143,8 +145,6 @@ export async function insertLead(
       dealer: l.dealer?.name || null,
       dealer_ref: l.dealer?.id || null,
       team_id: way.team,
-      grab_until: way.grab && !holder ? at + way.grab.minutes * 60_000 : null,
-      grab_team: way.grab && !holder ? way.team : null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -237,6 +237,7 @@ export async function assignNext(
       if (!next && !opts.keep && !way.grab) throw new ApiError(409, 'No eligible associates right now.');
       const stored = await insertLead(trx, store, l, next, by, now, rules, false, way);
       const leadId = stored.id;
+      if (way.grab) await putInPool(trx, leadId, store, way.team, way.grab.minutes, GRAB_STAGES.first, now);
       if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: pointer, duplicate: false };
       const after = await served(trx, { store, dialect: h.dialect, way, next, pointer, leadId, customer: l.customer, by, now, env, backOfEveryLine: rules.routing.backOfEveryLine });
       mail = newLeadMail(leadId, l, { name: next.name, email }, stored.follow_up_due, stored.accept_due);

@@ -9,6 +9,8 @@ import type { Rules } from '../../domain/rules';
 import type { Actor } from '../../domain/users';
 import { AskAgain, assignBeBack, assignNext, type Handed, type NewLead } from './assign';
 import { handOnOverdue, handOutWaiting, ROTATION } from './sweep';
+import { refreshAway } from '../availability/service';
+import { announcePool, sweepPools } from '../grabs/service';
 
 /**
  * The one way leads are handed out, for every caller (a manager's Assign, the intake API, a
@@ -100,6 +102,8 @@ export async function sweep(ctx: StoreCtx, now = new Date()) {
   // Read afresh each sweep, and remembered: the notices it tells (server/notices) read the remembered ones.
   const { rules } = await rememberedRules(ctx.dbh, true);
   await closeIfDue(ctx, rules, now);
+  // Each person's own hours and time off take him out of (or back into) every line.
+  if ((await refreshAway(ctx.dbh, now, ctx.config.APP_TIMEZONE)).changed.length) ctx.bus.publish({ topic: 'rotation' });
   const moved = await handOnOverdue(ctx.dbh, now, rules);
   if (moved.length) {
     noticeAssigned(
@@ -118,6 +122,8 @@ export async function sweep(ctx: StoreCtx, now = new Date()) {
     ctx.bus.publish({ topic: 'rotation' });
     ctx.bus.publish({ topic: 'leads' });
   }
+  // Claim pools whose time ran out move on to their fallback team, then to the managers.
+  if ((await sweepPools(ctx, now)).length || moved.some((m) => m.pooled)) announcePool(ctx);
   await handOutWaitingLeads(ctx, now, rules);
   await noticeWaiting(ctx, now);
   await remindAppointments(ctx, now);

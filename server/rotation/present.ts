@@ -71,7 +71,7 @@ function viewOf({ state, team, log, pending, pastDue: dueRows }: RotationRows, n
 }
 
 /** The rotation as a manager sees it: its rows (queries.ts) read now, shaped into the answer. */
-export const rotationView = async (h: StoreDb, logSize: number, now = new Date()) => viewOf(await rotationRows(h.db, h.store, logSize, now), now);
+export const rotationView = async (h: StoreDb, logSize: number, now = new Date()) => viewOf(await rotationRows(h.db, h.store, logSize, now, h.tz), now);
 
 /**
  * The rotation as one reader may see it, shaped here and nowhere else. A manager sees everything.

@@ -196,10 +196,11 @@ const PENDING_LOOK = 100;
  * team, the recent log, the leads on the clock for an Accept and, under the hold-out rule, the
  * past-due follow-ups.
  */
-export async function rotationRows(db: Db, store: number, logSize: number, now: Date) {
+export async function rotationRows(db: Db, store: number, logSize: number, now: Date, tz?: string) {
   const [state, team, log, rules, pending] = await Promise.all([
     readState(db, store),
-    teamStaff(db, store),
+    // With the caps' counts (ups today, open leads); past-due follow-ups are listed below.
+    teamStaff(db, store, sqlEnv(now, { holdOut: false }, tz)),
     db.selectFrom('rotation_log').selectAll().where('store_id', '=', store).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(logSize).execute(),
     loadRules(db, store),
     // Only leads on the clock have an accept_due (an Accept, a close or a hand-on clears it): the

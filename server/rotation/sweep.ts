@@ -7,6 +7,9 @@ import type { Actor } from '../../domain/users';
 import type { SqlEnv } from './sql';
 import { firstOverdue, passersOf, sqlEnv, UNASSIGNED, waiting } from './queries';
 import { lineQueue } from './serve';
+import { putInPool } from '../grabs/service';
+import { poolRule } from '../../domain/routing';
+import { GRAB_STAGES } from '../../domain/grabs';
 import { give, type Assigned } from './assign';
 import { logRotation } from './log';
 
@@ -18,9 +21,10 @@ export interface HandedOn {
   leadId: number;
   customer: string;
   missed: { id: string; name: string };
-  /** The salesman who has it now; null when it waits in Unassigned. */
+  /** The salesman who has it now; null when it waits in Unassigned or up for grabs. */
   to: { id: string; name: string } | null;
   parked: boolean;
+  pooled?: true;
 }
 
 /**
@@ -74,6 +78,12 @@ export async function handOnOverdue(h: StoreDb, now = new Date(), rules = DEFAUL
         .execute();
       await trx.updateTable('leads').set({ handoffs: step.handoffs }).where('id', '=', lead.id).execute();
       const result = { leadId: Number(lead.id), customer: lead.customer, missed, parked: step.kind === 'park' };
+      // Up for grabs after N hand-ons: its line's rule sends it to the claim pool instead of the next salesman.
+      const grab = poolRule(rules.routing, team)?.grab;
+      if (grab && grab.after > 0 && step.handoffs >= grab.after) {
+        await putInPool(trx, Number(lead.id), store, team, grab.minutes, GRAB_STAGES.first, now);
+        return { ...result, parked: false, to: null, pooled: true };
+      }
       if (step.kind === 'next') {
         await give(trx, h, lead, step.to, step.pointer, ROTATION, now, rules);
         return { ...result, to: { id: step.to.id, name: step.to.name } };

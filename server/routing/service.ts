@@ -69,12 +69,14 @@ export function renameTeam(h: StoreDb, id: number, name: string) {
   });
 }
 
-/** A deleted team's rules send their leads to the whole floor (domain/routing.ts lineOfTarget). */
+/** A deleted team's rules send their leads to the whole floor (domain/routing.ts lineOfTarget), and so do its leads still waiting or in its pool. */
 export function deleteTeam(h: StoreDb, id: number) {
   return withRotationLock(h, async (trx) => {
     await teamIn(trx, h.store, id);
     await trx.deleteFrom('team_members').where('team_id', '=', id).execute();
     await trx.deleteFrom('teams').where('id', '=', id).execute();
+    await trx.updateTable('leads').set({ team_id: null }).where('store_id', '=', h.store).where('team_id', '=', id).execute();
+    await trx.updateTable('leads').set({ grab_team: null }).where('store_id', '=', h.store).where('grab_team', '=', id).execute();
   });
 }
 
