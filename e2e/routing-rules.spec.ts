@@ -56,6 +56,16 @@ test('a manager makes a Spanish team and a rule for it, and a test lead in Spani
     axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([]);
 
+  // A real ADF lead in Spanish, through the intake API, goes to the Spanish team's salesman, and shows on his screen.
+  const key = (await (await boss.request.post('/api/integrations/keys', { data: { name: unique('Spanish feed') } })).json()).key;
+  const customer = unique('Rosa Español');
+  const adf = `<?xml version="1.0"?><?adf version="1.0"?><adf><prospect lang="es"><customer><contact><name part="full">${customer}</name><phone>843-555-0199</phone></contact><comments>Hola, habla español?</comments></customer><vehicle interest="buy" status="used"><make>Honda</make></vehicle></prospect></adf>`;
+  const sent = await boss.request.post('/api/v1/leads', { headers: { 'x-api-key': key, 'content-type': 'application/xml' }, data: adf });
+  expect(sent.status()).toBe(201);
+  expect((await sent.json()).leads[0]).toMatchObject({ customer, status: 'assigned', assignedTo: repName });
+  await rep.goto('/dashboard/overview');
+  await expect(rep.getByText(customer).first()).toBeVisible();
+
   // On the Routing screen, his row has his weight and caps.
   await boss.goto('/dashboard/routing');
   const row = boss.getByTestId('team-row').filter({ hasText: repName });
