@@ -67,6 +67,7 @@ describe('the fairness ledger', () => {
       { type: 'assign', at: T0 + 2 * H, targetId: 'b', reason: null, noCustomer: false },
       { type: 'assign', at: T0 + 3 * H, targetId: 'a', reason: 'Asked for her', noCustomer: false },
       { type: 'beback', at: T0 + 3 * H, targetId: 'a', reason: null, noCustomer: false },
+      { type: 'assign', at: T0 + 3 * H, targetId: 'a', reason: 'Claimed', noCustomer: false },
       { type: 'assign', at: T0 + 4 * H, targetId: 'a', reason: null, noCustomer: true },
       { type: 'skip', at: T0 + 5 * H, targetId: 'a', reason: 'Lunch', noCustomer: false },
       { type: 'assign', at: T0 + 20 * H, targetId: 'a', reason: null, noCustomer: false },
@@ -76,7 +77,7 @@ describe('the fairness ledger', () => {
       ['b', [{ from: T0, to: T0 + 30 * H }]],
     ]);
     const f = figures('a', log, [T0 + 6 * H, T0 + 25 * H], spans, { from: T0, to: T0 + 10 * H });
-    expect(f).toEqual({ floorMs: 10 * H, ups: 1, teamAverage: 1, overrides: 1, beBacks: 1, noCustomer: 1, passes: 1, skips: 1 });
+    expect(f).toEqual({ floorMs: 10 * H, ups: 1, teamAverage: 1, overrides: 1, claims: 1, beBacks: 1, noCustomer: 1, passes: 1, skips: 1 });
   });
 
   it('says a pass in words, a snooze with the skip it came from', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLAIMED } from './grabs';
 import { addDays } from './hours';
 import { passText, type PassKind } from './rotation';
 import { dayKey, startOfMonth, weekdayOf, zonedStartOfDay } from './time';
@@ -39,13 +40,14 @@ export interface LogRow {
   noCustomer: boolean;
 }
 
-/** How an up counts: the rotation's own, a manager's hand-out to a named salesman, a be-back, or "No customer". */
-export type UpKind = 'rotation' | 'override' | 'beback' | 'noCustomer';
+/** How an up counts: the rotation's own, a manager's hand-out to a named salesman, a lead he claimed up for grabs, a be-back, or "No customer". */
+export type UpKind = 'rotation' | 'override' | 'claim' | 'beback' | 'noCustomer';
 
 export function upKind(r: LogRow): UpKind | null {
   if (r.type !== 'assign' && r.type !== 'beback') return null;
   if (r.noCustomer) return 'noCustomer';
   if (r.type === 'beback') return 'beback';
+  if (r.reason === CLAIMED) return 'claim';
   return r.reason === null ? 'rotation' : 'override';
 }
 
@@ -102,6 +104,7 @@ export interface Figures {
   ups: number;
   teamAverage: number;
   overrides: number;
+  claims: number;
   beBacks: number;
   noCustomer: number;
   passes: number;
@@ -121,6 +124,7 @@ export function figures(id: string, log: LogRow[], passesAt: number[], spans: Ma
     ups: count('rotation'),
     teamAverage: fairShare(rotationUps, mine, [...spans.values()].map(clip)),
     overrides: count('override'),
+    claims: count('claim'),
     beBacks: count('beback'),
     noCustomer: count('noCustomer'),
     passes: passesAt.filter((at) => at >= period.from && at < period.to).length,
@@ -161,6 +165,7 @@ const figuresSchema = z.object({
   ups: z.number().int(),
   teamAverage: z.number(),
   overrides: z.number().int(),
+  claims: z.number().int(),
   beBacks: z.number().int(),
   noCustomer: z.number().int(),
   passes: z.number().int(),

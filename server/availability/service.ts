@@ -31,26 +31,31 @@ async function timeOffOf(db: Db, users: string[], today: string) {
  * waiting may go out).
  */
 export async function refreshAway(h: StoreDb, now = new Date(), tz = h.tz ?? 'UTC') {
-  const today = dayKey(now, tz);
+  // The sweep asks every few seconds and nearly always nothing changes: look without the lock first.
+  if (!(await awayChanges(h.db, h.store, now, tz)).length) return { changed: [], available: false };
   return withRotationLock(h, async (trx) => {
-    const members = await trx.selectFrom('memberships').select(['user_id', 'hours', 'away']).where('store_id', '=', h.store).execute();
-    const offs = await timeOffOf(
-      trx,
-      members.map((m) => m.user_id),
-      today,
-    );
-    const byUser = new Map<string, TimeOff[]>();
-    for (const o of offs) byUser.set(o.user_id, [...(byUser.get(o.user_id) ?? []), { fromDay: o.from_day, toDay: o.to_day }]);
-    const changed: { userId: string; away: string | null }[] = [];
-    for (const m of members) {
-      const away = awayReason(readHours(m.hours), byUser.get(m.user_id) ?? [], now, tz);
-      if (away === m.away) continue;
-      await trx.updateTable('memberships').set({ away }).where('store_id', '=', h.store).where('user_id', '=', m.user_id).execute();
-      changed.push({ userId: m.user_id, away });
-    }
-    const available = changed.some((c) => c.away === null);
-    return { changed, available };
+    const changed = await awayChanges(trx, h.store, now, tz);
+    for (const c of changed) await trx.updateTable('memberships').set({ away: c.away }).where('store_id', '=', h.store).where('user_id', '=', c.userId).execute();
+    return { changed, available: changed.some((c) => c.away === null) };
   });
+}
+
+/** Whose away mark differs from what his hours and time off say now. */
+async function awayChanges(db: Db, store: number, now: Date, tz: string) {
+  const members = await db.selectFrom('memberships').select(['user_id', 'hours', 'away']).where('store_id', '=', store).execute();
+  const offs = await timeOffOf(
+    db,
+    members.map((m) => m.user_id),
+    dayKey(now, tz),
+  );
+  const byUser = new Map<string, TimeOff[]>();
+  for (const o of offs) byUser.set(o.user_id, [...(byUser.get(o.user_id) ?? []), { fromDay: o.from_day, toDay: o.to_day }]);
+  const changed: { userId: string; away: string | null }[] = [];
+  for (const m of members) {
+    const away = awayReason(readHours(m.hours), byUser.get(m.user_id) ?? [], now, tz);
+    if (away !== m.away) changed.push({ userId: m.user_id, away });
+  }
+  return changed;
 }
 
 /** One store's away marks now, its line told, and waiting leads out when someone there became available. */

@@ -15,6 +15,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 function apartText(f: Figures): string {
   const parts = [
     f.overrides && plural(f.overrides, 'hand-out by a manager', 'hand-outs by a manager'),
+    f.claims && plural(f.claims, 'lead claimed up for grabs', 'leads claimed up for grabs'),
     f.beBacks && plural(f.beBacks, 'be-back'),
     f.noCustomer && `${f.noCustomer} “No customer”`,
   ].filter(Boolean);
@@ -106,9 +107,9 @@ function TeamFairness({ period, chosen, onChoose }: { period: Period; chosen: st
                 </Text>
                 <Text size="sm">Passed over {f.passes}</Text>
                 <Text size="sm">Skipped {f.skips}</Text>
-                {f.overrides + f.beBacks + f.noCustomer > 0 && (
+                {f.overrides + f.claims + f.beBacks + f.noCustomer > 0 && (
                   <Text size="sm" c="dimmed">
-                    Apart: {f.overrides} hand-out, {f.beBacks} be-back, {f.noCustomer} no customer
+                    Apart: {f.overrides} hand-out, {f.claims} claimed, {f.beBacks} be-back, {f.noCustomer} no customer
                   </Text>
                 )}
               </Group>
