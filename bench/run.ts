@@ -15,6 +15,7 @@ import { liveBench } from './parts/live';
 import { mailBench } from './parts/mail';
 import { pagesBench } from './parts/pages';
 import { pushBench } from './parts/push';
+import { routingBench } from './parts/routing';
 import { searchBench } from './parts/search';
 import { sweepBench } from './parts/sweep';
 import { webBench } from './parts/web';
@@ -61,6 +62,9 @@ const PARTS: Record<string, () => Promise<Results>> = {
       return {};
     }
     return funnelBench();
+  },
+  async routing() {
+    return { ...(await routingBench('sqlite')), ...(PG_AVAILABLE ? await routingBench('postgres') : {}) };
   },
   pages: pagesBench,
   lighthouse: lighthouseBench,

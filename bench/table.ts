@@ -56,6 +56,14 @@ function tableOf(r: Results) {
       ['  ceiling: trivial route over HTTP', `${r.http_ceiling_postgres_rps}/s`, 'baseline', ''],
     );
   }
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    if (!has(`routing_${kind}_rps`)) continue;
+    const name = kind === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+    rows.push(
+      [`assign through 20 routing rules and 4 teams, ${name}`, `${r[`routing_${kind}_rps`]}/s`, '≥ 1,000/s', ok(r[`routing_${kind}_rps`] >= 1000)],
+      ['  latency', `p50 ${r[`routing_${kind}_p50_ms`]} ms, p99 ${r[`routing_${kind}_p99_ms`]} ms`, 'p99 < 50 ms', ok(r[`routing_${kind}_p99_ms`] < 50)],
+    );
+  }
   if (has('assign_group_rps', 'assign_group_one_store_rps')) {
     const times = r.assign_group_rps / r.assign_group_one_store_rps;
     rows.push(

@@ -202,5 +202,18 @@ export function afterServe(line: readonly Member[], served: Member, now: Date): 
   return { pointer: served.position, owed: eligible.map((m) => ({ id: m.id, owed: credit(m) - (m.id === served.id ? total : 0) })) };
 }
 
-/** Serving him in one line puts him at the back of another he stands in (check-in order's move). */
-export const toBack = (line: Member[], id: string, pointer: number, top: number) => checkIn(line, id, pointer, top);
+/** Places left free between people when a line is renumbered, so a later move to the back is one write. */
+const GAP = 64;
+
+/**
+ * Serving him in one line puts him at the back of another he stands in. When the place just after
+ * the pointer is free (or his), he takes it and the pointer moves onto it: he is served last and
+ * everyone else keeps his turn, in one write. Otherwise the line is renumbered in serving order
+ * with him last (check-in order's move), leaving free places between people for the next time.
+ */
+export function toBack(line: Pick<Member, 'id' | 'position'>[], id: string, pointer: number, top: number): { places: { id: string; position: number }[]; pointer: number } {
+  const after = pointer + 1;
+  if (!line.some((m) => m.position === after && m.id !== id)) return { places: [{ id, position: after }], pointer: after };
+  const r = checkIn(line as Member[], id, pointer, top);
+  return { places: r.places.map((p, i) => ({ id: p.id, position: top + GAP * (i + 1) })), pointer: top };
+}

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, StoreDb } from '../db';
-import { line, sqlEnv } from './queries';
+import { line, passedQuery, sqlEnv } from './queries';
 import { ApiError } from '../http/errors';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { acceptDue } from '../../domain/speed';
-import { eligibleSql, inRotationSql, nextUpOrderSql, passSql, waitingSql } from './sql';
+import { eligibleSql, nextUpOrderSql, waitingSql } from './sql';
 import type { Rules } from '../../domain/rules';
 import { newLeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
@@ -83,15 +83,7 @@ function assignFunction(db: Db): { name: string; text: string } {
     .compile();
   const waiting = db.selectFrom('leads').select(sql.lit(1).as('one')).where('leads.store_id', '=', sql.raw<number>('p_store')).where(waitingSql(env)).compile();
   // Who was passed over on the way to Next Up, and why (the fairness ledger; serve.ts on the stepwise path).
-  const why = passSql(env);
-  const passed = db
-    .selectFrom('memberships')
-    .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select(['users.id', 'memberships.position', why.kind.as('kind'), why.detail.as('why')])
-    .where('memberships.store_id', '=', sql.raw<number>('p_store'))
-    .where(inRotationSql(env))
-    .where(sql<boolean>`not ${eligibleSql(env)}`)
-    .compile();
+  const passed = passedQuery(db, sql.raw<number>('p_store'), null, env, sql.raw<number>('v_pointer'), sql.raw<number>('v_next.position')).compile();
   // Everything in them is a constant of the rule book or an argument: nothing is bound.
   if (pick.parameters.length || waiting.parameters.length || passed.parameters.length) throw new Error('the one-call assign must not bind values');
   const body = `(
@@ -152,9 +144,7 @@ begin
       values (p_store, 'assign', p_customer, v_next.id, v_next.name, null, p_by_id, p_by_name, v_next.position, v_id, p_at)
       returning id into v_log;
     insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
-      select p_store, v_log, v_id, null, q.id, q.kind, q.why, p_at from (${passed.sql}) q
-      where case when v_next.position > v_pointer then q.position > v_pointer and q.position < v_next.position
-                 else q.position > v_pointer or q.position < v_next.position end;
+      select p_store, v_log, v_id, null, q.id, q.kind, q.why, p_at from (${passed.sql}) q;
     update rotation_state set pointer_pos = v_next.position, last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id
       where id = p_store;
     v_pointer := v_next.position;

@@ -6,7 +6,8 @@ import type { Member } from '../../domain/rotation';
 import type { Rules } from '../../domain/rules';
 import { loadRules } from '../rules/service';
 import { dayKey, zonedStartOfDay } from '../../domain/time';
-import { eligibleSql, nextUpOrderSql, openLeadsSql, overdueSql, pastDueCountSql, pastDueSql, upsTodaySql, waitingSql, type SqlEnv } from './sql';
+import { sql } from 'kysely';
+import { eligibleSql, inRotationSql, nextUpOrderSql, openLeadsSql, overdueSql, passSql, pastDueCountSql, pastDueSql, upsTodaySql, waitingSql, type SqlEnv } from './sql';
 
 /** assigned_to of a lead that is waiting for someone eligible. */
 export const UNASSIGNED = '';
@@ -95,6 +96,38 @@ export const teamLine = (db: Db, store: number | RawBuilder<number>, team: numbe
     ])
     .where('tm.team_id', '=', team);
 
+/**
+ * Who was passed over at an up in a line, and why (the fairness ledger): those in the rotation
+ * but out of line (domain/rotation.ts IN_ROTATION, ELIGIBLE, PASS_KINDS, compiled by sql.ts)
+ * whose places lie after the pointer and before the one served, in the circle's order. The same
+ * query serves the stepwise assign (serve.ts) and the one-call assign (assign-postgres.ts), where
+ * the store, the pointer and the place are the function's own variables.
+ */
+export function passedQuery(db: Db, store: number | RawBuilder<number>, team: number | null, env: SqlEnv, pointer: number | RawBuilder<number>, at: number | RawBuilder<number>) {
+  const why = passSql(env, team === null ? 'memberships' : 'tm');
+  const place = sql.ref<number>(team === null ? 'memberships.position' : 'tm.position');
+  const rows =
+    team === null
+      ? db.selectFrom('memberships').innerJoin('users', 'users.id', 'memberships.user_id').where('memberships.store_id', '=', store)
+      : db
+          .selectFrom('team_members as tm')
+          .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'tm.user_id').on('memberships.store_id', '=', store))
+          .innerJoin('users', 'users.id', 'tm.user_id')
+          .where('tm.team_id', '=', team);
+  // Known places make a range the line's index finds (nearly always empty: no one stood between); the function's variables a case.
+  const between =
+    typeof pointer === 'number' && typeof at === 'number'
+      ? at > pointer
+        ? sql<boolean>`(${place} > ${pointer} and ${place} < ${at})`
+        : sql<boolean>`(${place} > ${pointer} or ${place} < ${at})`
+      : sql<boolean>`(case when ${at} > ${pointer} then ${place} > ${pointer} and ${place} < ${at} else ${place} > ${pointer} or ${place} < ${at} end)`;
+  return rows
+    .select(['users.id', why.kind.as('kind'), why.detail.as('why')])
+    .where(between)
+    .where(inRotationSql(env))
+    .where(sql<boolean>`not ${eligibleSql(env)}`);
+}
+
 /** What the rule book counts per person (past-due follow-ups under the hold-out rule, ups today and open leads under caps). */
 const counted = (env: SqlEnv) => [pastDueCountSql(env).as('past_due'), upsTodaySql(env).as('ups_today'), openLeadsSql().as('open_leads')] as const;
 
@@ -137,14 +170,20 @@ export const readState = (db: Db, store: number) => db.selectFrom('rotation_stat
 
 /** Next Up (the rule book's ELIGIBLE and NEXT_UP, applied by the database), with his address for the mail about his lead. */
 export async function nextUp(trx: Db, store: number, env: SqlEnv, dialect: Dialect) {
-  const state = await readState(trx, store);
+  const { weights, teams, ...state } = await trx.selectFrom('rotation_state').selectAll().select(storeShapeSql(store)).where('id', '=', store).executeTakeFirstOrThrow();
   const row = await line(trx, store)
     .where(eligibleSql(env))
     .orderBy(nextUpOrderSql(env, dialect, state.pointer_pos))
     .limit(1)
     .executeTakeFirst();
-  return { state, next: row ? toMember(row) : null, email: row?.email ?? '' };
+  return { state, next: row ? toMember(row) : null, email: row?.email ?? '', shape: { weights: !!weights, teams: !!teams } };
 }
+
+/** What an up must do beyond the line it is in: weights at play in the store (anyone above 1), teams to move him in. */
+export const storeShapeSql = (store: number) => [
+  sql<number>`exists (select 1 from memberships w where w.store_id = ${store} and w.weight <> 1)`.as('weights'),
+  sql<number>`exists (select 1 from teams t where t.store_id = ${store})`.as('teams'),
+];
 
 /** Next Up in a team's line, by the same rules over the team's places and pointer. */
 export async function nextUpInTeam(trx: Db, store: number, team: number, env: SqlEnv, dialect: Dialect) {

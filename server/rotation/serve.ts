@@ -1,8 +1,9 @@
 import type { Db, Dialect } from '../db';
-import { eligibleQueue, passedOver, type Member } from '../../domain/rotation';
+import { sql } from 'kysely';
+import { eligibleQueue, type Member } from '../../domain/rotation';
 import { afterServe, lineOfTarget, pickWeighted, route, toBack, type LeadTraits, type Routing } from '../../domain/routing';
 import type { Actor } from '../../domain/users';
-import { nextUp, nextUpInTeam, readState, teamLineStaff, teamStaff } from './queries';
+import { nextUp, nextUpInTeam, passedQuery, readState, storeShapeSql, teamLineStaff, teamStaff } from './queries';
 import type { SqlEnv } from './sql';
 
 /** The line an up goes through: a team's (its id) or the whole floor's (null), and the routing rule that chose it. */
@@ -35,21 +36,18 @@ export async function wayOf(trx: Db, store: number, r: Routing, traits: LeadTrai
  * eligible people (domain/routing.ts pickWeighted).
  */
 export async function nextIn(trx: Db, store: number, team: number | null, env: SqlEnv, dialect: Dialect, now: Date) {
-  const picked =
-    team === null
-      ? await nextUp(trx, store, env, dialect).then(({ state, next, email }) => ({ pointer: state.pointer_pos, next, email }))
-      : await nextUpInTeam(trx, store, team, env, dialect);
-  if (!picked.next || !(await hasWeights(trx, store))) return picked;
+  const floor = team === null ? await nextUp(trx, store, env, dialect) : null;
+  const picked = floor ? { pointer: floor.state.pointer_pos, next: floor.next, email: floor.email } : await nextUpInTeam(trx, store, team ?? 0, env, dialect);
+  const shape = floor ? floor.shape : await storeShape(trx, store);
+  if (!picked.next || !shape.weights) return { ...picked, shape };
   const { queue } = await lineQueue(trx, store, team, env, now);
   const next = pickWeighted(queue, picked.pointer, (await readState(trx, store)).last_assigned_to);
-  if (!next || next.id === picked.next.id) return picked;
+  if (!next || next.id === picked.next.id) return { ...picked, shape };
   const to = await trx.selectFrom('users').select('email').where('id', '=', next.id).executeTakeFirstOrThrow();
-  return { pointer: picked.pointer, next, email: to.email };
+  return { pointer: picked.pointer, next, email: to.email, shape };
 }
 
-/** Whether anyone in the store has a weight above 1 (then its lines are served by weight). */
-export const hasWeights = async (trx: Db, store: number) =>
-  !!(await trx.selectFrom('memberships').select('user_id').where('store_id', '=', store).where('weight', '<>', 1).limit(1).executeTakeFirst());
+
 
 /** A line's pointer and its eligible people in place order (the domain's pick reads them). */
 export async function lineQueue(trx: Db, store: number, team: number | null, env: SqlEnv, now: Date) {
@@ -63,20 +61,31 @@ export async function lineQueue(trx: Db, store: number, team: number | null, env
 /** A line's people, with the rule book's counts, in its order. */
 const peopleOf = (trx: Db, store: number, team: number | null, env: SqlEnv) => (team === null ? teamStaff(trx, store, env) : teamLineStaff(trx, store, team, env));
 
-/** Sets a line's pointer, and each place that moves (through free places below everyone's, as places are unique). */
-async function moveLine(trx: Db, store: number, team: number | null, pointer: number, places: { id: string; position: number }[], owed: { id: string; owed: number }[] = []) {
+/**
+ * Sets a line's pointer, its places that move (each onto a place no one holds, as places are
+ * unique) and its credits; `state`, the store's last up, goes with the whole floor's pointer.
+ */
+async function moveLine(
+  trx: Db,
+  store: number,
+  team: number | null,
+  pointer: number,
+  places: { id: string; position: number }[],
+  owed: { id: string; owed: number }[] = [],
+  state?: { last_assigned_to: string; last_assigned_at: number; updated_by: string | null },
+) {
   if (team === null) {
     for (const p of places) await trx.updateTable('memberships').set({ position: p.position }).where('store_id', '=', store).where('user_id', '=', p.id).execute();
     for (const o of owed) await trx.updateTable('memberships').set({ owed: o.owed }).where('store_id', '=', store).where('user_id', '=', o.id).execute();
-    await trx.updateTable('rotation_state').set({ pointer_pos: pointer }).where('id', '=', store).execute();
+    await trx.updateTable('rotation_state').set({ pointer_pos: pointer, ...state }).where('id', '=', store).execute();
     return;
   }
   for (const p of places) await trx.updateTable('team_members').set({ position: p.position }).where('team_id', '=', team).where('user_id', '=', p.id).execute();
   for (const o of owed) await trx.updateTable('team_members').set({ owed: o.owed }).where('team_id', '=', team).where('user_id', '=', o.id).execute();
   await trx.updateTable('teams').set({ pointer_pos: pointer }).where('id', '=', team).execute();
+  if (state) await trx.updateTable('rotation_state').set(state).where('id', '=', store).execute();
 }
 
-const topOf = (people: Member[], pointer: number) => Math.max(pointer, ...people.map((m) => m.position));
 
 /**
  * An up given in a line: logs it (with its line and rule) and who was passed over on the way and
@@ -100,13 +109,16 @@ export async function served(
     backOfEveryLine: boolean;
     /** A manager's override: his reason, and the pointer override() leaves (no one loses a turn). */
     named?: { reason: string; pointer: number };
+    /** The store's shape when the caller has read it already (nextIn). */
+    shape?: { weights: boolean; teams: boolean };
   },
 ): Promise<number> {
   const { store, way, next, now } = u;
   const at = now.getTime();
-  const people = await peopleOf(trx, store, way.team, u.env);
-  const me = people.find((m) => m.id === next.id) ?? next;
-  const after = u.named ? { pointer: u.named.pointer, owed: [] } : afterServe(people, me, now);
+  const shape = u.shape ?? (await storeShape(trx, store));
+  // Weights at play: the line's credits move (afterServe reads everyone in it); else the pointer stops at his place.
+  const people = shape.weights && !u.named ? await peopleOf(trx, store, way.team, u.env) : null;
+  const after = u.named ? { pointer: u.named.pointer, owed: [] } : people ? afterServe(people, people.find((m) => m.id === next.id) ?? next, now) : { pointer: next.position, owed: [] };
   const log = await trx
     .insertInto('rotation_log')
     .values({
@@ -126,27 +138,57 @@ export async function served(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  // An override passes no one over: nobody's turn moves.
-  const passes = (u.named ? [] : passedOver(people, u.pointer, me, now)).map((p) => ({ user: p.member.id, kind: p.kind, why: p.detail }));
+  const stamp = (v: number | null) => sql<number>`cast(${v} as bigint)`;
+  // Who was passed over on the way to him, and why (an override passes no one over: nobody's turn moves).
+  // Nearly always no one stood between the pointer and him: a look at the places says so cheaply.
+  if (!u.named && (await standsBetween(trx, store, way.team, u.pointer, next.position)))
+    await trx
+      .insertInto('passed_over')
+      .columns(['user_id', 'kind', 'why', 'store_id', 'log_id', 'lead_id', 'team_id', 'created_at'])
+      .expression(
+        passedQuery(trx, store, way.team, u.env, u.pointer, next.position).select([
+          stamp(store).as('store_id'),
+          stamp(Number(log.id)).as('log_id'),
+          stamp(u.leadId).as('lead_id'),
+          stamp(way.team).as('team_id'),
+          stamp(at).as('created_at'),
+        ]),
+      )
+      .execute();
   // A rule sent the lead to a team: whoever was Next Up on the whole floor, outside it, was passed over by the rule.
   if (way.team !== null && way.rule !== null) {
     const floorNext = (await nextUp(trx, store, u.env, u.dialect)).next;
-    if (floorNext && floorNext.id !== next.id && !people.some((m) => m.id === floorNext.id))
-      passes.push({ user: floorNext.id, kind: 'rule', why: `Rule "${way.rule}" sent it to the ${way.teamName ?? 'other'} team` });
+    const inTeam = floorNext && (await trx.selectFrom('team_members').select('user_id').where('team_id', '=', way.team).where('user_id', '=', floorNext.id).executeTakeFirst());
+    if (floorNext && floorNext.id !== next.id && !inTeam)
+      await trx
+        .insertInto('passed_over')
+        .values({ store_id: store, log_id: Number(log.id), lead_id: u.leadId, team_id: way.team, user_id: floorNext.id, kind: 'rule', why: `Rule "${way.rule}" sent it to the ${way.teamName ?? 'other'} team`, created_at: at })
+        .execute();
   }
-  if (passes.length)
-    await trx
-      .insertInto('passed_over')
-      .values(passes.map((p) => ({ store_id: store, log_id: Number(log.id), lead_id: u.leadId, team_id: way.team, user_id: p.user, kind: p.kind, why: p.why, created_at: at })))
-      .execute();
-  await moveLine(trx, store, way.team, after.pointer, [], after.owed);
-  await trx.updateTable('rotation_state').set({ last_assigned_to: next.id, last_assigned_at: at, updated_by: u.by.id }).where('id', '=', store).execute();
-  if (u.backOfEveryLine) await backOfOthers(trx, store, way.team, next.id, u.env);
+  await moveLine(trx, store, way.team, after.pointer, [], after.owed, { last_assigned_to: next.id, last_assigned_at: at, updated_by: u.by.id });
+  if (u.backOfEveryLine && shape.teams) await backOfOthers(trx, store, way.team, next.id);
   return after.pointer;
 }
 
+/** Whether anyone stands in a line between the pointer and a place, in the circle's order. */
+async function standsBetween(trx: Db, store: number, team: number | null, pointer: number, at: number) {
+  const place = sql.ref<number>('position');
+  const between = at > pointer ? sql<boolean>`(${place} > ${pointer} and ${place} < ${at})` : sql<boolean>`(${place} > ${pointer} or ${place} < ${at})`;
+  const row =
+    team === null
+      ? await trx.selectFrom('memberships').select('position').where('store_id', '=', store).where(between).limit(1).executeTakeFirst()
+      : await trx.selectFrom('team_members').select('position').where('team_id', '=', team).where(between).limit(1).executeTakeFirst();
+  return !!row;
+}
+
+/** Whether weights are at play in a store (anyone above 1) and whether it has teams: the extra work of an up is only for them. */
+export async function storeShape(trx: Db, store: number) {
+  const r = await trx.selectNoFrom(storeShapeSql(store)).executeTakeFirstOrThrow();
+  return { weights: !!r.weights, teams: !!r.teams };
+}
+
 /** Puts someone served in one line at the back of every other line he stands in (the whole floor's and his teams'). */
-async function backOfOthers(trx: Db, store: number, servedIn: number | null, id: string, env: SqlEnv) {
+async function backOfOthers(trx: Db, store: number, servedIn: number | null, id: string) {
   const teams = await trx
     .selectFrom('team_members')
     .innerJoin('teams', 'teams.id', 'team_members.team_id')
@@ -158,15 +200,21 @@ async function backOfOthers(trx: Db, store: number, servedIn: number | null, id:
   const lines: { team: number | null; pointer: number }[] = teams.map((t) => ({ team: Number(t.id), pointer: t.pointer_pos }));
   lines.push({ team: null, pointer: (await readState(trx, store)).pointer_pos });
   for (const l of lines.filter((x) => x.team !== servedIn)) {
-    const people = await peopleOf(trx, store, l.team, env);
+    const people = await placesOf(trx, store, l.team);
     if (!people.some((m) => m.id === id) || lastIn(people, l.pointer)?.id === id) continue;
-    const r = toBack(people, id, l.pointer, topOf(people, l.pointer));
+    const r = toBack(people, id, l.pointer, Math.max(l.pointer, ...people.map((m) => m.position)));
     await moveLine(trx, store, l.team, r.pointer, r.places);
   }
 }
 
+/** A line's places only (who stands where), as a move to the back needs them. */
+const placesOf = (trx: Db, store: number, team: number | null) =>
+  team === null
+    ? trx.selectFrom('memberships').select(['user_id as id', 'position']).where('store_id', '=', store).execute()
+    : trx.selectFrom('team_members').select(['user_id as id', 'position']).where('team_id', '=', team).execute();
+
 /** Who is served last in a line, its circle read from the pointer. */
-function lastIn(people: Member[], pointer: number): Member | undefined {
+function lastIn(people: Pick<Member, 'id' | 'position'>[], pointer: number) {
   const sorted = [...people].sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
   const upTo = sorted.filter((m) => m.position <= pointer);
   return upTo.length ? upTo[upTo.length - 1] : sorted[sorted.length - 1];

@@ -139,8 +139,8 @@ export const eligibleSql = (env: SqlEnv) => toSql(ELIGIBLE, memberColumns(env), 
 export const inRotationSql = (env: SqlEnv) => toSql(IN_ROTATION, memberColumns(env), env);
 
 /** Why someone out of line was passed over: the first of PASS_KINDS that holds, and its detail (PASS_DETAIL) as text. */
-export function passSql(env: SqlEnv) {
-  const cols = memberColumns(env);
+export function passSql(env: SqlEnv, places: Places = 'memberships') {
+  const cols = memberColumns(env, places);
   const kind = sql<string>`(case ${sql.join(
     PASS_KINDS.map((k) => sql`when ${toSql(k.when, cols, env)} then ${sql.lit(k.kind)}`),
     sql` `,
