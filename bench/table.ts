@@ -62,6 +62,7 @@ function tableOf(r: Results) {
     rows.push(
       [`assign through 20 routing rules and 4 teams, ${name}`, `${r[`routing_${kind}_rps`]}/s`, '≥ 1,000/s', ok(r[`routing_${kind}_rps`] >= 1000)],
       ['  latency', `p50 ${r[`routing_${kind}_p50_ms`]} ms, p99 ${r[`routing_${kind}_p99_ms`]} ms`, 'p99 < 50 ms', ok(r[`routing_${kind}_p99_ms`] < 50)],
+      ['  the same store with no teams or rules, same run', `${r[`routing_${kind}_plain_rps`]}/s`, 'baseline', ''],
     );
   }
   if (has('assign_group_rps', 'assign_group_one_store_rps')) {

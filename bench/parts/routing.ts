@@ -41,21 +41,29 @@ export async function routed(dbh: DbHandle) {
   if (dbh.dialect === 'postgres') await sql`analyze`.execute(dbh.db);
 }
 
+/** The same store's assign over HTTP, first plain (the baseline, in the same run), then with its teams and rules. */
 export async function routingBench(kind: 'sqlite' | 'postgres'): Promise<Results> {
   const dbh = await freshDb(kind);
   const { cookie } = await seed(dbh);
-  await routed(dbh);
-  await dbh.release();
-  const server = await startServer({ DATA_DIR: dbh.dir, ...(dbh.url ? { DATABASE_URL: dbh.url } : {}) });
-  await new Promise((r) => setTimeout(r, 500));
-  say(`[${kind}] assign through 20 routing rules and 4 teams over HTTP, ${CONCURRENCY} managers, ${SECONDS} s…`);
+  const env = { DATA_DIR: dbh.dir, ...(dbh.url ? { DATABASE_URL: dbh.url } : {}) };
   let i = 0;
-  const assign = await load(server.port, 'POST', '/api/rotation/assign', cookie, () => JSON.stringify({ customer: `Routed ${i++}` }));
-  await server.stop();
+  const run = async (what: string) => {
+    const server = await startServer(env);
+    await new Promise((r) => setTimeout(r, 500));
+    say(`[${kind}] assign ${what} over HTTP, ${CONCURRENCY} managers, ${SECONDS} s…`);
+    const r = await load(server.port, 'POST', '/api/rotation/assign', cookie, () => JSON.stringify({ customer: `Routed ${i++}` }));
+    await server.stop();
+    return r;
+  };
+  const plain = await run('with no teams or rules');
+  await routed(dbh);
+  const assign = await run('through 20 routing rules and 4 teams');
+  await dbh.release();
   await dbh.drop();
   return {
     [`routing_${kind}_rps`]: round(assign.rps, 0),
     [`routing_${kind}_p50_ms`]: round(assign.p50, 2),
     [`routing_${kind}_p99_ms`]: round(assign.p99, 2),
+    [`routing_${kind}_plain_rps`]: round(plain.rps, 0),
   };
 }
