@@ -11,7 +11,7 @@ export interface TimeOff {
 }
 
 /** The longest time off one entry may cover: a year. */
-export const MAX_TIME_OFF_DAYS = 366;
+const MAX_TIME_OFF_DAYS = 366;
 export const MAX_TIME_OFF_NOTE = 100;
 
 /** "Off Nov 28", "Off Nov 28–30", "Off Nov 30–Dec 2", "Off Dec 30–Jan 2". */
@@ -53,9 +53,7 @@ const strict = <T extends z.ZodRawShape>(shape: T) =>
   });
 
 const day = (label: string) =>
-  z
-    .string({ error: `${label} must be a day like 2026-11-28` })
-    .refine(isValidDayKey, { error: `${label} must be a day like 2026-11-28`, abort: true });
+  z.string({ error: `${label} must be a day like 2026-11-28` }).refine(isValidDayKey, { error: `${label} must be a day like 2026-11-28`, abort: true });
 
 /** His own hours: the business hours' shape (seven days, Sunday first), or null: whenever the store is open. */
 export const hoursChangeSchema = strict({ hours: businessHoursSchema });

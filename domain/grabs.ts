@@ -28,7 +28,7 @@ export const ONLY_ASSIGNS = 'Only an assign can be marked No customer.';
 const iso = z.iso.datetime({ offset: true });
 
 /** A lead in a claim pool as the floor sees it. */
-export const grabLead = z.object({
+const grabLead = z.object({
   id: z.number().int(),
   customer: z.string(),
   vehicle: z.string().nullable(),

@@ -93,7 +93,8 @@ export const NEXT_UP: OrderKey<Member>[] = [{ above: 'position', ref: 'pointer' 
 /** The line's order, by place. */
 const BY_PLACE: OrderKey<Member>[] = [{ field: 'position' }, { field: 'id' }];
 
-export const isEligible = (m: Member, now: Date) => holds(ELIGIBLE, { ...m, pastDue: m.pastDue ?? 0, upsToday: m.upsToday ?? 0, openLeads: m.openLeads ?? 0 }, now);
+export const isEligible = (m: Member, now: Date) =>
+  holds(ELIGIBLE, { ...m, pastDue: m.pastDue ?? 0, upsToday: m.upsToday ?? 0, openLeads: m.openLeads ?? 0 }, now);
 
 export function eligibleQueue(members: Member[], now: Date): Member[] {
   return members.filter((m) => isEligible(m, now)).sort(compare(BY_PLACE, { pointer: 0 }));
@@ -138,14 +139,14 @@ export const IN_ROTATION: Cond<Member> = all(eq('role', 'staff'), eq('active', t
 
 const counts = (m: Member) => ({ ...m, pastDue: m.pastDue ?? 0, upsToday: m.upsToday ?? 0, openLeads: m.openLeads ?? 0 });
 
-export function passKind(m: Member, now: Date): PassKind | null {
+function passKind(m: Member, now: Date): PassKind | null {
   if (isEligible(m, now) || !holds(IN_ROTATION, counts(m), now)) return null;
   return PASS_KINDS.find((k) => holds(k.when, counts(m), now))?.kind ?? null;
 }
 
 /** What the ledger keeps beside a kind, to say it in words later (passText): the count or the away text. */
 export const PASS_DETAIL: Partial<Record<PassKind, 'away' | 'pastDue' | 'openLeads'>> = { away: 'away', hold: 'pastDue', open: 'openLeads' };
-export function passDetail(m: Member, kind: PassKind): string {
+function passDetail(m: Member, kind: PassKind): string {
   const field = PASS_DETAIL[kind];
   return field ? String(counts(m)[field] ?? '') : '';
 }

@@ -84,7 +84,10 @@ describe('caps', () => {
   it('are never exceeded: a capped salesman is out of line once he reaches it', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ daily: fc.option(fc.integer({ min: 1, max: 30 })), open: fc.option(fc.integer({ min: 1, max: 30 })) }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.record({ daily: fc.option(fc.integer({ min: 1, max: 30 })), open: fc.option(fc.integer({ min: 1, max: 30 })) }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         fc.integer({ min: 1, max: 200 }),
         (caps, leads) => {
           const line: Line = {
@@ -160,7 +163,11 @@ describe('routing rules', () => {
   it('always pick the first rule whose conditions all hold, else the fallback', () => {
     fc.assert(
       fc.property(fc.array(match, { maxLength: 8 }), traits, (whens, t) => {
-        const r: Routing = { rules: whens.map((when, i) => ({ name: `R${i}`, when, to: { team: i + 1 }, grab: null })), fallback: { floor: true }, backOfEveryLine: true };
+        const r: Routing = {
+          rules: whens.map((when, i) => ({ name: `R${i}`, when, to: { team: i + 1 }, grab: null })),
+          fallback: { floor: true },
+          backOfEveryLine: true,
+        };
         const lead: LeadTraits = { ...NO_TRAITS, ...t };
         const hit = route(r, lead, NOW, TZ);
         const first = whens.findIndex((w) => matches(w, lead, NOW, TZ));
@@ -189,8 +196,12 @@ describe('routing rules', () => {
 
   it('refuse bad input with a clear message', () => {
     const bad = (v: unknown) => routingSchema.safeParse(v).error?.issues[0]?.message;
-    expect(bad({ rules: [{ name: '', when: {}, to: { floor: true } }], fallback: { floor: true }, backOfEveryLine: true })).toBe('A rule name must be 1 to 60 characters');
-    expect(bad({ rules: [{ name: 'x', when: { colour: 'red' }, to: { floor: true } }], fallback: { floor: true }, backOfEveryLine: true })).toBe('Unknown condition: colour');
+    expect(bad({ rules: [{ name: '', when: {}, to: { floor: true } }], fallback: { floor: true }, backOfEveryLine: true })).toBe(
+      'A rule name must be 1 to 60 characters',
+    );
+    expect(bad({ rules: [{ name: 'x', when: { colour: 'red' }, to: { floor: true } }], fallback: { floor: true }, backOfEveryLine: true })).toBe(
+      'Unknown condition: colour',
+    );
     expect(bad({ rules: [{ name: 'x', when: { language: 'spanish' }, to: { floor: true } }], fallback: { floor: true }, backOfEveryLine: true })).toBe(
       'Language must be a two-letter code like es',
     );

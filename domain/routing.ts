@@ -12,13 +12,13 @@ import { wall } from './time';
  */
 
 export const MAX_TEAMS = 20;
-export const MAX_ROUTING_RULES = 50;
+const MAX_ROUTING_RULES = 50;
 export const MAX_WEIGHT = 5;
-export const TEAM_NAME_MSG = 'A team name must be 1 to 40 characters';
+const TEAM_NAME_MSG = 'A team name must be 1 to 40 characters';
 export const teamNameSchema = z.string({ error: TEAM_NAME_MSG }).trim().min(1, { error: TEAM_NAME_MSG }).max(40, { error: TEAM_NAME_MSG });
 
 /** Where a lead goes: a team's line, or the whole floor's (the store's own line). */
-export const targetSchema = z.union([z.strictObject({ team: z.number().int().positive() }), z.strictObject({ floor: z.literal(true) })], {
+const targetSchema = z.union([z.strictObject({ team: z.number().int().positive() }), z.strictObject({ floor: z.literal(true) })], {
   error: 'Send it to a team or to the whole floor',
 });
 export type Target = z.infer<typeof targetSchema>;
@@ -35,7 +35,7 @@ const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
 const clock = (label: string) => z.string({ error: `${label} must be a time like 09:00` }).regex(CLOCK, { error: `${label} must be a time like 09:00` });
 
 /** What a rule asks of a lead; every condition given must hold (none given: every lead). */
-export const matchSchema = z.strictObject(
+const matchSchema = z.strictObject(
   {
     /** The lead's source as stored ("Internet", "Walk-in", the ADF provider's name). */
     source: text('Source'),
@@ -61,7 +61,7 @@ export const matchSchema = z.strictObject(
 export type Match = z.infer<typeof matchSchema>;
 
 /** Up for grabs: instead of (after 0) or after N hand-ons, the lead waits in a claim pool for the team; unclaimed after M minutes it goes to `then`, then to the managers. */
-export const grabSchema = z.strictObject({
+const grabSchema = z.strictObject({
   after: z.number({ error: 'Hand-ons before the pool must be 0 to 3' }).int().min(0).max(3, { error: 'Hand-ons before the pool must be 0 to 3' }),
   minutes: z.number({ error: 'Minutes in the pool must be 1 to 120' }).int().min(1).max(120, { error: 'Minutes in the pool must be 1 to 120' }),
   then: targetSchema.nullable(),
@@ -69,7 +69,11 @@ export const grabSchema = z.strictObject({
 export type Grab = z.infer<typeof grabSchema>;
 
 export const routingRuleSchema = z.strictObject({
-  name: z.string({ error: 'A rule name must be 1 to 60 characters' }).trim().min(1, { error: 'A rule name must be 1 to 60 characters' }).max(60, { error: 'A rule name must be 1 to 60 characters' }),
+  name: z
+    .string({ error: 'A rule name must be 1 to 60 characters' })
+    .trim()
+    .min(1, { error: 'A rule name must be 1 to 60 characters' })
+    .max(60, { error: 'A rule name must be 1 to 60 characters' }),
   when: matchSchema,
   to: targetSchema,
   grab: grabSchema.nullable().default(null),
@@ -111,13 +115,7 @@ export const LANGUAGE_WORDS: Record<string, string[]> = {
 };
 
 /** Folded for comparison: case, accents and runs of spaces do not count. */
-export const fold = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 
 const words = (s: string) => ` ${fold(s).replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
 const hasPhrase = (hay: string, phrase: string) => words(hay).includes(words(phrase));
@@ -171,7 +169,7 @@ export const poolRule = (r: Routing, team: number | null): RoutingRule | undefin
 export const lineOfTarget = (to: Target, teams: readonly number[]): number | null => ('team' in to && teams.includes(to.team) ? to.team : null);
 
 /** Whether weights are at play in a line: someone in it with a weight above 1. */
-export const weighted = (eligible: readonly Member[]) => eligible.some((m) => (m.weight ?? 1) > 1);
+const weighted = (eligible: readonly Member[]) => eligible.some((m) => (m.weight ?? 1) > 1);
 
 /**
  * Next Up among the eligible. With everyone at weight 1 it is the round robin it always was
@@ -211,7 +209,12 @@ const GAP = 64;
  * everyone else keeps his turn, in one write. Otherwise the line is renumbered in serving order
  * with him last (check-in order's move), leaving free places between people for the next time.
  */
-export function toBack(line: Pick<Member, 'id' | 'position'>[], id: string, pointer: number, top: number): { places: { id: string; position: number }[]; pointer: number } {
+export function toBack(
+  line: Pick<Member, 'id' | 'position'>[],
+  id: string,
+  pointer: number,
+  top: number,
+): { places: { id: string; position: number }[]; pointer: number } {
   const after = pointer + 1;
   if (!line.some((m) => m.position === after && m.id !== id)) return { places: [{ id, position: after }], pointer: after };
   const r = checkIn(line as Member[], id, pointer, top);

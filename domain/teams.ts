@@ -30,7 +30,12 @@ export const limitsSchema = strict({
 }).refine((v) => Object.keys(v).length > 0, { error: 'Say what to change: weight, daily cap or open-leads cap' });
 export type Limits = z.infer<typeof limitsSchema>;
 
-const trait = (label: string, max: number) => z.string({ error: `${label} must be text` }).trim().max(max, { error: `${label} must be at most ${max} characters` }).optional();
+const trait = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, { error: `${label} must be at most ${max} characters` })
+    .optional();
 
 /** A sample lead to try on the routing rules: what the rules read of a lead (domain/routing.ts LeadTraits), each part optional. */
 export const traitsSchema = strict({
@@ -58,7 +63,7 @@ export function teamsNamed(r: Routing): number[] {
 }
 
 /** A line in words: "Spanish team" or "whole floor". */
-export const lineName = (team: { name: string } | null) => (team ? `${team.name} team` : 'whole floor');
+const lineName = (team: { name: string } | null) => (team ? `${team.name} team` : 'whole floor');
 
 /** Why a lead goes where it goes: 'Rule 2 "Spanish" → Spanish team', or 'No rule matched → the store default (whole floor)'. */
 export function routedText(rule: { index: number; name: string } | null, team: { name: string } | null): string {

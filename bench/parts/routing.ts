@@ -18,7 +18,7 @@ const TEAMS = ['New', 'Used', 'BDC', 'Spanish'];
  * the BDC team, so every assign reads all twenty, serves a team's line and puts its salesman at
  * the back of the floor's.
  */
-export async function routed(dbh: DbHandle) {
+async function routed(dbh: DbHandle) {
   const reps = await dbh.db.selectFrom('users').select('id').where('role', '=', 'staff').orderBy('email').execute();
   const teams: number[] = [];
   for (const [t, name] of TEAMS.entries()) {
@@ -36,8 +36,19 @@ export async function routed(dbh: DbHandle) {
     to: { team: teams[i % 4] },
     grab: null,
   }));
-  const rules = { ...DEFAULT_RULES, routing: { rules: [...misses, { name: 'Walk-ins', when: { source: LEAD_SOURCE }, to: { team: teams[2] }, grab: null }], fallback: { floor: true as const }, backOfEveryLine: true } };
-  await dbh.db.updateTable('stores').set({ rules: JSON.stringify(rules) }).where('id', '=', FIRST_STORE_ID).execute();
+  const rules = {
+    ...DEFAULT_RULES,
+    routing: {
+      rules: [...misses, { name: 'Walk-ins', when: { source: LEAD_SOURCE }, to: { team: teams[2] }, grab: null }],
+      fallback: { floor: true as const },
+      backOfEveryLine: true,
+    },
+  };
+  await dbh.db
+    .updateTable('stores')
+    .set({ rules: JSON.stringify(rules) })
+    .where('id', '=', FIRST_STORE_ID)
+    .execute();
   if (dbh.dialect === 'postgres') await sql`analyze`.execute(dbh.db);
 }
 

@@ -328,7 +328,9 @@ export const rulesAnswer = z.object({
 /** A store's teams, each with its line's people in order, and each salesman's weight and caps (Manager → Routing rules). */
 export const routingAdmin = z.object({
   teams: z.array(z.object({ id: z.number().int(), name: z.string(), members: z.array(z.object({ id: z.string(), name: z.string() })) })),
-  people: z.array(z.object({ id: z.string(), name: z.string(), weight: z.number().int(), dailyCap: z.number().int().nullable(), openCap: z.number().int().nullable() })),
+  people: z.array(
+    z.object({ id: z.string(), name: z.string(), weight: z.number().int(), dailyCap: z.number().int().nullable(), openCap: z.number().int().nullable() }),
+  ),
   routing: routingSchema,
   /** Whether the reader may change them (a manager). */
   can: z.object({ change: z.boolean() }),

@@ -168,7 +168,9 @@ describe.each(DIALECTS)('who is available, on %s', (dialect) => {
       expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
       expect(res.json().error).toBe(error);
     }
-    const badHours = await call('PUT', `availability/${rep.Amy.id}/hours`, rep.Amy.cookie, { hours: [null, { open: '20:00', close: '09:00' }, null, null, null, null, null] });
+    const badHours = await call('PUT', `availability/${rep.Amy.id}/hours`, rep.Amy.cookie, {
+      hours: [null, { open: '20:00', close: '09:00' }, null, null, null, null, null],
+    });
     expect(badHours.statusCode).toBe(400);
     expect(badHours.json().error).toBe('Monday must close after it opens');
     expect((await call('PUT', `availability/${rep.Amy.id}/hours`, rep.Amy.cookie, { hours: 'always' })).statusCode).toBe(400);

@@ -35,7 +35,8 @@ export async function refreshAway(h: StoreDb, now = new Date(), tz = h.tz ?? 'UT
   if (!(await awayChanges(h.db, h.store, now, tz)).length) return { changed: [], available: false };
   return withRotationLock(h, async (trx) => {
     const changed = await awayChanges(trx, h.store, now, tz);
-    for (const c of changed) await trx.updateTable('memberships').set({ away: c.away }).where('store_id', '=', h.store).where('user_id', '=', c.userId).execute();
+    for (const c of changed)
+      await trx.updateTable('memberships').set({ away: c.away }).where('store_id', '=', h.store).where('user_id', '=', c.userId).execute();
     return { changed, available: changed.some((c) => c.away === null) };
   });
 }
@@ -71,12 +72,7 @@ async function refreshStore(ctx: StoreCtx, now: Date) {
  */
 export async function afterChange(ctx: StoreCtx, userId: string, now = new Date()) {
   await refreshStore(ctx, now);
-  const others = await ctx.dbh.db
-    .selectFrom('memberships')
-    .select('store_id')
-    .where('user_id', '=', userId)
-    .where('store_id', '!=', ctx.store.id)
-    .execute();
+  const others = await ctx.dbh.db.selectFrom('memberships').select('store_id').where('user_id', '=', userId).where('store_id', '!=', ctx.store.id).execute();
   for (const { store_id } of others) await refreshStore(inStore(ctx, await storeById(ctx.dbh.db, Number(store_id))), now);
 }
 
@@ -103,7 +99,13 @@ export async function availabilityOf(ctx: StoreCtx, id: string, now = new Date()
   return {
     person: { id: m.id, name: m.name },
     hours: readHours(m.hours) as Availability['hours'],
-    timeOff: offs.map((o) => ({ id: Number(o.id), fromDay: o.from_day, toDay: o.to_day, note: o.note, text: offText({ fromDay: o.from_day, toDay: o.to_day }) })),
+    timeOff: offs.map((o) => ({
+      id: Number(o.id),
+      fromDay: o.from_day,
+      toDay: o.to_day,
+      note: o.note,
+      text: offText({ fromDay: o.from_day, toDay: o.to_day }),
+    })),
     away: m.away,
     today,
   };

@@ -5,6 +5,7 @@ import type { UserRow } from '../users/repo';
 import { ApiError, badRequest, forbidden, notFound } from '../http/errors';
 import { loadRules } from '../rules/service';
 import { sqlEnv, teamLineStaff, teamStaff, UNASSIGNED } from '../rotation/queries';
+import { upForGrabsSql } from '../rotation/sql';
 import { logEvent } from '../leads/life';
 import { notifyParked } from '../leads/notify';
 import { isEligible, MAX_HANDOFFS, whyNotInLine } from '../../domain/rotation';
@@ -60,13 +61,12 @@ export const announcePool = (ctx: StoreCtx) => {
   ctx.bus.publish({ topic: 'rotation' });
 };
 
+/** The store's leads up for grabs (the rule book's UP_FOR_GRABS, which reads no clock). */
 const poolLeads = (db: Db, store: number) =>
   db
     .selectFrom('leads')
     .where('leads.store_id', '=', store)
-    .where('leads.assigned_to', '=', UNASSIGNED)
-    .where('leads.closed', '=', 0)
-    .where('leads.grab_until', 'is not', null);
+    .where(upForGrabsSql({ now: 0, holdOut: false, dayStart: 0 }));
 
 /** The store's teams `userId` stands in. */
 const teamsOf = async (db: Db, store: number, userId: string) =>
@@ -178,7 +178,6 @@ export async function claim(ctx: StoreCtx, me: Me, leadId: number, now = new Dat
   announcePool(ctx);
   return done;
 }
-
 
 /**
  * The sweep's turn on the claim pools: each lead whose time ran out moves on, one rotation

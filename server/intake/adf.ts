@@ -240,7 +240,11 @@ function prospect(p: El, adf: El): Prospect {
     resend: (p.attrs.status ?? '').toLowerCase() === 'resend',
     condition: conditionOf(vehicle?.attrs.status ?? ''),
     make: vehicle ? text(kid(vehicle, 'make')).slice(0, 40) : '',
-    language: [contact, customer, p, adf].map((el) => el?.attrs.lang ?? el?.attrs['xml:lang'] ?? '').find(Boolean)?.slice(0, 10) ?? '',
+    language:
+      [contact, customer, p, adf]
+        .map((el) => el?.attrs.lang ?? el?.attrs['xml:lang'] ?? '')
+        .find(Boolean)
+        ?.slice(0, 10) ?? '',
   };
 }
 

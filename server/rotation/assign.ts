@@ -49,7 +49,7 @@ export interface NewLead {
 }
 
 /** A new lead as its store's routing rules read it. */
-export const traitsOf = (l: NewLead): LeadTraits => ({ ...NO_TRAITS, ...l.traits, source: l.source ?? LEAD_SOURCE, comments: l.comments ?? '' });
+const traitsOf = (l: NewLead): LeadTraits => ({ ...NO_TRAITS, ...l.traits, source: l.source ?? LEAD_SOURCE, comments: l.comments ?? '' });
 
 export interface Assigned {
   leadId: number;
@@ -205,7 +205,10 @@ export async function assignNext(
   // up the one-call assign hands back (a weighted salesman, or one in teams: serve.ts moves his lines).
   if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait && !routes(rules.routing)) {
     const r = await assignOnPostgres(h, l, by, { ...opts, now, rules });
-    if ('askAgain' in r) { process.stderr.write('ASK ' + r.askAgain + '\n'); throw new AskAgain(r.askAgain); }
+    if ('askAgain' in r) {
+      process.stderr.write('ASK ' + r.askAgain + '\n');
+      throw new AskAgain(r.askAgain);
+    }
     if (!('stepwise' in r)) return r;
     process.stderr.write('BAIL\n');
   }
@@ -235,13 +238,28 @@ export async function assignNext(
       const way = await wayOf(trx, store, rules.routing, traitsOf(l), now, h.tz ?? 'UTC');
       // `wait`: the floor is closed, so the lead waits in Unassigned for the morning; up for grabs, it waits for a claim.
       const { pointer, next, email, shape } =
-        opts.wait || way.grab ? { pointer: (await readState(trx, store)).pointer_pos, next: null, email: '', shape: undefined } : await nextIn(trx, store, way.team, env, h.dialect, now);
+        opts.wait || way.grab
+          ? { pointer: (await readState(trx, store)).pointer_pos, next: null, email: '', shape: undefined }
+          : await nextIn(trx, store, way.team, env, h.dialect, now);
       if (!next && !opts.keep && !way.grab) throw new ApiError(409, 'No eligible associates right now.');
       const stored = await insertLead(trx, store, l, next, by, now, rules, false, way);
       const leadId = stored.id;
       if (way.grab) await putInPool(trx, leadId, store, way.team, way.grab.minutes, GRAB_STAGES.first, now);
       if (!next) return { leadId, customer: l.customer, assignedTo: null, pointerPos: pointer, duplicate: false };
-      const after = await served(trx, { store, dialect: h.dialect, way, next, pointer, leadId, customer: l.customer, by, now, env, backOfEveryLine: rules.routing.backOfEveryLine, shape });
+      const after = await served(trx, {
+        store,
+        dialect: h.dialect,
+        way,
+        next,
+        pointer,
+        leadId,
+        customer: l.customer,
+        by,
+        now,
+        env,
+        backOfEveryLine: rules.routing.backOfEveryLine,
+        shape,
+      });
       mail = newLeadMail(leadId, l, { name: next.name, email }, stored.follow_up_due, stored.accept_due);
       return { leadId, customer: l.customer, assignedTo: { id: next.id, name: next.name }, pointerPos: after, duplicate: false };
     });

@@ -7,7 +7,19 @@ import type { Rules } from '../../domain/rules';
 import { loadRules } from '../rules/service';
 import { dayKey, zonedStartOfDay } from '../../domain/time';
 import { sql } from 'kysely';
-import { eligibleSql, inRotationSql, nextUpOrderSql, openLeadsSql, overdueSql, passSql, pastDueCountSql, pastDueSql, upsTodaySql, waitingSql, type SqlEnv } from './sql';
+import {
+  eligibleSql,
+  inRotationSql,
+  nextUpOrderSql,
+  openLeadsSql,
+  overdueSql,
+  passSql,
+  pastDueCountSql,
+  pastDueSql,
+  upsTodaySql,
+  waitingSql,
+  type SqlEnv,
+} from './sql';
 
 /** assigned_to of a lead that is waiting for someone eligible. */
 export const UNASSIGNED = '';
@@ -40,7 +52,11 @@ export const toMember = (u: MemberRow): Member => ({
 });
 
 /** The rule book's SQL for a moment: now and the hold-out rule (sql.ts). */
-export const sqlEnv = (now: Date, rules: Pick<Rules, 'holdOut'>, tz = 'UTC'): SqlEnv => ({ now: now.getTime(), holdOut: rules.holdOut, dayStart: dayStart(now, tz) });
+export const sqlEnv = (now: Date, rules: Pick<Rules, 'holdOut'>, tz = 'UTC'): SqlEnv => ({
+  now: now.getTime(),
+  holdOut: rules.holdOut,
+  dayStart: dayStart(now, tz),
+});
 
 /** When the day of `now` began on a clock (remembered per day and clock: it is asked at every assign). */
 const dayStarts = new Map<string, number>();
@@ -77,7 +93,7 @@ export const line = (db: Db, store: number | RawBuilder<number>) =>
  * A team's line in its store: its people with their places and owed ups in the team (team_members
  * as `tm`), everything else from their store membership (sql.ts Places 'tm').
  */
-export const teamLine = (db: Db, store: number | RawBuilder<number>, team: number | RawBuilder<number>) =>
+const teamLine = (db: Db, store: number | RawBuilder<number>, team: number | RawBuilder<number>) =>
   db
     .selectFrom('team_members as tm')
     .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'tm.user_id').on('memberships.store_id', '=', store))
@@ -103,7 +119,14 @@ export const teamLine = (db: Db, store: number | RawBuilder<number>, team: numbe
  * query serves the stepwise assign (serve.ts) and the one-call assign (assign-postgres.ts), where
  * the store, the pointer and the place are the function's own variables.
  */
-export function passedQuery(db: Db, store: number | RawBuilder<number>, team: number | null, env: SqlEnv, pointer: number | RawBuilder<number>, at: number | RawBuilder<number>) {
+export function passedQuery(
+  db: Db,
+  store: number | RawBuilder<number>,
+  team: number | null,
+  env: SqlEnv,
+  pointer: number | RawBuilder<number>,
+  at: number | RawBuilder<number>,
+) {
   const why = passSql(env, team === null ? 'memberships' : 'tm');
   const place = sql.ref<number>(team === null ? 'memberships.position' : 'tm.position');
   const rows =
@@ -170,7 +193,12 @@ export const readState = (db: Db, store: number) => db.selectFrom('rotation_stat
 
 /** Next Up (the rule book's ELIGIBLE and NEXT_UP, applied by the database), with his address for the mail about his lead. */
 export async function nextUp(trx: Db, store: number, env: SqlEnv, dialect: Dialect) {
-  const { weights, teams, ...state } = await trx.selectFrom('rotation_state').selectAll().select(storeShapeSql(store)).where('id', '=', store).executeTakeFirstOrThrow();
+  const { weights, teams, ...state } = await trx
+    .selectFrom('rotation_state')
+    .selectAll()
+    .select(storeShapeSql(store))
+    .where('id', '=', store)
+    .executeTakeFirstOrThrow();
   const row = await line(trx, store)
     .where(eligibleSql(env))
     .orderBy(nextUpOrderSql(env, dialect, state.pointer_pos))

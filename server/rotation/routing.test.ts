@@ -130,16 +130,28 @@ describe.each(DIALECTS)('routing rules, team lines, weights and the passed-over 
     const rules = { ...DEFAULT_RULES, responseWindowMinutes: 0 };
     const arrange = async () => {
       // Pat, Quin, Ray, Sol in that order after everyone else; the pointer at Pat.
-      const top = (await t.db.selectFrom('memberships').select((eb) => eb.fn.max('position').as('top')).executeTakeFirstOrThrow()).top;
-      for (const [i, name] of ['Pat', 'Quin', 'Ray', 'Sol'].entries()) await setPlaces(t.db, { position: Number(top) + 1 + i }, (u) => u.where('id', '=', id[name]));
+      const top = (
+        await t.db
+          .selectFrom('memberships')
+          .select((eb) => eb.fn.max('position').as('top'))
+          .executeTakeFirstOrThrow()
+      ).top;
+      for (const [i, name] of ['Pat', 'Quin', 'Ray', 'Sol'].entries())
+        await setPlaces(t.db, { position: Number(top) + 1 + i }, (u) => u.where('id', '=', id[name]));
       await setPlaces(t.db, { on_duty: 0 });
       await setPlaces(t.db, { on_duty: 1 }, (u) => u.where('id', 'in', [id.Pat, id.Quin, id.Ray, id.Sol]));
       await setPlaces(t.db, { snooze_until: Date.now() + 3_600_000 }, (u) => u.where('id', '=', id.Quin));
       await setPlaces(t.db, { away: 'Off Nov 28–30' }, (u) => u.where('id', '=', id.Ray));
-      await t.db.updateTable('rotation_state').set({ pointer_pos: Number(top) + 1 }).where('id', '=', h.store).execute();
+      await t.db
+        .updateTable('rotation_state')
+        .set({ pointer_pos: Number(top) + 1 })
+        .where('id', '=', h.store)
+        .execute();
     };
     const record = async (leadId: number) =>
-      (await t.db.selectFrom('passed_over').select(['user_id', 'kind', 'why']).where('lead_id', '=', leadId).orderBy('user_id').execute()).map((r) => ({ ...r }));
+      (await t.db.selectFrom('passed_over').select(['user_id', 'kind', 'why']).where('lead_id', '=', leadId).orderBy('user_id').execute()).map((r) => ({
+        ...r,
+      }));
     await arrange();
     const plain = await assignNext(h, { customer: 'One call' }, BOSS, { rules });
     await arrange();
@@ -159,9 +171,15 @@ describe.each(DIALECTS)('routing rules, team lines, weights and the passed-over 
     });
     const before = async () =>
       new Map(
-        (await t.db.selectFrom('rotation_log').select(['target_id']).select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', 'assign').groupBy('target_id').execute()).map(
-          (r) => [r.target_id, Number(r.n)],
-        ),
+        (
+          await t.db
+            .selectFrom('rotation_log')
+            .select(['target_id'])
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('type', '=', 'assign')
+            .groupBy('target_id')
+            .execute()
+        ).map((r) => [r.target_id, Number(r.n)]),
       );
     const had = await before();
     await Promise.all(

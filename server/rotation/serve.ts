@@ -25,7 +25,10 @@ export async function wayOf(trx: Db, store: number, r: Routing, traits: LeadTrai
   if (!routes(r)) return FLOOR_WAY;
   const teams = await trx.selectFrom('teams').select(['id', 'name']).where('store_id', '=', store).execute();
   const hit = route(r, traits, now, tz);
-  const team = lineOfTarget(hit.to, teams.map((t) => Number(t.id)));
+  const team = lineOfTarget(
+    hit.to,
+    teams.map((t) => Number(t.id)),
+  );
   const grab = hit.rule?.grab && hit.rule.grab.after === 0 ? { minutes: hit.rule.grab.minutes } : null;
   return { team, teamName: teams.find((t) => Number(t.id) === team)?.name ?? null, rule: hit.rule?.name ?? null, grab };
 }
@@ -47,8 +50,6 @@ export async function nextIn(trx: Db, store: number, team: number | null, env: S
   return { pointer: picked.pointer, next, email: to.email, shape };
 }
 
-
-
 /** A line's pointer and its eligible people in place order (the domain's pick reads them). */
 export async function lineQueue(trx: Db, store: number, team: number | null, env: SqlEnv, now: Date) {
   const pointer =
@@ -59,7 +60,8 @@ export async function lineQueue(trx: Db, store: number, team: number | null, env
 }
 
 /** A line's people, with the rule book's counts, in its order. */
-const peopleOf = (trx: Db, store: number, team: number | null, env: SqlEnv) => (team === null ? teamStaff(trx, store, env) : teamLineStaff(trx, store, team, env));
+const peopleOf = (trx: Db, store: number, team: number | null, env: SqlEnv) =>
+  team === null ? teamStaff(trx, store, env) : teamLineStaff(trx, store, team, env);
 
 /**
  * Sets a line's pointer, its places that move (each onto a place no one holds, as places are
@@ -75,9 +77,14 @@ async function moveLine(
   state?: { last_assigned_to: string; last_assigned_at: number; updated_by: string | null },
 ) {
   if (team === null) {
-    for (const p of places) await trx.updateTable('memberships').set({ position: p.position }).where('store_id', '=', store).where('user_id', '=', p.id).execute();
+    for (const p of places)
+      await trx.updateTable('memberships').set({ position: p.position }).where('store_id', '=', store).where('user_id', '=', p.id).execute();
     for (const o of owed) await trx.updateTable('memberships').set({ owed: o.owed }).where('store_id', '=', store).where('user_id', '=', o.id).execute();
-    await trx.updateTable('rotation_state').set({ pointer_pos: pointer, ...state }).where('id', '=', store).execute();
+    await trx
+      .updateTable('rotation_state')
+      .set({ pointer_pos: pointer, ...state })
+      .where('id', '=', store)
+      .execute();
     return;
   }
   for (const p of places) await trx.updateTable('team_members').set({ position: p.position }).where('team_id', '=', team).where('user_id', '=', p.id).execute();
@@ -85,7 +92,6 @@ async function moveLine(
   await trx.updateTable('teams').set({ pointer_pos: pointer }).where('id', '=', team).execute();
   if (state) await trx.updateTable('rotation_state').set(state).where('id', '=', store).execute();
 }
-
 
 /**
  * An up given in a line: logs it (with its line and rule) and who was passed over on the way and
@@ -118,7 +124,11 @@ export async function served(
   const shape = u.shape ?? (await storeShape(trx, store));
   // Weights at play: the line's credits move (afterServe reads everyone in it); else the pointer stops at his place.
   const people = shape.weights && !u.named ? await peopleOf(trx, store, way.team, u.env) : null;
-  const after = u.named ? { pointer: u.named.pointer, owed: [] } : people ? afterServe(people, people.find((m) => m.id === next.id) ?? next, now) : { pointer: next.position, owed: [] };
+  const after = u.named
+    ? { pointer: u.named.pointer, owed: [] }
+    : people
+      ? afterServe(people, people.find((m) => m.id === next.id) ?? next, now)
+      : { pointer: next.position, owed: [] };
   const log = await trx
     .insertInto('rotation_log')
     .values({
@@ -158,11 +168,22 @@ export async function served(
   // A rule sent the lead to a team: whoever was Next Up on the whole floor, outside it, was passed over by the rule.
   if (way.team !== null && way.rule !== null) {
     const floorNext = (await nextUp(trx, store, u.env, u.dialect)).next;
-    const inTeam = floorNext && (await trx.selectFrom('team_members').select('user_id').where('team_id', '=', way.team).where('user_id', '=', floorNext.id).executeTakeFirst());
+    const inTeam =
+      floorNext &&
+      (await trx.selectFrom('team_members').select('user_id').where('team_id', '=', way.team).where('user_id', '=', floorNext.id).executeTakeFirst());
     if (floorNext && floorNext.id !== next.id && !inTeam)
       await trx
         .insertInto('passed_over')
-        .values({ store_id: store, log_id: Number(log.id), lead_id: u.leadId, team_id: way.team, user_id: floorNext.id, kind: 'rule', why: `Rule "${way.rule}" sent it to the ${way.teamName ?? 'other'} team`, created_at: at })
+        .values({
+          store_id: store,
+          log_id: Number(log.id),
+          lead_id: u.leadId,
+          team_id: way.team,
+          user_id: floorNext.id,
+          kind: 'rule',
+          why: `Rule "${way.rule}" sent it to the ${way.teamName ?? 'other'} team`,
+          created_at: at,
+        })
         .execute();
   }
   await moveLine(trx, store, way.team, after.pointer, [], after.owed, { last_assigned_to: next.id, last_assigned_at: at, updated_by: u.by.id });
@@ -182,7 +203,7 @@ async function standsBetween(trx: Db, store: number, team: number | null, pointe
 }
 
 /** Whether weights are at play in a store (anyone above 1) and whether it has teams: the extra work of an up is only for them. */
-export async function storeShape(trx: Db, store: number) {
+async function storeShape(trx: Db, store: number) {
   const r = await trx.selectNoFrom(storeShapeSql(store)).executeTakeFirstOrThrow();
   return { weights: !!r.weights, teams: !!r.teams };
 }

@@ -1,6 +1,19 @@
 import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Cond, Field, OrderKey } from '../../domain/conditions';
-import { ELIGIBLE, IN_ROTATION, NEXT_UP, OVERDUE, PASS_DETAIL, PASS_KINDS, PAST_DUE, PENDING_ACCEPT, UP_FOR_GRABS, WAITING, type LeadFacts, type Member } from '../../domain/rotation';
+import {
+  ELIGIBLE,
+  IN_ROTATION,
+  NEXT_UP,
+  OVERDUE,
+  PASS_DETAIL,
+  PASS_KINDS,
+  PAST_DUE,
+  PENDING_ACCEPT,
+  UP_FOR_GRABS,
+  WAITING,
+  type LeadFacts,
+  type Member,
+} from '../../domain/rotation';
 import type { Dialect } from '../db';
 import type { LeadsTable } from '../db/schema';
 

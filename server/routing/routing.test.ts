@@ -165,7 +165,13 @@ describe.each(DIALECTS)('teams and routing rules on %s', (dialect) => {
     const base = { rules: [rule], fallback: { floor: true }, backOfEveryLine: true };
     await refused('PUT', '/routing/rules', { ...base, fallback: { team: northTeam.id } }, 400, `No such team: ${northTeam.id}`);
     await refused('PUT', '/routing/rules', { ...base, rules: [{ ...rule, to: { team: 987654 } }] }, 400, 'No such team: 987654');
-    await refused('PUT', '/routing/rules', { ...base, rules: [{ ...rule, grab: { after: 0, minutes: 10, then: { team: 55555 } } }] }, 400, 'No such team: 55555');
+    await refused(
+      'PUT',
+      '/routing/rules',
+      { ...base, rules: [{ ...rule, grab: { after: 0, minutes: 10, then: { team: 55555 } } }] },
+      400,
+      'No such team: 55555',
+    );
     await refused('PUT', '/routing/rules', { ...base, rules: [{ ...rule, when: { language: 'spanish' } }] }, 400, 'Language must be a two-letter code like es');
     await refused('PUT', '/routing/rules', { ...base, rules: [{ ...rule, when: { from: '25:00' } }] }, 400, 'From must be a time like 09:00');
     await refused('PUT', '/routing/rules', { ...base, rules: [{ ...rule, when: { colour: 'red' } }] }, 400, 'Unknown field: colour');

@@ -11,7 +11,7 @@ import type { DayHours } from '../../domain/hours';
 import { MAX_TIME_OFF_NOTE } from '../../domain/availability';
 
 /** The key of a person's availability; under 'rotation', so the line's news refreshes it. */
-export const availabilityKey = (store: string, id: string) => ['rotation', 'availability', store, id];
+const availabilityKey = (store: string, id: string) => ['rotation', 'availability', store, id];
 
 const fieldOf = (err: unknown) => (err instanceof ApiError && err.field ? err.field : '');
 
@@ -157,7 +157,14 @@ export function AvailabilityCard({ personId, self }: { personId: string; self: b
                   w={170}
                 />
               </Group>
-              <TextInput label="Note" placeholder="Vacation" value={note} onChange={(e) => setNote(e.currentTarget.value)} maxLength={MAX_TIME_OFF_NOTE} error={errorAt('note')} />
+              <TextInput
+                label="Note"
+                placeholder="Vacation"
+                value={note}
+                onChange={(e) => setNote(e.currentTarget.value)}
+                maxLength={MAX_TIME_OFF_NOTE}
+                error={errorAt('note')}
+              />
               <Button type="submit" loading={addOff.isPending} style={{ alignSelf: 'flex-start' }}>
                 Add time off
               </Button>

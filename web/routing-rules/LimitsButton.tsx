@@ -15,7 +15,7 @@ interface Person {
 }
 
 /** What his row shows: "Weight 2 · 5 a day · 20 open", or "Weight 1". */
-export const limitsText = (p: Omit<Person, 'id' | 'name'>) =>
+const limitsText = (p: Omit<Person, 'id' | 'name'>) =>
   [`Weight ${p.weight}`, p.dailyCap !== null ? `${p.dailyCap} a day` : '', p.openCap !== null ? `${p.openCap} open` : ''].filter(Boolean).join(' · ');
 
 const num = (v: string | number) => (v === '' ? null : Number(v));

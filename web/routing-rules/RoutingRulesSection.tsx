@@ -41,7 +41,7 @@ const targetText = (t: Target, teams: Team[]) => {
 };
 
 /** A rule's conditions in words. */
-export function matchText(m: Match): string {
+function matchText(m: Match): string {
   const parts = [
     m.source && `source ${m.source}`,
     m.key && `key ${m.key}`,

@@ -7,7 +7,7 @@ import type { RoutingAdmin } from '../../domain/contract/answers';
 export type { RoutingAdmin, RoutingTried } from '../../domain/contract/answers';
 
 /** Under the rotation's key: a change of the line (the 'rotation' topic) refetches it. */
-export const routingKey = (store: string) => ['rotation', store, 'routing-admin'];
+const routingKey = (store: string) => ['rotation', store, 'routing-admin'];
 
 /** A store's teams, its salesmen's weights and caps, its routing rules. */
 export function useRoutingAdmin() {

@@ -32,8 +32,14 @@ export default (dialect: Dialect): Migration => {
 
       // Weight 1–5; ups still owed this turn; caps (null: none); his own hours (JSON, Sunday
       // first, null: whenever the store is open); why his hours keep him out now (null: they do not).
-      await db.schema.alterTable('memberships').addColumn('weight', 'integer', (c) => c.notNull().defaultTo(1)).execute();
-      await db.schema.alterTable('memberships').addColumn('owed', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('memberships')
+        .addColumn('weight', 'integer', (c) => c.notNull().defaultTo(1))
+        .execute();
+      await db.schema
+        .alterTable('memberships')
+        .addColumn('owed', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable('memberships').addColumn('daily_cap', 'integer').execute();
       await db.schema.alterTable('memberships').addColumn('open_cap', 'integer').execute();
       await db.schema.alterTable('memberships').addColumn('hours', 'text').execute();
@@ -73,7 +79,10 @@ export default (dialect: Dialect): Migration => {
       await db.schema.alterTable('leads').addColumn('team_id', big).execute();
       await db.schema.alterTable('leads').addColumn('grab_until', big).execute();
       await db.schema.alterTable('leads').addColumn('grab_team', big).execute();
-      await db.schema.alterTable('leads').addColumn('grab_stage', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('leads')
+        .addColumn('grab_stage', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.createIndex('leads_grab').on('leads').columns(['store_id', 'grab_until']).execute();
     },
   };
