@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { eligibleQueue, passedOver, type Member } from './rotation';
+import { member } from './member.fixture';
 import { afterServe, pickWeighted, conditionOf, languageOf, matches, route, routingSchema, toBack, type LeadTraits, type Match, type Routing } from './routing';
 import { NO_TRAITS } from './routing';
 
 const NOW = new Date('2026-11-25T15:00:00Z');
 const TZ = 'America/New_York';
-
-const person = (id: string, position: number, more: Partial<Member> = {}): Member => ({
-  id,
-  name: id,
-  role: 'staff',
-  position,
-  active: true,
-  onDuty: true,
-  snoozeUntil: null,
-  disabled: false,
-  deletedAt: null,
-  ...more,
-});
 
 /** A line as the server keeps it: its people (places, owed ups) and its pointer. */
 type Line = { people: Member[]; pointer: number };
@@ -50,7 +38,7 @@ describe('weights', () => {
   it('over 1,000 ups each person’s share is within one up of his weight’s share', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 2, maxLength: 8 }), fc.nat(), (weights, start) => {
-        const line: Line = { people: weights.map((w, i) => person(`p${i}`, i + 1, { weight: w })), pointer: start % (weights.length + 1) };
+        const line: Line = { people: weights.map((w, i) => member(`p${i}`, i + 1, { weight: w })), pointer: start % (weights.length + 1) };
         const got = new Map<string, number>();
         for (let i = 0; i < 1000; i++) {
           const m = up(line)!;
@@ -67,7 +55,7 @@ describe('weights', () => {
   });
 
   it('a weight-2 salesman gets two ups per turn, spread, never back to back while others are in line', () => {
-    const line: Line = { people: [person('ann', 1, { weight: 2 }), person('bob', 2), person('cy', 3), person('dee', 4)], pointer: 0 };
+    const line: Line = { people: [member('ann', 1, { weight: 2 }), member('bob', 2), member('cy', 3), member('dee', 4)], pointer: 0 };
     const seq = Array.from({ length: 25 }, () => up(line)!.id);
     for (let i = 1; i < seq.length; i++) expect(seq[i], seq.join(' ')).not.toBe(seq[i - 1]);
     expect(seq.filter((x) => x === 'ann').length).toBe(10);
@@ -75,7 +63,7 @@ describe('weights', () => {
   });
 
   it('everyone at weight 1 is the round robin it always was', () => {
-    const line: Line = { people: [person('a', 1), person('b', 2), person('c', 3)], pointer: 2 };
+    const line: Line = { people: [member('a', 1), member('b', 2), member('c', 3)], pointer: 2 };
     expect(Array.from({ length: 6 }, () => up(line)!.id)).toEqual(['c', 'a', 'b', 'c', 'a', 'b']);
   });
 });
@@ -91,7 +79,7 @@ describe('caps', () => {
         fc.integer({ min: 1, max: 200 }),
         (caps, leads) => {
           const line: Line = {
-            people: caps.map((c, i) => person(`p${i}`, i + 1, { dailyCap: c.daily, openCap: c.open, upsToday: 0, openLeads: 0 })),
+            people: caps.map((c, i) => member(`p${i}`, i + 1, { dailyCap: c.daily, openCap: c.open, upsToday: 0, openLeads: 0 })),
             pointer: 0,
           };
           for (let i = 0; i < leads; i++) {
@@ -110,7 +98,7 @@ describe('caps', () => {
   });
 
   it('say why he is passed over: “At daily cap”, “12 open leads”', () => {
-    const line = [person('a', 1, { dailyCap: 3, upsToday: 3 }), person('b', 2, { openCap: 12, openLeads: 12 }), person('c', 3)];
+    const line = [member('a', 1, { dailyCap: 3, upsToday: 3 }), member('b', 2, { openCap: 12, openLeads: 12 }), member('c', 3)];
     const passes = passedOver(line, 0, line[2], NOW);
     expect(passes.map((p) => [p.member.id, p.kind, p.detail])).toEqual([
       ['a', 'cap', ''],
@@ -124,9 +112,9 @@ describe('two teams', () => {
     fc.assert(
       // Weight up to 2 beside two others: with more he outweighs them and back to back is unavoidable.
       fc.property(fc.array(fc.boolean(), { minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 2 }), (toA, weight) => {
-        const shared = (pos: number) => person('sam', pos, { weight });
-        const a: Line = { people: [shared(1), person('a1', 2), person('a2', 3)], pointer: 0 };
-        const b: Line = { people: [person('b1', 1), shared(2), person('b2', 3)], pointer: 0 };
+        const shared = (pos: number) => member('sam', pos, { weight });
+        const a: Line = { people: [shared(1), member('a1', 2), member('a2', 3)], pointer: 0 };
+        const b: Line = { people: [member('b1', 1), shared(2), member('b2', 3)], pointer: 0 };
         let last = '';
         for (const goesToA of toA) {
           const [line, other] = goesToA ? [a, b] : [b, a];
