@@ -266,7 +266,8 @@ export function Line({ team }: { team: Member[] | undefined }) {
 function Place({ member: t }: { member: Member }) {
   const tz = useTimeZone();
   if (t.place) return <Text size="sm">#{t.place}</Text>;
-  if (t.pastDueCount && t.onDuty && t.active && !t.snoozeUntil) {
+  // Held out is the reason only when nothing before it in the rule book's order is (snoozed, away).
+  if (t.pastDueCount && t.onDuty && t.active && !t.snoozeUntil && t.notInLine === heldOutText(t.pastDueCount)) {
     return (
       <Badge color="red" variant="light" title={t.pastDue.map((l) => l.customer).join(', ') || undefined} data-testid="held-out">
         {heldOutText(t.pastDueCount)}
