@@ -1,7 +1,6 @@
 import { pickNext, type Member } from './rotation';
 
-/** Why a salesman gets no leads under the hold-out rule: "Held out: 2 past-due follow-ups". */
-export const heldOutText = (count: number) => `Held out: ${count} past-due follow-up${count === 1 ? '' : 's'}`;
+export { heldOutText } from './rotation';
 
 export const ASKED_FOR_UNKNOWN = 'The salesman the customer asks for is not on the team.';
 export const ASKED_FOR_INACTIVE = 'The salesman the customer asks for is inactive. Activate him first, or assign the lead by the rotation.';

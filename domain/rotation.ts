@@ -1,6 +1,9 @@
 import { all, any, below, compare, due, eq, holds, isNull, lt, ne, not, type Cond, type OrderKey } from './conditions';
 
 export const SNOOZE_MINUTES = 30;
+
+/** Why a salesman gets no leads under the hold-out rule: "Held out: 2 past-due follow-ups". */
+export const heldOutText = (count: number) => `Held out: ${count} past-due follow-up${count === 1 ? '' : 's'}`;
 export const OVERVIEW_LOG_SIZE = 10;
 export const ROUTING_LOG_SIZE = 12;
 /** Skip names someone in the queue: not a manager, not someone off duty or already snoozed. */
@@ -113,7 +116,7 @@ function notInLine(m: Member, now: Date): string | null {
   if (!m.onDuty) return 'off duty';
   if (m.snoozeUntil && m.snoozeUntil.getTime() > now.getTime()) return 'snoozed';
   if (m.away) return m.away[0].toLowerCase() + m.away.slice(1);
-  if ((m.pastDue ?? 0) > 0) return `held out: ${m.pastDue ?? 0} past-due follow-up${m.pastDue === 1 ? '' : 's'}`;
+  if ((m.pastDue ?? 0) > 0) return heldOutText(m.pastDue ?? 0).replace('Held', 'held');
   if (m.dailyCap != null && (m.upsToday ?? 0) >= m.dailyCap) return 'at daily cap';
   return `${m.openLeads ?? 0} open lead${m.openLeads === 1 ? '' : 's'}`;
 }
@@ -156,7 +159,7 @@ export function passText(kind: PassKind, detail: string): string {
   if (kind === 'off') return 'Off duty';
   if (kind === 'snooze') return 'Snoozed';
   if (kind === 'away') return detail || 'Off schedule';
-  if (kind === 'hold') return `Held out: ${detail} past-due follow-up${detail === '1' ? '' : 's'}`;
+  if (kind === 'hold') return heldOutText(Number(detail));
   if (kind === 'cap') return 'At daily cap';
   if (kind === 'open') return `${detail} open lead${detail === '1' ? '' : 's'}`;
   return detail;
