@@ -5,8 +5,8 @@ import { ApiError } from '../http/errors';
 import { implement } from '../http/implement';
 import { escapeHtml, portalName } from '../mail/mailer';
 import { hit } from '../http/limits';
-import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE, SESSION_IDLE_MS } from './tokens';
-import { setSessionCookie } from './session';
+import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE } from './tokens';
+import { startSession } from './session';
 import { signInVerdict } from './policy';
 import { findUserByEmail, FIRST_STORE_ID, insertUser, toUser, type UserRow } from '../users/repo';
 import { storesOf } from '../stores/service';
@@ -101,12 +101,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
         ctx.bus.publish({ topic: 'users' });
       }
     }
-    const sessionToken = randomToken();
-    await db
-      .insertInto('sessions')
-      .values({ id_hash: hashToken(ctx.secret, sessionToken), user_id: user.id, created_at: now, expires_at: now + SESSION_IDLE_MS })
-      .execute();
-    setSessionCookie(reply, sessionToken, SESSION_IDLE_MS, ctx.config.secureCookies);
+    await startSession(ctx, req, reply, user.id, 'link');
     return { user: await sessionUser(ctx, user) };
   });
 

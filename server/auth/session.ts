@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Ctx } from '../context';
-import { hashToken, SESSION_COOKIE, SESSION_IDLE_MS, SESSION_MAX_MS, SESSION_RENEW_MS } from './tokens';
+import { hashToken, randomToken, SESSION_COOKIE, SESSION_IDLE_MS, SESSION_MAX_MS, SESSION_RENEW_MS } from './tokens';
 import { checkAccess } from './policy';
 import type { UserRow } from '../users/repo';
 
@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: UserRow | null;
     sessionHash: string | null;
+    /** The session's public id (Settings → Signed-in devices marks "This device" by it). */
+    sessionId: string | null;
   }
 }
 
@@ -16,6 +18,7 @@ declare module 'fastify' {
 export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx }) => {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
+  app.decorateRequest('sessionId', null);
 
   app.addHook('onRequest', async (req, reply) => {
     const token = req.cookies[SESSION_COOKIE];
@@ -29,21 +32,32 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .selectAll('users')
-      .select(['sessions.created_at as session_created_at', 'sessions.expires_at as session_expires_at'])
+      .select([
+        'sessions.sid as session_sid',
+        'sessions.created_at as session_created_at',
+        'sessions.expires_at as session_expires_at',
+        'sessions.last_seen_at as session_seen_at',
+      ])
       .where('sessions.id_hash', '=', hash)
       .where('sessions.expires_at', '>', now)
       .where('users.disabled', '=', 0)
       .where('users.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row) return;
-    const { session_created_at: created, session_expires_at: expires, ...user } = row;
+    const { session_sid: sid, session_created_at: created, session_expires_at: expires, session_seen_at: seen, ...user } = row;
     req.user = user;
     req.sessionHash = hash;
-    // Used: the idle limit starts again, never beyond the absolute limit.
+    req.sessionId = sid;
+    // Used: the idle limit starts again, never beyond the absolute limit, and "last seen" moves.
+    // Both are written at most once per SESSION_RENEW_MS, not once a request.
     const renewed = Math.min(now + SESSION_IDLE_MS, Number(created) + SESSION_MAX_MS);
-    if (renewed - Number(expires) >= SESSION_RENEW_MS) {
-      await ctx.dbh.db.updateTable('sessions').set({ expires_at: renewed }).where('id_hash', '=', hash).execute();
-      setSessionCookie(reply, token, renewed - now, ctx.config.secureCookies);
+    if (renewed - Number(expires) >= SESSION_RENEW_MS || now - Number(seen ?? 0) >= SESSION_RENEW_MS) {
+      await ctx.dbh.db
+        .updateTable('sessions')
+        .set({ expires_at: Math.max(renewed, Number(expires)), last_seen_at: now, ip: req.ip })
+        .where('id_hash', '=', hash)
+        .execute();
+      if (renewed - Number(expires) >= SESSION_RENEW_MS) setSessionCookie(reply, token, renewed - now, ctx.config.secureCookies);
     }
   });
 
@@ -62,4 +76,42 @@ export function setSessionCookie(reply: FastifyReply, token: string, ttlMs: numb
     secure,
     maxAge: Math.floor(ttlMs / 1000),
   });
+}
+
+export type SessionVia = 'link' | 'oidc' | 'passkey';
+
+/**
+ * Signs `userId` in on this device: one session row (its public id, how it was made, the browser
+ * and address it came from) and the cookie. Every way of signing in ends here.
+ * `sso` is single sign-on's own limits: the provider's sealed refresh token, when to ask the
+ * provider again, and the session's hard end.
+ */
+export async function startSession(
+  ctx: Ctx,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+  via: SessionVia,
+  sso?: { refresh: string | null; recheckAt: number; expiresAt: number },
+) {
+  const now = Date.now();
+  const token = randomToken();
+  const expiresAt = Math.min(now + SESSION_IDLE_MS, sso?.expiresAt ?? Infinity);
+  await ctx.dbh.db
+    .insertInto('sessions')
+    .values({
+      id_hash: hashToken(ctx.secret, token),
+      sid: randomToken().slice(0, 22),
+      user_id: userId,
+      via,
+      user_agent: (req.headers['user-agent'] ?? '').slice(0, 400) || null,
+      ip: req.ip,
+      last_seen_at: now,
+      oidc_refresh: sso?.refresh ?? null,
+      recheck_at: sso?.recheckAt ?? null,
+      created_at: now,
+      expires_at: expiresAt,
+    })
+    .execute();
+  setSessionCookie(reply, token, expiresAt - now, ctx.config.secureCookies);
 }

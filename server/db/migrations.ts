@@ -26,6 +26,7 @@ import m028 from './migrations/028_desk_log';
 import m029 from './migrations/029_mail_intake';
 import m030 from './migrations/030_notices';
 import m031 from './migrations/031_routing';
+import m032 from './migrations/032_signin';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -62,6 +63,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '029_mail_intake': m029(dialect),
     '030_notices': m030(dialect),
     '031_routing': m031(dialect),
+    '032_signin': m032(dialect),
   };
 }
 

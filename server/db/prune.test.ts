@@ -27,7 +27,7 @@ describe.each(DIALECTS)('expired rows are pruned on a schedule on %s', (dialect)
           .execute();
         await db
           .insertInto('sessions')
-          .values({ id_hash: `s-${tag}`, user_id: user.id, created_at: at, expires_at: expires })
+          .values({ id_hash: `s-${tag}`, sid: `s-${tag}`, user_id: user.id, created_at: at, expires_at: expires })
           .execute();
         await db
           .insertInto('idempotency_keys')

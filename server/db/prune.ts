@@ -5,7 +5,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
- * Deletes what can no longer be used: expired link tokens, e-mail confirmations and sessions, idempotency claims
+ * Deletes what can no longer be used: expired link tokens, e-mail confirmations, sessions and sign-in ceremonies, idempotency claims
  * and manager action ids older than a day, mail sent (or given up) more than a day ago, lead
  * mail past its 30 days, ended rate-limit windows, notices about no lead after 30 days and Accept
  * tokens a day past their expiry.
@@ -16,6 +16,7 @@ async function prune(db: Db, now = Date.now()) {
     db.deleteFrom('login_tokens').where('expires_at', '<', now).executeTakeFirst(),
     db.deleteFrom('email_changes').where('expires_at', '<', now).executeTakeFirst(),
     db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst(),
+    db.deleteFrom('auth_flows').where('expires_at', '<', now).executeTakeFirst(),
     db
       .deleteFrom('idempotency_keys')
       .where('created_at', '<', now - DAY_MS)
@@ -43,8 +44,8 @@ async function prune(db: Db, now = Date.now()) {
       .where('expires_at', '<', now - DAY_MS)
       .executeTakeFirst(),
   ]);
-  const [tokens, emailChanges, sessions, idempotency, outbox, limits, actions, mail, notices, acceptTokens] = counts.map((r) => Number(r.numDeletedRows));
-  return { tokens, emailChanges, sessions, idempotency, outbox, limits, actions, mail, notices, acceptTokens };
+  const [tokens, emailChanges, sessions, flows, idempotency, outbox, limits, actions, mail, notices, acceptTokens] = counts.map((r) => Number(r.numDeletedRows));
+  return { tokens, emailChanges, sessions, flows, idempotency, outbox, limits, actions, mail, notices, acceptTokens };
 }
 
 /** Prunes now and then every `everyMs`, and keeps SQLite's planner statistics fresh (optimize); returns the stop function. */

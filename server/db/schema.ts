@@ -46,9 +46,43 @@ interface EmailChangesTable {
 
 interface SessionsTable {
   id_hash: string;
+  /** The public id Settings lists and signs out (never the cookie's hash). */
+  sid: string;
   user_id: string;
+  /** How it was made: 'link' | 'oidc' | 'passkey'. */
+  via: Generated<string>;
+  user_agent: string | null;
+  ip: string | null;
+  last_seen_at: number | null;
+  /** Single sign-on: the provider's refresh token, sealed with the session secret. */
+  oidc_refresh: string | null;
+  /** Single sign-on: when to ask the provider again whether he may still sign in. */
+  recheck_at: number | null;
   created_at: number;
   expires_at: number;
+}
+
+interface PasskeysTable {
+  /** The credential's id, base64url. */
+  id: string;
+  user_id: string;
+  name: string;
+  public_key: string;
+  counter: number;
+  /** JSON list of the authenticator's transports. */
+  transports: string | null;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+interface AuthFlowsTable {
+  id_hash: string;
+  kind: string;
+  user_id: string | null;
+  /** JSON: the ceremony's own state (OIDC state, nonce, verifier; a WebAuthn challenge). */
+  data: string;
+  expires_at: number;
+  created_at: number;
 }
 
 interface SettingsTable {
@@ -494,6 +528,8 @@ export interface Database {
   login_tokens: LoginTokensTable;
   email_changes: EmailChangesTable;
   sessions: SessionsTable;
+  passkeys: PasskeysTable;
+  auth_flows: AuthFlowsTable;
   settings: SettingsTable;
   rotation_state: RotationStateTable;
   rotation_log: RotationLogTable;

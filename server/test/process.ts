@@ -79,7 +79,7 @@ export async function managerSession(dbh: DbHandle, secret: string, userId: stri
   const now = Date.now();
   await dbh.db
     .insertInto('sessions')
-    .values({ id_hash: hashToken(secret, token), user_id: userId, created_at: now, expires_at: now + 86_400_000 })
+    .values({ id_hash: hashToken(secret, token), sid: crypto.randomBytes(16).toString('hex'), user_id: userId, created_at: now, expires_at: now + 86_400_000 })
     .execute();
   return `bdc_session=${token}`;
 }
