@@ -205,12 +205,8 @@ export async function assignNext(
   // up the one-call assign hands back (a weighted salesman, or one in teams: serve.ts moves his lines).
   if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait && !routes(rules.routing)) {
     const r = await assignOnPostgres(h, l, by, { ...opts, now, rules });
-    if ('askAgain' in r) {
-      process.stderr.write('ASK ' + r.askAgain + '\n');
-      throw new AskAgain(r.askAgain);
-    }
+    if ('askAgain' in r) throw new AskAgain(r.askAgain);
     if (!('stepwise' in r)) return r;
-    process.stderr.write('BAIL\n');
   }
   const prospect = l.externalSource && l.externalId ? { source: l.externalSource, id: l.externalId } : null;
   let mail: LeadMail | undefined;
