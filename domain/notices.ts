@@ -7,9 +7,10 @@ import { DEFAULT_RULES } from './rule-defaults';
 /**
  * What reaches a salesman in his pocket: a lead just his, his turn coming, time running out on
  * an Accept, a lead handed on from him, an appointment in an hour; and the escalation, a text at
- * half the response window that goes out whatever he chose.
+ * half the response window that goes out whatever he chose. A lead up for grabs in his team's
+ * claim pool reaches him as he chose for a new lead.
  */
-export const NOTICE_KINDS = ['lead', 'up_next', 'time_left', 'handed_on', 'appointment', 'escalation'] as const;
+export const NOTICE_KINDS = ['lead', 'up_next', 'time_left', 'handed_on', 'appointment', 'escalation', 'grab'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /** What a person chooses for, one row each in Settings → What reaches you. */
@@ -30,13 +31,14 @@ export type Route = Exclude<NoticeChannel, 'none'>;
 
 export const CHANNEL_LABELS: Record<NoticeChannel, string> = { push: 'Push', sms: 'Text', email: 'E-mail', none: 'None' };
 
-/** A lead handed on from him is told as time running out; the escalation is a rule of its own. */
+/** A lead handed on from him is told as time running out, one up for grabs as a new lead; the escalation is a rule of its own. */
 const CHOICE_OF: Record<Exclude<NoticeKind, 'escalation'>, ChoiceKind> = {
   lead: 'lead',
   up_next: 'up_next',
   time_left: 'time_left',
   handed_on: 'time_left',
   appointment: 'appointment',
+  grab: 'lead',
 };
 
 const CHANNEL_MSG = 'Choose Push, Text, E-mail or None';
@@ -120,7 +122,7 @@ export const timeLeftAt = (offeredAt: number, acceptDue: number): number | null 
 export interface NoticeFacts {
   customer?: string;
   vehicle?: string | null;
-  /** The Accept's deadline (lead, time left) or the appointment's time, epoch ms. */
+  /** The Accept's deadline (lead, time left), the appointment's time, or when a lead up for grabs moves on, epoch ms. */
   at?: number | null;
   /** The lead's page (behind sign-in) or the dashboard. */
   link: string;
@@ -166,6 +168,12 @@ export function noticeWords(kind: NoticeKind, f: NoticeFacts, now: Date, tz: str
         title: `Handed on: ${f.customer}`,
         text: 'Not accepted in time; it went on to the next salesman.',
         sms: `${who} was handed on: not accepted in time.`,
+      };
+    case 'grab':
+      return {
+        title: `Up for grabs: ${f.customer}`,
+        text: [f.vehicle, `First to claim gets it${by ? `, until ${by}` : ''}.`].filter(Boolean).join('. '),
+        sms: `Up for grabs: ${who}. First to claim gets it: ${f.link}`,
       };
     case 'appointment':
       return {

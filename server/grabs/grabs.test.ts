@@ -3,7 +3,7 @@ import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { withRotationLock } from '../db';
 import { loadRules, rememberedRules } from '../rules/service';
-import { claim, putInPool, sweepPools } from './service';
+import { claim, noticePools, putInPool, sweepPools } from './service';
 import { DEFAULT_ROUTING, type Routing } from '../../domain/routing';
 import { isEligible, MAX_HANDOFFS } from '../../domain/rotation';
 import { DEFAULT_RULES } from '../../domain/rules';
@@ -193,6 +193,38 @@ describe.each(DIALECTS)('up for grabs on %s', (dialect) => {
     expect([r.statusCode, r.json().error]).toEqual([409, 'This lead waits for a manager to hand it out.']);
     // The manager hands it out as any parked lead.
     expect((await call(boss, 'POST', `/leads/${id}/handout`, {})).statusCode).toBe(200);
+  });
+
+  it("tells the pool's floor, each as he chose for a new lead, once; the fallback team's floor when it moves on", async () => {
+    // Wednesday noon at the store: no quiet hours hold the pushes back.
+    const noon = new Date('2026-11-25T17:00:00Z');
+    await t.db.deleteFrom('notices').execute();
+    await t.db.deleteFrom('push_subscriptions').execute();
+    for (const p of [ann, ben, cy])
+      await t.db
+        .insertInto('push_subscriptions')
+        .values({ user_id: p.id, endpoint: `https://push.test/${p.id}`, p256dh: 'k', auth: 'a', label: 'Phone', created_at: noon.getTime() })
+        .execute();
+    await t.db.updateTable('memberships').set({ on_duty: 0 }).where('user_id', '=', ben.id).execute();
+    await setRouting({
+      ...DEFAULT_ROUTING,
+      rules: [{ name: 'New cars', when: {}, to: { team: newTeam }, grab: { after: 0, minutes: 5, then: { team: usedTeam } } }],
+    });
+    const id = await pooled('Gail Grab', newTeam, { minutes: 5, now: noon });
+    const told = () => t.db.selectFrom('notices').select(['user_id', 'kind', 'channel']).where('lead_id', '=', id).orderBy('id').execute();
+    await noticePools(t.store, noon);
+    // Ben is off duty and Cy is of another team: only Ann hears of it.
+    expect(await told()).toEqual([{ user_id: ann.id, kind: 'grab', channel: 'push' }]);
+    await noticePools(t.store, noon);
+    expect(await told()).toHaveLength(1);
+
+    const later = new Date(noon.getTime() + 6 * 60_000);
+    expect(await sweepPools(t.store, later)).toEqual([{ leadId: id, stage: 1 }]);
+    await noticePools(t.store, later);
+    expect(await told()).toEqual([
+      { user_id: ann.id, kind: 'grab', channel: 'push' },
+      { user_id: cy.id, kind: 'grab', channel: 'push' },
+    ]);
   });
 
   it('with no fallback team, an unclaimed lead goes straight to the managers', async () => {

@@ -5,6 +5,7 @@ import type { UserRow } from '../users/repo';
 import { ApiError, badRequest, forbidden, notFound } from '../http/errors';
 import { loadRules } from '../rules/service';
 import { sqlEnv, teamLineStaff, teamStaff, UNASSIGNED } from '../rotation/queries';
+import { notify, type NoticeEvent } from '../notices/service';
 import { upForGrabsSql } from '../rotation/sql';
 import { logEvent } from '../leads/life';
 import { notifyParked } from '../leads/notify';
@@ -55,11 +56,49 @@ export async function putInPool(trx: Db, leadId: number, store: number, team: nu
     .execute();
 }
 
-/** Every open screen of the store refetches its leads and rotation: the in-page "Up for grabs" list shows the lead at once. */
+/**
+ * After a pool changed: every open screen of the store refetches its leads and rotation (the
+ * in-page "Up for grabs" list shows the lead at once), and the floor of each pool hears of what
+ * waits in it (noticePools). Fire and forget: a notice that cannot be stored is only logged.
+ */
 export const announcePool = (ctx: StoreCtx) => {
   ctx.bus.publish({ topic: 'leads' });
   ctx.bus.publish({ topic: 'rotation' });
+  noticePools(ctx).catch((err: unknown) => ctx.log.error({ err }, 'could not tell the floor of leads up for grabs'));
 };
+
+/**
+ * Every salesman of a pool's team (any of the store's for the floor's pool) who is in line now
+ * hears of each lead in it, as he chose for a new lead: once per lead, pool and person.
+ */
+export async function noticePools(ctx: StoreCtx, now = new Date()) {
+  const { db, store } = ctx.dbh;
+  const pooled = await poolLeads(db, store).select(['leads.id', 'leads.grab_team', 'leads.grab_stage']).where('leads.grab_until', '>', now.getTime()).execute();
+  if (!pooled.length) return;
+  const rules = await loadRules(db, store);
+  const inLine = (await teamStaff(db, store, sqlEnv(now, rules, ctx.dbh.tz))).filter((m) => isEligible(m, now));
+  const teams = [...new Set(pooled.flatMap((l) => (l.grab_team === null ? [] : [Number(l.grab_team)])))];
+  const members = teams.length ? await db.selectFrom('team_members').select(['team_id', 'user_id']).where('team_id', 'in', teams).execute() : [];
+  const inPool = (team: number | null, userId: string) => team === null || members.some((m) => Number(m.team_id) === team && m.user_id === userId);
+  const events: NoticeEvent[] = pooled.flatMap((l) =>
+    inLine
+      .filter((m) => inPool(l.grab_team === null ? null : Number(l.grab_team), m.id))
+      .map((m) => ({ kind: 'grab' as const, userId: m.id, leadId: Number(l.id), key: `grab:${l.id}:${l.grab_stage}:${m.id}` })),
+  );
+  if (!events.length) return;
+  const told = await db
+    .selectFrom('notices')
+    .select('once_key')
+    .where(
+      'lead_id',
+      'in',
+      pooled.map((l) => Number(l.id)),
+    )
+    .where('kind', '=', 'grab')
+    .execute();
+  const fresh = events.filter((e) => !told.some((t) => t.once_key.startsWith(`${e.key}:`)));
+  if (fresh.length) await notify(ctx, fresh, now);
+}
 
 /** The store's leads up for grabs (the rule book's UP_FOR_GRABS, which reads no clock). */
 const poolLeads = (db: Db, store: number) =>

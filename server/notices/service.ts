@@ -23,12 +23,15 @@ const WORTH_MS: Record<NoticeKind, number> = {
   escalation: 10 * 60_000,
   handed_on: 30 * 60_000,
   appointment: 60 * 60_000,
+  grab: 30 * 60_000,
 };
 
 /** The push's Accept: on what asks him to accept a lead. */
 const ACCEPTS: ReadonlySet<NoticeKind> = new Set(['lead', 'time_left', 'escalation']);
 
 export const leadLink = (ctx: StoreCtx, id: number) => `${ctx.config.PUBLIC_URL}${storePath(ctx.store.code, `/dashboard/associates?lead=${id}`)}`;
+/** The overview, where the floor's "Up for grabs" card has Claim. */
+const poolLink = (ctx: StoreCtx) => `${ctx.config.PUBLIC_URL}${storePath(ctx.store.code, '/dashboard/overview')}`;
 const homeLink = (ctx: StoreCtx) => `${ctx.config.PUBLIC_URL}${storePath(ctx.store.code, '/dashboard/associates')}`;
 
 /**
@@ -53,7 +56,11 @@ export async function notify(ctx: StoreCtx, events: NoticeEvent[], now = new Dat
       .execute(),
     db.selectFrom('push_subscriptions').select(['id', 'user_id']).where('user_id', 'in', userIds).orderBy('id').execute(),
     leadIds.length
-      ? db.selectFrom('leads').select(['id', 'customer', 'vehicle', 'accept_due', 'appointment_at', 'assigned_to']).where('id', 'in', leadIds).execute()
+      ? db
+          .selectFrom('leads')
+          .select(['id', 'customer', 'vehicle', 'accept_due', 'appointment_at', 'grab_until', 'assigned_to'])
+          .where('id', 'in', leadIds)
+          .execute()
       : [],
   ]);
   const tz = ctx.config.APP_TIMEZONE;
@@ -76,11 +83,11 @@ export async function notify(ctx: StoreCtx, events: NoticeEvent[], now = new Dat
     }
     const lead = e.leadId === null ? undefined : leads.find((l) => Number(l.id) === e.leadId);
     if (e.leadId !== null && !lead) continue;
-    const due = e.kind === 'appointment' ? lead?.appointment_at : lead?.accept_due;
-    const deadline = ACCEPTS.has(e.kind) || e.kind === 'appointment' ? (due == null ? null : Number(due)) : null;
+    const due = e.kind === 'appointment' ? lead?.appointment_at : e.kind === 'grab' ? lead?.grab_until : lead?.accept_due;
+    const deadline = ACCEPTS.has(e.kind) || e.kind === 'appointment' || e.kind === 'grab' ? (due == null ? null : Number(due)) : null;
     const expiresAt = deadline ?? at + WORTH_MS[e.kind];
     if (expiresAt <= at) continue;
-    const link = lead ? leadLink(ctx, Number(lead.id)) : homeLink(ctx);
+    const link = e.kind === 'grab' ? poolLink(ctx) : lead ? leadLink(ctx, Number(lead.id)) : homeLink(ctx);
     const words = noticeWords(e.kind, { customer: lead?.customer, vehicle: lead?.vehicle, at: due == null ? null : Number(due), link }, now, tz);
     const body: NoticeBody = { title: words.title, text: route === 'sms' ? words.sms : words.text, url: link };
     const targets: string[] = route === 'push' ? mine.map((s) => String(s.id)) : route === 'sms' ? [mobile ?? ''] : [u.email];

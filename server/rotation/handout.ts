@@ -86,6 +86,8 @@ export async function handOut(
       ctx.bus.publish({ topic: 'rotation' });
       ctx.bus.publish({ topic: 'leads' });
     }
+    // A lead no one got may have gone up for grabs: its pool's floor hears of it.
+    if (made.some((m) => !m.assignedTo && !m.duplicate && !m.replayed)) announcePool(ctx);
   }
   return made.map(({ mail, told, ...answer }) => answer);
 }
