@@ -79,7 +79,7 @@ export function diff(before: Record<string, unknown> | null, after: Record<strin
   return out;
 }
 
-export type AuditAction = 'create' | 'update' | 'disable' | 'enable' | 'delete' | 'restore' | 'email change';
+export type AuditAction = 'create' | 'update' | 'disable' | 'enable' | 'delete' | 'restore' | 'email change' | 'sign out';
 
 const ACTION: Record<string, string> = {
   create: 'Added',
@@ -89,6 +89,7 @@ const ACTION: Record<string, string> = {
   delete: 'Soft-deleted',
   restore: 'Restored',
   'email change': 'E-mail change asked (waits for the new address to confirm)',
+  'sign out': 'Signed out everywhere',
 };
 const FIELD: Record<string, string> = { email: 'Email', name: 'Name', role: 'Role', disabled: 'Disabled', deletedAt: 'Deleted' };
 
@@ -106,6 +107,10 @@ const show = (v: unknown) =>
 /** One line for the history list, e.g. "Edited: Name User → Ann; Role staff → manager". */
 export function describeAudit(action: string, changes: Changes): string {
   const head = ACTION[action] ?? action;
+  if (action === 'sign out') {
+    const n = Number(changes.sessions?.from ?? 0);
+    return `${head} (${n === 1 ? '1 device' : `${n} devices`})`;
+  }
   if (action !== 'update' && action !== 'create' && action !== 'email change') return head;
   const parts = Object.entries(changes).map(([k, c]) =>
     action === 'create' ? `${FIELD[k] ?? k} ${show(c.to)}` : `${FIELD[k] ?? k} ${show(c.from)} → ${show(c.to)}`,

@@ -25,6 +25,7 @@ import { COMPRESSIBLE, compressApi, precompressed, sendPrecompressed } from './h
 import { dashboardHints } from './http/preload';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
+import { sessionRoutes } from './auth/sessions/routes';
 import { profileRoutes } from './profile/routes';
 import { weatherRoutes } from './weather/routes';
 import { eventRoutes } from './events/routes';
@@ -261,6 +262,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(authRoutes, { ctx });
+      await api.register(sessionRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
       await api.register(weatherRoutes, { ctx });
       await api.register(eventRoutes, { ctx, streams });

@@ -111,6 +111,22 @@ export const managedUser = profile.extend({
   }),
 });
 export const emailConfirmed = z.object({ email: z.string() });
+/** Settings → Signed-in devices: each of his sessions; `current` is the one asking. */
+export const signedInDevices = z.object({
+  sessions: z.array(
+    z.object({
+      sid: z.string(),
+      device: z.string(),
+      how: z.string(),
+      place: z.string(),
+      lastSeenAt: iso.nullable(),
+      signedInAt: iso,
+      current: z.boolean(),
+    }),
+  ),
+});
+/** How many sessions a sign-out ended. */
+export const signedOut = z.object({ ended: z.number().int() });
 export const userList = z.object({ users: z.array(managedUser) });
 export const oneUser = z.object({ user: managedUser });
 /** What a change did, field by field, as an audit entry stores it. */

@@ -45,6 +45,7 @@ import { choicesChangeSchema, noticeChoicesAnswer } from '../notices';
 import { hoursChangeSchema, timeOffSchema } from '../availability';
 import { personLedger, teamLedger } from '../ledger';
 import { acceptTokenSchema, pushDeviceAdded, pushDevices, pushKey, pushSubscriptionSchema } from '../push';
+import { sessionSid } from '../sessions';
 
 /** Who may call a route: anyone, a signed-in person, a manager, or an integration by its API key. */
 export type Access = 'public' | 'user' | 'manager' | 'apikey';
@@ -94,6 +95,9 @@ export const routes = {
   'POST /auth/complete': { access: 'public', body: completeLinkSchema, answer: a.session },
   'GET /auth/me': { access: 'public', answer: z.object({ user: a.sessionUser.nullable() }) },
   'POST /auth/logout': { access: 'public', answer: a.ok },
+  'GET /auth/sessions': { access: 'user', answer: a.signedInDevices },
+  'DELETE /auth/sessions/:sid': { access: 'user', params: sessionSid, answer: a.signedOut },
+  'POST /auth/sessions/end-all': { access: 'user', answer: a.signedOut },
   'PATCH /profile': { access: 'user', body: profileSchema, answer: a.session },
   'GET /profile/notes': { access: 'user', answer: a.notes },
   'PUT /profile/notes': { access: 'user', body: notesSchema, answer: a.notes },
@@ -182,6 +186,7 @@ export const routes = {
   'POST /users/:id/delete': { access: 'manager', store: true, params: i.personId, answer: a.oneUser },
   'POST /users/:id/restore': { access: 'manager', store: true, params: i.personId, answer: a.oneUser },
   'GET /users/:id/audit': { access: 'manager', store: true, params: i.personId, answer: a.auditList },
+  'POST /users/:id/sign-out': { access: 'manager', store: true, params: i.personId, answer: a.signedOut },
   'POST /users/confirm-email': { access: 'public', body: confirmEmailSchema, answer: a.emailConfirmed },
 
   'GET /sales': { access: 'user', store: true, query: i.salesQuery, answer: a.tracker },

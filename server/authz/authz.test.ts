@@ -89,7 +89,10 @@ describe.each(DIALECTS)('authorisation of every API route on %s', (dialect) => {
       if (!ok(got.status)) wrong.push(`${label}: got ${got.status}, want ${want} ${got.body.slice(0, 120)}`);
     };
     // Public routes first would log out (POST /auth/logout); they are walked anonymously only.
-    const all = routes().sort((a, b) => Number(a.access === 'public') - Number(b.access === 'public'));
+    // Signing out everywhere ends the callers' own sessions, so it comes last of all.
+    const last = (r: { method: string; url: string; access?: string }) =>
+      `${r.method} ${r.url}` === 'POST /api/auth/sessions/end-all' ? 2 : Number(r.access === 'public');
+    const all = routes().sort((a, b) => last(a) - last(b));
     for (const r of all) {
       const label = `${r.method} ${r.url} (${r.access})`;
       if (r.access === 'public') {

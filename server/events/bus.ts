@@ -9,6 +9,8 @@ export interface PortalEvent {
   /** hello: the bus may have missed changes (it reconnected); every screen refetches. */
   topic: Topic;
   userId?: string;
+  /** session-revoked: only this session of the person (its public id) ended; without it, all of them. */
+  sid?: string;
   /** The store whose data changed (GROUP_ONLY: the group's own, e.g. a lead waiting for a store); absent: news for everyone (a person's profile, a reconnect). */
   storeId?: number;
   at: number;
@@ -35,6 +37,7 @@ const CHANNEL = 'bdc_events';
 const eventSchema = z.object({
   topic: z.enum(TOPICS),
   userId: z.string().optional(),
+  sid: z.string().optional(),
   storeId: z.number().optional(),
   at: z.number(),
 }) satisfies z.ZodType<PortalEvent>;
@@ -99,7 +102,7 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
   const notify = pool
     ? batched<PortalEvent>((events) => {
         const once = new Map<string, string>();
-        for (const e of events) once.set(`${e.topic} ${e.userId ?? ''} ${e.storeId ?? ''}`, JSON.stringify(e));
+        for (const e of events) once.set(`${e.topic} ${e.userId ?? ''} ${e.sid ?? ''} ${e.storeId ?? ''}`, JSON.stringify(e));
         return pool.query('select pg_notify($1, e) from unnest($2::text[]) as e', [CHANNEL, [...once.values()]]);
       })
     : null;

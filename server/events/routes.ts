@@ -13,6 +13,8 @@ const STREAMS_PER_SESSION = 10;
 
 interface Stream {
   session: string;
+  /** The session's public id: a sign-out of that one device ends it (session-revoked with its sid). */
+  sid: string;
   userId: string;
   role: string;
   end: () => void;
@@ -76,7 +78,8 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
   app.get('/events', access('user'), async (req, reply) => {
     const me = req.user;
     const session = req.sessionHash;
-    if (!me || !session) throw unauthorized();
+    const sid = req.sessionId;
+    if (!me || !session || !sid) throw unauthorized();
     // The stream hears of the store it names (?store=NSH; its own without one), or with ?store=* of every store its reader may open (a group screen).
     const every = (req.query as Record<string, unknown> | undefined)?.store === '*';
     const stores = new Set((every ? await storesOf(ctx.dbh.db, me) : [(await storeScope(ctx, req, me)).store]).map((s) => s.id));
@@ -97,15 +100,16 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
     res.write(`retry: 1000\n\n`);
     const send = (data: object) => res.write(`data: ${JSON.stringify(data)}\n\n`);
     send({ topic: 'hello', at: Date.now() });
-    const stream: Stream = { session, userId: me.id, role: me.role, end: () => end(), revoke: () => revoke() };
-    const revoke = (at = Date.now()) => {
+    const stream: Stream = { session, sid, userId: me.id, role: me.role, end: () => end(), revoke: () => revoke() };
+    // signedOut: this session was signed out (from another device, or by a manager), not his access turned off.
+    const revoke = (at = Date.now(), signedOut = false) => {
       if (!open.has(stream)) return;
-      send({ topic: 'session-revoked', userId: me.id, at });
+      send({ topic: 'session-revoked', userId: me.id, at, ...(signedOut && { signedOut }) });
       end();
     };
     const unsubscribe = ctx.bus.subscribe((e) => {
       if (e.topic === 'session-revoked') {
-        if (e.userId === me.id) revoke(e.at);
+        if (e.userId === me.id && (e.sid === undefined || e.sid === sid)) revoke(e.at, e.sid !== undefined);
         return;
       }
       if (e.topic === 'profile' && e.userId !== me.id) return;

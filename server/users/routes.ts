@@ -9,6 +9,9 @@ import { confirmEmailChange, pendingEmails, requestEmailChange } from './email-c
 import { openStore } from '../stores/service';
 import { atStore } from '../db';
 import { FIRST_STORE_ID, storeIdsOf } from './repo';
+import { writeAudit } from './audit';
+import { endSessions } from '../auth/sessions/service';
+import type { Db } from '../db';
 
 /** Who changed something, for the audit log. */
 const actor = (me: UserRow) => ({ id: me.id, name: me.name });
@@ -96,6 +99,13 @@ export async function userRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
     root.bus.publish({ topic: 'users' });
     root.bus.publish({ topic: 'profile', userId: row.id });
     return { email: row.email };
+  });
+
+  /** Signs the person out on every device (a lost phone, a shared PC); he may sign in again. */
+  implement(app, 'POST /users/:id/sign-out', async ({ me, ctx, params }) => {
+    await target(ctx, me, params.id);
+    const also = (trx: Db, ended: number) => writeAudit(trx, params.id, actor(me), [{ action: 'sign out', changes: { sessions: { from: ended, to: 0 } } }]);
+    return { ended: await endSessions(ctx.dbh.db, root.bus, params.id, { also }) };
   });
 
   implement(app, 'GET /users/:id/audit', async ({ ctx, params }) => {
