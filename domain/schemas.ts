@@ -28,7 +28,7 @@ const CONTROL = /\p{Cc}/u;
 const CONTROL_BUT_LINES = /[^\P{Cc}\n\t]/u;
 
 /** A request body: unknown keys are refused, and a body that is not an object says so. */
-function body<T extends z.ZodRawShape>(shape: T) {
+export function body<T extends z.ZodRawShape>(shape: T) {
   return z.strictObject(shape, {
     error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body'),
   });
@@ -282,6 +282,9 @@ export const dutySchema = body({ onDuty: z.boolean({ error: 'onDuty must be true
 
 /** The name a manager gives an API key (Manager → Integrations). */
 export const keyNameSchema = body({ name: text(MSG.nameRequired, 60) });
+
+/** A passkey's name in Settings ("Work laptop"); domain/passkeys.ts has the rest of its inputs. */
+export const passkeyName = text('Name the passkey', 60);
 
 export function firstMessage(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Invalid input';

@@ -26,6 +26,7 @@ import { dashboardHints } from './http/preload';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
 import { sessionRoutes } from './auth/sessions/routes';
+import { passkeyRoutes } from './auth/passkeys/routes';
 import { profileRoutes } from './profile/routes';
 import { weatherRoutes } from './weather/routes';
 import { eventRoutes } from './events/routes';
@@ -263,6 +264,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(authRoutes, { ctx });
       await api.register(sessionRoutes, { ctx });
+      await api.register(passkeyRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
       await api.register(weatherRoutes, { ctx });
       await api.register(eventRoutes, { ctx, streams });

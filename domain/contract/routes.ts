@@ -46,6 +46,7 @@ import { hoursChangeSchema, timeOffSchema } from '../availability';
 import { personLedger, teamLedger } from '../ledger';
 import { acceptTokenSchema, pushDeviceAdded, pushDevices, pushKey, pushSubscriptionSchema } from '../push';
 import { sessionSid } from '../sessions';
+import * as pk from '../passkeys';
 
 /** Who may call a route: anyone, a signed-in person, a manager, or an integration by its API key. */
 export type Access = 'public' | 'user' | 'manager' | 'apikey';
@@ -98,6 +99,13 @@ export const routes = {
   'GET /auth/sessions': { access: 'user', answer: a.signedInDevices },
   'DELETE /auth/sessions/:sid': { access: 'user', params: sessionSid, answer: a.signedOut },
   'POST /auth/sessions/end-all': { access: 'user', answer: a.signedOut },
+  'GET /auth/passkeys': { access: 'user', answer: pk.passkeyList },
+  'POST /auth/passkeys/add/options': { access: 'user', answer: pk.addOptions },
+  'POST /auth/passkeys': { access: 'user', status: 201, body: pk.passkeyAddSchema, answer: pk.onePasskey },
+  'PATCH /auth/passkeys/:id': { access: 'user', params: pk.passkeyId, body: pk.passkeyRenameSchema, answer: pk.onePasskey },
+  'DELETE /auth/passkeys/:id': { access: 'user', params: pk.passkeyId, answer: a.ok },
+  'POST /auth/passkeys/signin/options': { access: 'public', answer: pk.signInOptions },
+  'POST /auth/passkeys/signin': { access: 'public', body: pk.passkeySignInSchema, answer: a.session },
   'PATCH /profile': { access: 'user', body: profileSchema, answer: a.session },
   'GET /profile/notes': { access: 'user', answer: a.notes },
   'PUT /profile/notes': { access: 'user', body: notesSchema, answer: a.notes },
