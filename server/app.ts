@@ -25,6 +25,7 @@ import { COMPRESSIBLE, compressApi, precompressed, sendPrecompressed } from './h
 import { dashboardHints } from './http/preload';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
+import { oidcRoutes, signInMethodRoutes } from './auth/oidc/routes';
 import { sessionRoutes } from './auth/sessions/routes';
 import { passkeyRoutes } from './auth/passkeys/routes';
 import { profileRoutes } from './profile/routes';
@@ -263,6 +264,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(authRoutes, { ctx });
+      await api.register(signInMethodRoutes, { ctx });
       await api.register(sessionRoutes, { ctx });
       await api.register(passkeyRoutes, { ctx });
       await api.register(profileRoutes, { ctx });
@@ -293,6 +295,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+
+  // Single sign-on's browser redirects: outside /api like the pages, before the pages' catch-all.
+  await app.register(oidcRoutes, { ctx });
 
   const webDist = path.resolve(opts.webDist ?? WEB_DIST);
   if (fs.existsSync(path.join(webDist, 'index.html'))) {

@@ -45,6 +45,7 @@ import { choicesChangeSchema, noticeChoicesAnswer } from '../notices';
 import { hoursChangeSchema, timeOffSchema } from '../availability';
 import { personLedger, teamLedger } from '../ledger';
 import { acceptTokenSchema, pushDeviceAdded, pushDevices, pushKey, pushSubscriptionSchema } from '../push';
+import { authMethods, signInSettings, signInSettingsSchema } from '../signin';
 import { sessionSid } from '../sessions';
 import * as pk from '../passkeys';
 
@@ -96,6 +97,9 @@ export const routes = {
   'POST /auth/complete': { access: 'public', body: completeLinkSchema, answer: a.session },
   'GET /auth/me': { access: 'public', answer: z.object({ user: a.sessionUser.nullable() }) },
   'POST /auth/logout': { access: 'public', answer: a.ok },
+  'GET /auth/methods': { access: 'public', answer: authMethods },
+  'GET /auth/settings': { access: 'manager', answer: signInSettings },
+  'PUT /auth/settings': { access: 'manager', body: signInSettingsSchema, answer: signInSettings },
   'GET /auth/sessions': { access: 'user', answer: a.signedInDevices },
   'DELETE /auth/sessions/:sid': { access: 'user', params: sessionSid, answer: a.signedOut },
   'POST /auth/sessions/end-all': { access: 'user', answer: a.signedOut },

@@ -8,10 +8,11 @@ import { hit } from '../http/limits';
 import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE } from './tokens';
 import { startSession } from './session';
 import { signInVerdict } from './policy';
-import { findUserByEmail, FIRST_STORE_ID, insertUser, toUser, type UserRow } from '../users/repo';
+import { findUserByEmail, toUser, type UserRow } from '../users/repo';
+import { admitUser } from './account';
+import { linkSignInOn, LINK_OFF } from './oidc/settings';
 import { storesOf } from '../stores/service';
 import { effectiveRole } from '../../domain/roles';
-import { atStore, withRotationLock } from '../db';
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const { db } = ctx.dbh;
@@ -21,6 +22,8 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     app,
     'POST /auth/link',
     async ({ req, body: { email } }) => {
+      // The same answer for every address: it says nothing about who may sign in.
+      if (!(await linkSignInOn(ctx))) throw new ApiError(403, LINK_OFF, 'link-off');
       // Counted per client and address: a stranger's requests cannot use up someone's own links.
       const { hits } = await hit(db, `link:${req.ip}:${email}`, LINK_TTL_MS);
       const existing = await findUserByEmail(db, email);
@@ -59,6 +62,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   );
 
   implement(app, 'POST /auth/complete', async ({ req, reply, body: { email, token } }) => {
+    if (!(await linkSignInOn(ctx))) throw new ApiError(403, LINK_OFF, 'link-off');
     const now = Date.now();
     const hash = hashToken(ctx.secret, token);
     // One UPDATE both checks and spends the token, so two tabs cannot use one link.
@@ -73,34 +77,8 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     if (Number(spent.numUpdatedRows) !== 1) {
       throw new ApiError(400, 'This link was already used or expired.', 'invalid-action-code');
     }
-    let user = await findUserByEmail(db, email);
-    const verdict = signInVerdict(config, email, user);
-    if (!verdict.allowed) {
-      req.log.info({ email }, `sign-in refused: ${verdict.why}`);
-      throw new ApiError(400, 'This link was already used or expired.', 'invalid-action-code');
-    }
-    if (!user) {
-      // The place in line is taken under the rotation lock, so simultaneous first sign-ins get
-      // distinct places; the same address twice at once finds the first one's row.
-      // A newcomer by his domain joins the first store; a MANAGER_EMAILS address is a group manager.
-      const made = await withRotationLock(
-        atStore(ctx.dbh, FIRST_STORE_ID),
-        async (trx) => (await findUserByEmail(trx, email)) ?? insertUser(trx, { email, role: verdict.role, signedIn: true }),
-      );
-      user = made;
-      ctx.bus.publish({ topic: 'users' });
-      ctx.bus.publish({ topic: 'rotation' });
-    } else {
-      const patch: { signed_in_at?: number; role?: string; all_stores?: number; updated_at?: number } = {};
-      if (!user.signed_in_at) patch.signed_in_at = now;
-      if (verdict.role === 'manager' && (user.role !== 'manager' || !user.all_stores)) Object.assign(patch, { role: 'manager', all_stores: 1 });
-      if (Object.keys(patch).length) {
-        patch.updated_at = now;
-        await db.updateTable('users').set(patch).where('id', '=', user.id).execute();
-        user = { ...user, ...patch };
-        ctx.bus.publish({ topic: 'users' });
-      }
-    }
+    const user = await admitUser(ctx, email, req.log);
+    if (!user) throw new ApiError(400, 'This link was already used or expired.', 'invalid-action-code');
     await startSession(ctx, req, reply, user.id, 'link');
     return { user: await sessionUser(ctx, user) };
   });

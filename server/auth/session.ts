@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Ctx } from '../context';
 import { hashToken, randomToken, SESSION_COOKIE, SESSION_IDLE_MS, SESSION_MAX_MS, SESSION_RENEW_MS } from './tokens';
 import { checkAccess } from './policy';
+import { recheckSession } from './oidc/recheck';
 import type { UserRow } from '../users/repo';
 
 declare module 'fastify' {
@@ -37,6 +38,9 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
         'sessions.created_at as session_created_at',
         'sessions.expires_at as session_expires_at',
         'sessions.last_seen_at as session_seen_at',
+        'sessions.via as session_via',
+        'sessions.recheck_at as session_recheck_at',
+        'sessions.oidc_refresh as session_refresh',
       ])
       .where('sessions.id_hash', '=', hash)
       .where('sessions.expires_at', '>', now)
@@ -44,13 +48,25 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
       .where('users.deleted_at', 'is', null)
       .executeTakeFirst();
     if (!row) return;
-    const { session_sid: sid, session_created_at: created, session_expires_at: expires, session_seen_at: seen, ...user } = row;
+    const {
+      session_sid: sid,
+      session_created_at: created,
+      session_expires_at: expires,
+      session_seen_at: seen,
+      session_via: via,
+      session_recheck_at: recheck,
+      session_refresh: refresh,
+      ...user
+    } = row;
+    // Single sign-on: the provider is asked again now and then, and its "no" ends the session.
+    if (refresh && recheck != null && Number(recheck) <= now && !(await recheckSession(ctx, hash, refresh, Number(recheck)))) return;
     req.user = user;
     req.sessionHash = hash;
     req.sessionId = sid;
     // Used: the idle limit starts again, never beyond the absolute limit, and "last seen" moves.
     // Both are written at most once per SESSION_RENEW_MS, not once a request.
-    const renewed = Math.min(now + SESSION_IDLE_MS, Number(created) + SESSION_MAX_MS);
+    // A single sign-on session with nothing to re-check it by ends at its set hour, used or not.
+    const renewed = Math.min(now + SESSION_IDLE_MS, via === 'oidc' && !refresh ? Number(expires) : Number(created) + SESSION_MAX_MS);
     if (renewed - Number(expires) >= SESSION_RENEW_MS || now - Number(seen ?? 0) >= SESSION_RENEW_MS) {
       await ctx.dbh.db
         .updateTable('sessions')
