@@ -29,6 +29,7 @@ describe('MSG', () => {
       nameRequired: 'Name is required',
       sendFailed: 'Something went wrong sending the link. Please try again.',
       accessOff: 'Your access was turned off. Ask a manager if this is a mistake.',
+      signedOut: 'This device was signed out. Sign in again to go on.',
     });
   });
 });

@@ -6,6 +6,7 @@ export const MSG = {
   nameRequired: 'Name is required',
   sendFailed: 'Something went wrong sending the link. Please try again.',
   accessOff: 'Your access was turned off. Ask a manager if this is a mistake.',
+  signedOut: 'This device was signed out. Sign in again to go on.',
 } as const;
 
 export function finishLoginMessage(message: string | null | undefined): string {

@@ -3,6 +3,7 @@ import { isRecord } from '../../domain/guards';
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { whenIdle } from '../components/idle';
+import type { SignedOutWhy } from '../session/SessionProvider';
 
 /** Which cached queries each server topic makes stale. */
 const STALE: Record<DataTopic, string[]> = {
@@ -32,7 +33,7 @@ export const ALL_STORES = '*';
  * is the code of the store on screen (its events only), or ALL_STORES on the group screen, whose
  * figures follow any change in any store. A new store opens a new stream.
  */
-export function useLiveEvents(store: string, onRevoked: () => void) {
+export function useLiveEvents(store: string, onRevoked: (why: SignedOutWhy) => void) {
   const qc = useQueryClient();
   useEffect(() => {
     let source: EventSource | null = null;
@@ -61,9 +62,11 @@ export function useLiveEvents(store: string, onRevoked: () => void) {
       source = new EventSource(`/api/events?store=${encodeURIComponent(store)}`);
       source.onmessage = (msg: MessageEvent<string>) => {
         let topic: unknown;
+        let signedOut = false;
         try {
           const e: unknown = JSON.parse(msg.data);
           topic = isRecord(e) ? e.topic : undefined;
+          signedOut = isRecord(e) && e.signedOut === true;
         } catch {
           return;
         }
@@ -75,7 +78,8 @@ export function useLiveEvents(store: string, onRevoked: () => void) {
           void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'weather' && q.state.dataUpdatedAt > 0 });
         } else if (topic === 'session-revoked') {
           source?.close();
-          onRevoked();
+          // This device was signed out (from another, or by a manager), or his access turned off.
+          onRevoked(signedOut ? 'signed-out' : 'access-off');
         } else {
           // One change often comes as several topics at once (an assign: rotation and leads);
           // gathered, each query refetches once instead of being cancelled and asked again.

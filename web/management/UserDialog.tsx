@@ -1,4 +1,5 @@
-import { Divider, Loader, Modal, MultiSelect, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Divider, Group, Loader, Modal, MultiSelect, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { SaveCancel } from '../components/SaveCancel';
 import { schemaResolver, useForm } from '@mantine/form';
 import { saveUserSchema } from '../../domain/schemas';
@@ -6,7 +7,7 @@ import { showFieldError } from '../forms/schemaForm';
 import { useSession } from '../session/SessionProvider';
 import { useStore } from '../stores/store';
 import { describeAudit } from '../../domain/users';
-import { useAudit, useSaveUser, type ManagedUser, type UserInput } from './api';
+import { useAudit, useSaveUser, useSignOutEverywhere, type ManagedUser, type UserInput } from './api';
 import { useWhen } from '../components/when';
 
 /** "Add User" (no user) or "Edit User" with the record's recent history. */
@@ -131,8 +132,32 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
           <SaveCancel onCancel={onClose} saving={save.isPending} />
         </Stack>
       </form>
+      {user && <SignOut user={user} />}
       {user && <History id={user.id} />}
     </Stack>
+  );
+}
+
+/** A lost phone or a shared PC: his sessions end at once; he may sign in again. */
+function SignOut({ user }: { user: ManagedUser }) {
+  const signOut = useSignOutEverywhere();
+  const confirm = () =>
+    modals.openConfirmModal({
+      title: 'Sign out everywhere',
+      children: <Text size="sm">{`Sign ${user.email} out on every device? Open screens go to the sign-in page; they can sign in again.`}</Text>,
+      labels: { confirm: 'Sign out everywhere', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => signOut.mutate(user.id),
+    });
+  return (
+    <Group justify="space-between" wrap="wrap" gap="xs">
+      <Text size="sm" c="dimmed">
+        Lost a phone or left a shared PC signed in?
+      </Text>
+      <Button size="xs" variant="light" color="red" loading={signOut.isPending} onClick={confirm}>
+        Sign out everywhere
+      </Button>
+    </Group>
   );
 }
 

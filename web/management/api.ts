@@ -73,6 +73,22 @@ const FAILED: Record<StatusAction, string> = {
   restore: 'Failed to restore',
 };
 
+/** Signs a person out on every device; the history shows it. */
+export function useSignOutEverywhere() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call('POST /users/:id/sign-out', { params: { id } }),
+    onSuccess: ({ ended }, id) => {
+      notifications.show({
+        color: 'green',
+        message: ended === 0 ? 'Not signed in anywhere.' : `Signed out on ${ended === 1 ? '1 device' : `${ended} devices`}.`,
+      });
+      void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'users' && q.queryKey[2] === id });
+    },
+    onError: (err) => notifyFailed('Could not sign out', err),
+  });
+}
+
 export function useStatus() {
   const qc = useQueryClient();
   return useMutation({

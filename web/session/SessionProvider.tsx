@@ -9,8 +9,9 @@ import { MSG } from '../../domain/auth-messages';
 import { effectiveRole, normalizeEmail } from '../../domain/roles';
 
 const EMAIL_KEY = 'emailForSignIn';
-/** Session storage key: why an open dashboard sent its user to sign in ("access-off"), shown once there. */
+/** Session storage key: why an open dashboard sent its user to sign in ("access-off", "signed-out"), shown once there. */
 export const SIGNED_OUT_WHY = 'signedOutWhy';
+export type SignedOutWhy = 'access-off' | 'signed-out';
 
 export interface Session {
   user: SessionUser | null;

@@ -8,6 +8,7 @@ import { PushSetting } from '../notices/PushSetting';
 import { MobileSetting } from '../notices/MobileSetting';
 import { NoticeChoices } from '../notices/NoticeChoices';
 import { AvailabilityCard } from '../availability/AvailabilityCard';
+import { DevicesCard } from '../sessions/DevicesCard';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { profileSchema } from '../../domain/schemas';
 import { messageOf } from '../../domain/errors';
@@ -60,6 +61,7 @@ export default function SettingsPage() {
       <PushSetting />
       <MobileSetting />
       <NoticeChoices />
+      <DevicesCard />
       <Paper withBorder p="md" radius="md" component="form" onSubmit={save}>
         <Stack gap="sm">
           <Title order={2} size="h4">

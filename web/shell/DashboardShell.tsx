@@ -2,7 +2,7 @@ import { Suspense, useCallback, useEffect, useState } from 'react';
 import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { AppShell, Burger, Center, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { SIGNED_OUT_WHY, useSession } from '../session/SessionProvider';
+import { SIGNED_OUT_WHY, useSession, type SignedOutWhy } from '../session/SessionProvider';
 import { ALL_STORES, useLiveEvents } from '../api/live';
 import { WeatherReadout } from './WeatherReadout';
 import { greetingFor } from '../../domain/greeting';
@@ -74,12 +74,15 @@ export default function DashboardShell({ group = false }: { group?: boolean }) {
   useEffect(close, [location.pathname, close]);
   useEffect(() => prefetchWhenIdle(likelyNext(location.pathname, isManager)), [location.pathname, isManager]);
 
-  const onRevoked = useCallback(() => {
-    // The sign-in page tells him why (his own session knew who he was, so no stranger learns it).
-    sessionStorage.setItem(SIGNED_OUT_WHY, 'access-off');
-    qc.setQueryData(['me'], null);
-    void navigate('/', { replace: true });
-  }, [qc, navigate]);
+  const onRevoked = useCallback(
+    (why: SignedOutWhy) => {
+      // The sign-in page tells him why (his own session knew who he was, so no stranger learns it).
+      sessionStorage.setItem(SIGNED_OUT_WHY, why);
+      qc.setQueryData(['me'], null);
+      void navigate('/', { replace: true });
+    },
+    [qc, navigate],
+  );
   useLiveEvents(group ? ALL_STORES : store.code, onRevoked);
   useEffect(registerServiceWorker, []);
 

@@ -17,7 +17,7 @@ type State = { step: 'empty' } | { step: 'sent'; email: string } | { step: 'erro
 function useSignedOutWhy() {
   const [why] = useState(() => sessionStorage.getItem(SIGNED_OUT_WHY));
   useEffect(() => sessionStorage.removeItem(SIGNED_OUT_WHY), []);
-  return why === 'access-off' ? MSG.accessOff : null;
+  return why === 'access-off' ? MSG.accessOff : why === 'signed-out' ? MSG.signedOut : null;
 }
 
 export default function SignInPage() {

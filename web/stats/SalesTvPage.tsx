@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import '../styles/dashboard';
 import { useLiveEvents } from '../api/live';
 import { LoadError } from '../components/LoadError';
-import { SIGNED_OUT_WHY } from '../session/SessionProvider';
+import { SIGNED_OUT_WHY, type SignedOutWhy } from '../session/SessionProvider';
 import { useStore, useStorePath } from '../stores/store';
 import { formatDay } from '../../domain/format';
 import { TEAM_TOTAL } from '../../domain/board';
@@ -32,11 +32,14 @@ export default function SalesTvPage() {
   const to = useStorePath();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const onRevoked = useCallback(() => {
-    sessionStorage.setItem(SIGNED_OUT_WHY, 'access-off');
-    qc.setQueryData(['me'], null);
-    void navigate('/', { replace: true });
-  }, [qc, navigate]);
+  const onRevoked = useCallback(
+    (why: SignedOutWhy) => {
+      sessionStorage.setItem(SIGNED_OUT_WHY, why);
+      qc.setQueryData(['me'], null);
+      void navigate('/', { replace: true });
+    },
+    [qc, navigate],
+  );
   useLiveEvents(store.code, onRevoked);
   const q = useSalesBoard(5 * 60_000);
   const b = q.data;

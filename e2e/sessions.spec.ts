@@ -1,0 +1,86 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './support/session';
+import { uniqueEmail } from './support/people';
+import { layoutProblems } from './support/layout';
+import { MSG } from '../domain/auth-messages';
+
+const MANAGER = 'manager@e2e.test';
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+const onSignInPage = async (page: Page) => {
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByLabel('Work Email')).toBeVisible();
+};
+
+test('a salesman signs his other device out from Settings: that device lands on the sign-in page at once and stays there', async ({ page, browser }) => {
+  const email = uniqueEmail('two.devices');
+  await signIn(page, email);
+  const phone = await (await browser.newContext({ userAgent: IPHONE })).newPage();
+  await signIn(phone, email);
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/dashboard/settings');
+  const card = page.getByRole('region', { name: 'Signed-in devices' });
+  const rows = card.getByTestId('device-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('This device');
+  await expect(rows.nth(0)).toContainText('E-mail link · Address 127.0.0.1');
+  await expect(rows.nth(1)).toContainText('Safari on iPhone');
+  await expect(rows.nth(1)).toContainText(/Last seen Today \d/);
+  await expect(rows.nth(1)).not.toContainText('This device');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await layoutProblems(page)).toEqual([]);
+  }
+
+  await card.getByRole('button', { name: 'Sign out Safari on iPhone' }).click();
+  await expect(page.getByText('That device is signed out.')).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  // The phone's open overview hears it on its live stream and goes to sign in, saying why.
+  await onSignInPage(phone);
+  await expect(phone.getByText(MSG.signedOut)).toBeVisible();
+  await phone.goto('/dashboard/settings');
+  await onSignInPage(phone);
+  expect((await (await phone.request.get('/api/auth/me')).json()).user).toBeNull();
+  // This device is still signed in.
+  await page.reload();
+  await expect(rows).toHaveCount(1);
+  await phone.context().close();
+});
+
+test('"Sign out everywhere" in Settings ends this device too, after a confirm', async ({ page, browser }) => {
+  const email = uniqueEmail('everywhere');
+  await signIn(page, email);
+  const other = await (await browser.newContext()).newPage();
+  await signIn(other, email);
+  await page.goto('/dashboard/settings');
+  const card = page.getByRole('region', { name: 'Signed-in devices' });
+  await expect(card.getByTestId('device-row')).toHaveCount(2);
+  await card.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await page.getByRole('dialog', { name: 'Sign out everywhere' }).getByRole('button', { name: 'Sign out everywhere' }).click();
+  await onSignInPage(page);
+  await onSignInPage(other);
+  await other.context().close();
+});
+
+test('a manager signs a salesman out everywhere from his record; the salesman lands on the sign-in page', async ({ page, browser }) => {
+  const email = uniqueEmail('lost.phone');
+  const rep = await (await browser.newContext()).newPage();
+  await signIn(rep, email);
+  await signIn(page, MANAGER);
+  await page.goto('/dashboard/management');
+  await page
+    .getByTestId('user-row')
+    .filter({ hasText: email })
+    .getByRole('button', { name: `Edit ${email}` })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Edit User' });
+  await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Sign out everywhere' });
+  await expect(confirm).toContainText(`Sign ${email} out on every device?`);
+  await confirm.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(page.getByText('Signed out on 1 device.')).toBeVisible();
+  await expect(dialog.getByTestId('history')).toContainText('Signed out everywhere (1 device)');
+  await onSignInPage(rep);
+  await rep.context().close();
+});
