@@ -8,6 +8,7 @@ import { PushSetting } from '../notices/PushSetting';
 import { MobileSetting } from '../notices/MobileSetting';
 import { NoticeChoices } from '../notices/NoticeChoices';
 import { AvailabilityCard } from '../availability/AvailabilityCard';
+import { PasskeysCard } from '../passkeys/PasskeysCard';
 import { DevicesCard } from '../sessions/DevicesCard';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { profileSchema } from '../../domain/schemas';
@@ -61,6 +62,7 @@ export default function SettingsPage() {
       <PushSetting />
       <MobileSetting />
       <NoticeChoices />
+      <PasskeysCard />
       <DevicesCard />
       <Paper withBorder p="md" radius="md" component="form" onSubmit={save}>
         <Stack gap="sm">

@@ -8,6 +8,7 @@ import { ApiError } from '../../domain/errors';
 import { MSG } from '../../domain/auth-messages';
 import { useForm } from '@mantine/form';
 import { lazySchemaResolver, showFieldError } from '../forms/schemaForm';
+import { PasskeyButton } from './PasskeyButton';
 
 const checkEmail = lazySchemaResolver(async () => (await import('../../domain/schemas')).sendLinkSchema);
 
@@ -97,6 +98,7 @@ export default function SignInPage() {
                 <Button type="submit" loading={busy}>
                   Send Sign-in Link
                 </Button>
+                <PasskeyButton />
               </Stack>
             </form>
           )}

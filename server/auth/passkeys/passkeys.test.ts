@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../../test/harness';
 import { FLOW_COOKIE } from './routes';
-import { PASSKEY_MSG } from '../../../domain/passkeys';
+import { PASSKEY_MSG } from '../../../domain/passkey-messages';
 import { MSG } from '../../../domain/auth-messages';
 import { BAD_TEXT } from '../../http/text';
 

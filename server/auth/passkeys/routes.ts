@@ -10,7 +10,8 @@ import { hashToken, randomToken } from '../tokens';
 import { startSession } from '../session';
 import { signInVerdict } from '../policy';
 import { sessionUser } from '../routes';
-import { MAX_PASSKEYS, PASSKEY_MSG } from '../../../domain/passkeys';
+import { MAX_PASSKEYS } from '../../../domain/passkeys';
+import { PASSKEY_MSG } from '../../../domain/passkey-messages';
 import { MSG } from '../../../domain/auth-messages';
 
 /** A ceremony (its challenge) lasts 5 minutes, the browser's own timeout. */
