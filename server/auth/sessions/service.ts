@@ -12,8 +12,8 @@ export async function listSessions(db: Db, userId: string, current: string | nul
     .select(['sid', 'via', 'user_agent', 'ip', 'last_seen_at', 'created_at'])
     .where('user_id', '=', userId)
     .where('expires_at', '>', Date.now())
-    .orderBy('last_seen_at', 'desc')
-    .orderBy('created_at', 'desc')
+    // Sessions from before devices were recorded have no last use: their sign-in stands for it.
+    .orderBy((eb) => eb.fn.coalesce('last_seen_at', 'created_at'), 'desc')
     .execute();
   return rows
     .map((r) => ({
