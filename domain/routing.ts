@@ -165,6 +165,9 @@ export function route(r: Routing, t: LeadTraits, now: Date, tz: string): { index
 export const poolRule = (r: Routing, team: number | null): RoutingRule | undefined =>
   r.rules.find((rule) => rule.grab && (team === null ? 'floor' in rule.to : 'team' in rule.to && rule.to.team === team));
 
+/** Why someone Next Up on the whole floor was passed over: a rule sent the lead to a team he is not in. */
+export const ruleSentText = (rule: string, team: string) => `Rule "${rule}" sent it to the ${team} team`;
+
 /** The line a target names, given the store's teams: a team that no longer exists sends its leads to the whole floor. */
 export const lineOfTarget = (to: Target, teams: readonly number[]): number | null => ('team' in to && teams.includes(to.team) ? to.team : null);
 

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, StoreDb } from '../db';
-import { line, passedQuery, sqlEnv } from './queries';
+import { line, passedQuery, sqlEnv, teamLine } from './queries';
 import { ApiError } from '../http/errors';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { acceptDue } from '../../domain/speed';
 import { eligibleSql, nextUpOrderSql, waitingSql } from './sql';
 import type { Rules } from '../../domain/rules';
+import { ruleSentText } from '../../domain/routing';
 import { newLeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
 import type { Actor } from '../../domain/users';
@@ -76,33 +77,65 @@ function gated<T>(h: StoreDb, run: () => Promise<T>): Promise<T> {
  */
 function assignFunction(db: Db): { name: string; text: string } {
   const env = { now: sql.raw('p_at'), holdOut: sql.raw('p_hold_out'), dayStart: sql.raw('p_day_start') };
-  const pick = line(db, sql.raw<number>('p_store'))
+  const store = sql.raw<number>('p_store');
+  const team = sql.raw<number>('v_team');
+  const pointer = sql.raw<number>('v_pointer');
+  const place = sql.raw<number>('v_next.position');
+  const pickFloor = line(db, store)
     .where(eligibleSql(env))
-    .orderBy(nextUpOrderSql(env, 'postgres', sql.raw('v_pointer')))
+    .orderBy(nextUpOrderSql(env, 'postgres', sql.raw('v_floor')))
     .limit(sql.lit(1))
     .compile();
-  const waiting = db.selectFrom('leads').select(sql.lit(1).as('one')).where('leads.store_id', '=', sql.raw<number>('p_store')).where(waitingSql(env)).compile();
+  const pickTeam = teamLine(db, store, team)
+    .where(eligibleSql(env))
+    .orderBy(nextUpOrderSql(env, 'postgres', pointer, 'tm'))
+    .limit(sql.lit(1))
+    .compile();
+  const waiting = db.selectFrom('leads').select(sql.lit(1).as('one')).where('leads.store_id', '=', store).where(waitingSql(env)).compile();
   // Who was passed over on the way to Next Up, and why (the fairness ledger; serve.ts on the stepwise path).
-  const passed = passedQuery(db, sql.raw<number>('p_store'), null, env, sql.raw<number>('v_pointer'), sql.raw<number>('v_next.position')).compile();
+  const passedFloor = passedQuery(db, store, null, env, pointer, place).compile();
+  const passedTeam = passedQuery(db, store, team, env, pointer, place).compile();
   // Everything in them is a constant of the rule book or an argument: nothing is bound.
-  if (pick.parameters.length || waiting.parameters.length || passed.parameters.length) throw new Error('the one-call assign must not bind values');
+  if ([pickFloor, pickTeam, waiting, passedFloor, passedTeam].some((q) => q.parameters.length)) throw new Error('the one-call assign must not bind values');
+  // His other lines (serve.ts backOfOthers): each team he stands in but the one that served him, and
+  // the whole floor's when a team did; each line's pointer and who it serves last (domain/routing.ts lastIn).
+  const otherLines = `
+    select t.id as team, t.pointer_pos as pointer,
+      coalesce((select o.user_id from team_members o where o.team_id = t.id and o.position <= t.pointer_pos order by o.position desc limit 1),
+               (select o.user_id from team_members o where o.team_id = t.id order by o.position desc limit 1)) as last,
+      exists (select 1 from team_members o where o.team_id = t.id and o.position = t.pointer_pos + 1 and o.user_id <> v_next.id) as taken
+    from team_members tm join teams t on t.id = tm.team_id
+    where t.store_id = p_store and tm.user_id = v_next.id and t.id is distinct from v_team
+    union all
+    select null, v_floor,
+      coalesce((select o.user_id from memberships o where o.store_id = p_store and o.position <= v_floor order by o.position desc limit 1),
+               (select o.user_id from memberships o where o.store_id = p_store order by o.position desc limit 1)),
+      exists (select 1 from memberships o where o.store_id = p_store and o.position = v_floor + 1 and o.user_id <> v_next.id)
+    where v_team is not null`;
   const body = `(
   p_store bigint, p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text, p_source text,
   p_by_id text, p_by_name text, p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text,
-  p_accept_due bigint, p_hold_out boolean, p_rules text, p_waiting_first boolean, p_channel text, p_events text[], p_day_start bigint
+  p_accept_due bigint, p_hold_out boolean, p_rules text, p_waiting_first boolean, p_channel text, p_events text[], p_day_start bigint,
+  p_team bigint, p_rule text, p_rule_why text, p_back boolean
 ) returns json language plpgsql as $fn$
 declare
+  v_floor integer;
   v_pointer integer;
+  v_team bigint;
+  v_team_name text;
   v_to text;
   v_seen rotation_actions%rowtype;
   v_next record;
+  v_floor_next record;
+  v_line record;
   v_has_next boolean;
+  v_back boolean := false;
   v_id bigint;
   v_log bigint;
   v_result json;
 begin
   -- The same lock every change to the store's rotation takes (withRotationLock).
-  select pointer_pos into strict v_pointer from rotation_state where id = p_store for update;
+  select pointer_pos into strict v_floor from rotation_state where id = p_store for update;
   -- The store's rules the caller remembers, as stored ('' when none are: the defaults); null: not checked.
   if p_rules is not null and p_rules <> coalesce((select rules from stores where id = p_store), '') then
     return json_build_object('error', 'rules_changed');
@@ -120,33 +153,84 @@ begin
       return json_build_object('replayed', true, 'result', v_seen.result::json);
     end if;
   end if;
-  -- Next Up, by the rule book.
-  select q.* into v_next from (${pick.sql}) q;
+  -- The line the routing rule chose: its team's (a team no longer there: the whole floor's).
+  if p_team is not null then
+    select id, name, pointer_pos into v_team, v_team_name, v_pointer from teams where id = p_team and store_id = p_store;
+  end if;
+  -- Next Up of that line, by the rule book.
+  if v_team is null then
+    v_pointer := v_floor;
+    select q.* into v_next from (${pickFloor.sql}) q;
+  else
+    select q.* into v_next from (${pickTeam.sql}) q;
+  end if;
   v_has_next := found;
   if not v_has_next and not p_keep then
     return json_build_object('error', 'none_eligible');
   end if;
-  -- Weights at play in the store, or Next Up standing in teams too: the stepwise path serves it (serve.ts).
-  if v_has_next and (exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1) or exists (
-      select 1 from team_members tm join teams t on t.id = tm.team_id where t.store_id = p_store and tm.user_id = v_next.id)) then
-    return json_build_object('error', 'stepwise');
+  if v_has_next then
+    -- Weights at play in the store: the stepwise path serves it (serve.ts, domain/routing.ts pickWeighted).
+    if exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1) then
+      return json_build_object('error', 'stepwise');
+    end if;
+    -- Back of every other line he stands in: here only where that is one write (the place after the
+    -- line's pointer is free); a line that must be renumbered is the stepwise path's (domain/routing.ts toBack).
+    if p_back then
+      for v_line in ${otherLines} loop
+        if v_line.last <> v_next.id then
+          if v_line.taken then
+            return json_build_object('error', 'stepwise');
+          end if;
+          v_back := true;
+        end if;
+      end loop;
+    end if;
   end if;
   insert into leads (store_id, customer, assigned_to, assigned_to_name, assigned_by, assigned_by_name, assigned_at, status,
                      follow_up_due, closed, source, closed_at, closed_by_id, closed_by_name,
-                     phone, email, vehicle, vin, comments, offered_at, accept_due)
+                     phone, email, vehicle, vin, comments, offered_at, accept_due, team_id)
     values (p_store, p_customer, case when v_has_next then v_next.id else '' end, case when v_has_next then v_next.name else '' end, p_by_id, p_by_name, p_at,
             case when v_has_next then 'handed' else 'new' end, p_follow_up_due, 0, p_source, null, null, null,
             p_phone, p_email, p_vehicle, p_vin, p_comments,
-            case when v_has_next then p_at end, case when v_has_next then p_accept_due end)
+            case when v_has_next then p_at end, case when v_has_next then p_accept_due end, v_team)
     returning id into v_id;
   if v_has_next then
-    insert into rotation_log (store_id, type, customer, target_id, target_name, reason, manager_id, manager_name, pointer_pos_after, lead_id, created_at)
-      values (p_store, 'assign', p_customer, v_next.id, v_next.name, null, p_by_id, p_by_name, v_next.position, v_id, p_at)
+    insert into rotation_log (store_id, type, customer, target_id, target_name, reason, manager_id, manager_name, pointer_pos_after, lead_id, created_at, team_id, rule)
+      values (p_store, 'assign', p_customer, v_next.id, v_next.name, null, p_by_id, p_by_name, v_next.position, v_id, p_at, v_team, p_rule)
       returning id into v_log;
-    insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
-      select p_store, v_log, v_id, null, q.id, q.kind, q.why, p_at from (${passed.sql}) q;
-    update rotation_state set pointer_pos = v_next.position, last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id
-      where id = p_store;
+    if v_team is null then
+      insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
+        select p_store, v_log, v_id, null, q.id, q.kind, q.why, p_at from (${passedFloor.sql}) q;
+      update rotation_state set pointer_pos = v_next.position, last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id
+        where id = p_store;
+    else
+      insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
+        select p_store, v_log, v_id, v_team, q.id, q.kind, q.why, p_at from (${passedTeam.sql}) q;
+      -- A rule sent the lead to a team: whoever was Next Up on the whole floor, outside it, was passed over by the rule.
+      if p_rule is not null then
+        select q.* into v_floor_next from (${pickFloor.sql}) q;
+        if found and v_floor_next.id <> v_next.id
+           and not exists (select 1 from team_members tm where tm.team_id = v_team and tm.user_id = v_floor_next.id) then
+          insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
+            values (p_store, v_log, v_id, v_team, v_floor_next.id, 'rule', format(p_rule_why, v_team_name), p_at);
+        end if;
+      end if;
+      update teams set pointer_pos = v_next.position where id = v_team;
+      update rotation_state set last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id where id = p_store;
+    end if;
+    if v_back then
+      for v_line in ${otherLines} loop
+        if v_line.last <> v_next.id then
+          if v_line.team is null then
+            update memberships set position = v_line.pointer + 1 where store_id = p_store and user_id = v_next.id;
+            update rotation_state set pointer_pos = v_line.pointer + 1 where id = p_store;
+          else
+            update team_members set position = v_line.pointer + 1 where team_id = v_line.team and user_id = v_next.id;
+            update teams set pointer_pos = v_line.pointer + 1 where id = v_line.team;
+          end if;
+        end if;
+      end loop;
+    end if;
     v_pointer := v_next.position;
     v_to := v_next.email;
   end if;
@@ -197,15 +281,27 @@ function assignFunctionName(h: StoreDb): Promise<string> {
 
 /**
  * assignNext on PostgreSQL: the whole transaction (lock, the rules and waiting-leads checks,
- * action-id replay, pick, insert, log, pointer) is one call of the function above, so the state
- * row is held for the function's run rather than for several round trips. Plain leads only: a
- * lead with a prospect id or intake details takes the stepwise path.
+ * action-id replay, pick in the routing rule's line, insert, log, passed over, pointers, back of
+ * his other lines) is one call of the function above, so the state row is held for the
+ * function's run rather than for several round trips. Plain leads only: a lead with a prospect id
+ * or intake details takes the stepwise path, and so does an up the function hands back (weights
+ * at play, or a line that must be renumbered to put him at its back).
  */
 export async function assignOnPostgres(
   h: StoreDb,
   l: NewLead,
   by: Actor,
-  opts: { now: Date; keep?: boolean; actionId?: string; rules: Rules; rulesText?: string; waitingFirst?: boolean; announce?: Announcement | null },
+  opts: {
+    now: Date;
+    keep?: boolean;
+    actionId?: string;
+    rules: Rules;
+    rulesText?: string;
+    waitingFirst?: boolean;
+    announce?: Announcement | null;
+    /** The routing rule's line (a team's id, or null: the whole floor's) and the rule's name. */
+    routed?: { team: number | null; rule: string | null };
+  },
 ): Promise<Handed | { askAgain: 'rules' | 'waiting' } | { stepwise: true }> {
   const fn = sql.raw(await assignFunctionName(h));
   const at = opts.now.getTime();
@@ -213,13 +309,17 @@ export async function assignOnPostgres(
   const followUp = followUpDue(opts.now, opts.rules.followUpHours).getTime();
   const accept = acceptDue(opts.now, opts.rules.responseWindowMinutes)?.getTime() ?? null;
   const { dayStart } = sqlEnv(opts.now, opts.rules, h.tz);
+  const rule = opts.routed?.rule ?? null;
+  // The rule pass's words with the team's name left to the function (format's %s), which reads it under the lock.
+  const ruleWhy = rule === null ? null : ruleSentText(rule.replaceAll('%', '%%'), '%s');
   const { rows } = await gated(h, () =>
     sql<{ r: Answer }>`select ${fn}(
     ${h.store}::bigint, ${l.customer}::text, ${l.phone || null}::text, ${l.email || null}::text, ${l.vehicle || null}::text,
     ${l.vin || null}::text, ${l.comments || null}::text, ${l.source ?? LEAD_SOURCE}::text, ${by.id}::text, ${by.name}::text,
     ${at}::bigint, ${followUp}::bigint, ${!!opts.keep}::boolean, ${opts.actionId ?? null}::text, ${request}::text,
     ${accept}::bigint, ${opts.rules.holdOut}::boolean, ${opts.rulesText ?? null}::text, ${!!opts.waitingFirst}::boolean,
-    ${opts.announce?.channel ?? null}::text, ${opts.announce?.payloads ?? null}::text[], ${dayStart}::bigint) as r`.execute(h.db),
+    ${opts.announce?.channel ?? null}::text, ${opts.announce?.payloads ?? null}::text[], ${dayStart}::bigint,
+    ${opts.routed?.team ?? null}::bigint, ${rule}::text, ${ruleWhy}::text, ${opts.rules.routing.backOfEveryLine}::boolean) as r`.execute(h.db),
   );
   const r = rows[0].r;
   if ('error' in r) {

@@ -17,7 +17,7 @@ import { assignOnPostgres } from './assign-postgres';
 import { leadFacts, type SqlEnv } from './sql';
 import { memberById, readState, sqlEnv, teamStaff, UNASSIGNED, waiting } from './queries';
 import { FLOOR_WAY, lineQueue, nextIn, routes, served, wayOf, type Way } from './serve';
-import { NO_TRAITS, type LeadTraits } from '../../domain/routing';
+import { NO_TRAITS, route, type LeadTraits } from '../../domain/routing';
 import { putInPool } from '../grabs/service';
 import { GRAB_STAGES } from '../../domain/grabs';
 import { logRotation } from './log';
@@ -201,10 +201,13 @@ export async function assignNext(
   // Leads with a prospect id or intake details (the ADF repeat rule, trade-ins, documents) take the
   // stepwise path; the one-call function covers the plain lead a manager assigns.
   const plain = !l.externalId && !l.findRepeat && !l.tradeIn && !l.nameMissing && !l.documentId && !l.customerKey;
-  // A store whose routing rules may send a lead to a team takes the stepwise path, as does an
-  // up the one-call assign hands back (a weighted salesman, or one in teams: serve.ts moves his lines).
-  if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait && !routes(rules.routing)) {
-    const r = await assignOnPostgres(h, l, by, { ...opts, now, rules });
+  // The routing rule is read here, on the lead alone; its team is looked up under the lock. A lead
+  // that goes up for grabs takes the stepwise path, as does an up the one-call assign hands back.
+  const hit = routes(rules.routing) ? route(rules.routing, traitsOf(l), now, h.tz ?? 'UTC') : null;
+  const pooled = !!hit?.rule?.grab && hit.rule.grab.after === 0;
+  if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait && !pooled) {
+    const routed = hit ? { team: 'team' in hit.to ? hit.to.team : null, rule: hit.rule?.name ?? null } : undefined;
+    const r = await assignOnPostgres(h, l, by, { ...opts, now, rules, routed });
     if ('askAgain' in r) throw new AskAgain(r.askAgain);
     if (!('stepwise' in r)) return r;
   }
@@ -230,8 +233,8 @@ export async function assignNext(
           return { leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: (await readState(trx, store)).pointer_pos, duplicate: true };
         }
       }
-      // Which line: the store's routing rules (read under the lock with the rules) pick a team's or the whole floor's.
-      const way = await wayOf(trx, store, rules.routing, traitsOf(l), now, h.tz ?? 'UTC');
+      // Which line: the rule the lead met (rules checked under the lock, askFirst) picks a team's or the whole floor's.
+      const way = await wayOf(trx, store, hit);
       // `wait`: the floor is closed, so the lead waits in Unassigned for the morning; up for grabs, it waits for a claim.
       const { pointer, next, email, shape } =
         opts.wait || way.grab

@@ -93,7 +93,7 @@ export const line = (db: Db, store: number | RawBuilder<number>) =>
  * A team's line in its store: its people with their places and owed ups in the team (team_members
  * as `tm`), everything else from their store membership (sql.ts Places 'tm').
  */
-const teamLine = (db: Db, store: number | RawBuilder<number>, team: number | RawBuilder<number>) =>
+export const teamLine = (db: Db, store: number | RawBuilder<number>, team: number | RawBuilder<number>) =>
   db
     .selectFrom('team_members as tm')
     .innerJoin('memberships', (j) => j.onRef('memberships.user_id', '=', 'tm.user_id').on('memberships.store_id', '=', store))
@@ -122,7 +122,7 @@ const teamLine = (db: Db, store: number | RawBuilder<number>, team: number | Raw
 export function passedQuery(
   db: Db,
   store: number | RawBuilder<number>,
-  team: number | null,
+  team: number | RawBuilder<number> | null,
   env: SqlEnv,
   pointer: number | RawBuilder<number>,
   at: number | RawBuilder<number>,

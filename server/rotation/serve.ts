@@ -1,7 +1,7 @@
 import type { Db, Dialect } from '../db';
 import { sql } from 'kysely';
 import { eligibleQueue, type Member } from '../../domain/rotation';
-import { afterServe, lineOfTarget, pickWeighted, route, toBack, type LeadTraits, type Routing } from '../../domain/routing';
+import { afterServe, lineOfTarget, pickWeighted, ruleSentText, toBack, type route, type Routing } from '../../domain/routing';
 import type { Actor } from '../../domain/users';
 import { nextUp, nextUpInTeam, passedQuery, readState, storeShapeSql, teamLineStaff, teamStaff } from './queries';
 import type { SqlEnv } from './sql';
@@ -20,11 +20,10 @@ export const FLOOR_WAY: Way = { team: null, teamName: null, rule: null, grab: nu
 /** Whether a store's routing can send a lead anywhere but the whole floor's line. */
 export const routes = (r: Routing) => r.rules.length > 0 || !('floor' in r.fallback);
 
-/** Which line a new lead goes through, by the store's routing rules (read under the rotation lock, so a rule change is seen). */
-export async function wayOf(trx: Db, store: number, r: Routing, traits: LeadTraits, now: Date, tz: string): Promise<Way> {
-  if (!routes(r)) return FLOOR_WAY;
+/** The line a lead goes through, given the rule its traits met (domain/routing.ts route; null: the store routes nothing), its team read under the rotation lock. */
+export async function wayOf(trx: Db, store: number, hit: ReturnType<typeof route> | null): Promise<Way> {
+  if (!hit) return FLOOR_WAY;
   const teams = await trx.selectFrom('teams').select(['id', 'name']).where('store_id', '=', store).execute();
-  const hit = route(r, traits, now, tz);
   const team = lineOfTarget(
     hit.to,
     teams.map((t) => Number(t.id)),
@@ -181,7 +180,7 @@ export async function served(
           team_id: way.team,
           user_id: floorNext.id,
           kind: 'rule',
-          why: `Rule "${way.rule}" sent it to the ${way.teamName ?? 'other'} team`,
+          why: ruleSentText(way.rule, way.teamName ?? 'other'),
           created_at: at,
         })
         .execute();
