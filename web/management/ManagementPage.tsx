@@ -13,6 +13,7 @@ import { RulesSection } from './RulesSection';
 import { RoutingRulesSection } from '../routing-rules/RoutingRulesSection';
 import { PayPlanSection } from './PayPlanSection';
 import { StoresSection } from '../stores/StoresSection';
+import { SignInSection } from './SignInSection';
 
 const NO_PERMISSION = 'You need manager permissions to view this page.';
 
@@ -134,6 +135,7 @@ export default function ManagementPage() {
       <RoutingRulesSection />
       <PayPlanSection />
       <Integrations />
+      <SignInSection />
     </Stack>
   );
 }

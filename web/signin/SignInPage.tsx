@@ -9,6 +9,7 @@ import { MSG } from '../../domain/auth-messages';
 import { useForm } from '@mantine/form';
 import { lazySchemaResolver, showFieldError } from '../forms/schemaForm';
 import { PasskeyButton } from './PasskeyButton';
+import { SsoButton, useSignInMethods, useSsoRefused } from './SsoButton';
 
 const checkEmail = lazySchemaResolver(async () => (await import('../../domain/schemas')).sendLinkSchema);
 
@@ -27,6 +28,8 @@ export default function SignInPage() {
   const [busy, setBusy] = useState(false);
   const [state, setState] = useState<State>({ step: 'empty' });
   const why = useSignedOutWhy();
+  const methods = useSignInMethods();
+  const refused = useSsoRefused();
 
   if (user) return <Navigate to="/dashboard/overview" replace />;
 
@@ -80,25 +83,35 @@ export default function SignInPage() {
                     {why}
                   </Alert>
                 )}
-                <TextInput
-                  label="Work Email"
-                  type="email"
-                  required
-                  autoComplete="email"
-                  placeholder="you@dealership.com"
-                  {...form.getInputProps('email')}
-                  // Not on load: the sign-in page brings no dashboard code until someone starts to sign in.
-                  onFocus={checkEmail.load}
-                />
-                {state.step === 'error' && (
-                  <Alert color="red" role="alert">
-                    {state.message}
+                {refused && state.step === 'empty' && (
+                  <Alert color="red" role="alert" data-testid="sso-refused">
+                    {refused}
                   </Alert>
                 )}
-                <Button type="submit" loading={busy}>
-                  Send Sign-in Link
-                </Button>
+                {methods?.link !== false && (
+                  <>
+                    <TextInput
+                      label="Work Email"
+                      type="email"
+                      required
+                      autoComplete="email"
+                      placeholder="you@dealership.com"
+                      {...form.getInputProps('email')}
+                      // Not on load: the sign-in page brings no dashboard code until someone starts to sign in.
+                      onFocus={checkEmail.load}
+                    />
+                    {state.step === 'error' && (
+                      <Alert color="red" role="alert">
+                        {state.message}
+                      </Alert>
+                    )}
+                    <Button type="submit" loading={busy}>
+                      Send Sign-in Link
+                    </Button>
+                  </>
+                )}
                 <PasskeyButton />
+                {methods?.oidc && <SsoButton label={methods.oidc.label} />}
               </Stack>
             </form>
           )}
