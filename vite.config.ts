@@ -44,6 +44,8 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'app', tags: ['$initial'], priority: 30 },
+            // Passkeys' browser code: fetched by the sign-in page's passkey button alone, not with the whole dashboard.
+            { name: 'webauthn', test: /[\\/]@simplewebauthn[\\/]/, priority: 25 },
             {
               name: 'dashboard',
               test: (id: string) =>

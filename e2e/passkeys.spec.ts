@@ -71,6 +71,13 @@ async function signOut(page: Page) {
 
 test('add a passkey in Settings, sign out, sign in with it; removed, it no longer signs in and says why', async ({ page }) => {
   const device = await virtualAuthenticator(page);
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+  // The sign-in page brings no WebAuthn code until the passkey button is pressed.
+  await page.goto(`${base}/`);
+  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.filter((s) => /webauthn/.test(s))).toEqual([]);
   await signInByLink(page, 'pat@passkeys.test');
 
   await page.goto(`${base}/dashboard/settings`);
@@ -91,6 +98,7 @@ test('add a passkey in Settings, sign out, sign in with it; removed, it no longe
   await signOut(page);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page).toHaveURL(/\/dashboard\/overview$/);
+  expect(scripts.filter((s) => /webauthn/.test(s))).toHaveLength(1);
   await expect(page.getByRole('navigation')).toBeVisible();
 
   await page.goto(`${base}/dashboard/settings`);

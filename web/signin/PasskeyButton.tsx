@@ -7,7 +7,13 @@ import { messageOf } from '../../domain/errors';
 import { PASSKEY_MSG } from '../../domain/passkey-messages';
 import { passkeyError } from '../passkeys/errors';
 
-/** "Sign in with a passkey": the WebAuthn code is fetched on click, so the sign-in page stays light. */
+/**
+ * The WebAuthn code, fetched when the button is about to be pressed (not with the page, which stays
+ * light): the browser's prompt then follows the tap at once, as some browsers want.
+ */
+const loadWebAuthn = () => import('@simplewebauthn/browser');
+
+/** "Sign in with a passkey". */
 export function PasskeyButton() {
   const qc = useQueryClient();
   const navigate = useNavigate();
@@ -19,7 +25,7 @@ export function PasskeyButton() {
     setError(null);
     try {
       if (!window.isSecureContext || typeof window.PublicKeyCredential !== 'function') throw new Error(PASSKEY_MSG.unsupported);
-      const [{ options }, { startAuthentication }] = await Promise.all([call('POST /auth/passkeys/signin/options'), import('@simplewebauthn/browser')]);
+      const [{ options }, { startAuthentication }] = await Promise.all([call('POST /auth/passkeys/signin/options'), loadWebAuthn()]);
       let response;
       try {
         response = await startAuthentication({ optionsJSON: options });
@@ -44,7 +50,7 @@ export function PasskeyButton() {
           {error}
         </Alert>
       )}
-      <Button variant="default" loading={busy} onClick={() => void signIn()}>
+      <Button variant="default" loading={busy} onPointerDown={() => void loadWebAuthn()} onFocus={() => void loadWebAuthn()} onClick={() => void signIn()}>
         Sign in with a passkey
       </Button>
     </>

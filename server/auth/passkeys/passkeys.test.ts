@@ -202,6 +202,31 @@ describe.each(DIALECTS)('passkeys on %s', (dialect) => {
     expect(await counterOf(a)).toBe(6);
   });
 
+  it('of two answers at once with the same new counter (a clone racing its original), one signs in', async () => {
+    const a = new Authenticator();
+    expect((await add(ann, a)).statusCode).toBe(201);
+    const [x, y] = [await signInOptions(), await signInOptions()];
+    const answers = [a.get(x.challenge, { counter: 7 }), a.get(y.challenge, { counter: 7 })];
+    const r = await Promise.all([signInWith(x.cookie, answers[0]), signInWith(y.cookie, answers[1])]);
+    expect(r.map((res) => res.statusCode).sort()).toEqual([200, 400]);
+    expect(r.find((res) => res.statusCode === 400)!.json().error).toBe(PASSKEY_MSG.cloned);
+    expect(await counterOf(a)).toBe(7);
+  });
+
+  it('refuses a ceremony older than 5 minutes', async () => {
+    const a = new Authenticator();
+    expect((await add(ann, a)).statusCode).toBe(201);
+    const o = await signInOptions();
+    await t.db
+      .updateTable('auth_flows')
+      .set({ expires_at: Date.now() - 1 })
+      .where('kind', '=', 'passkey-signin')
+      .execute();
+    const r = await signInWith(o.cookie, a.get(o.challenge));
+    expect(r.json().error).toBe(PASSKEY_MSG.expired);
+    expect(r.cookies.find((c) => c.name === 'bdc_session')).toBeUndefined();
+  });
+
   it('takes an authenticator without a counter (always 0)', async () => {
     const a = new Authenticator();
     expect((await add(ann, a)).statusCode).toBe(201);

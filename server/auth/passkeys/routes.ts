@@ -15,7 +15,7 @@ import { PASSKEY_MSG } from '../../../domain/passkey-messages';
 import { MSG } from '../../../domain/auth-messages';
 
 /** A ceremony (its challenge) lasts 5 minutes, the browser's own timeout. */
-export const FLOW_MS = 5 * 60 * 1000;
+const FLOW_MS = 5 * 60 * 1000;
 /** Binds a ceremony to the browser that started it: a random value whose keyed hash is the auth_flows row's id. */
 export const FLOW_COOKIE = 'bdc_passkey';
 const COOKIE_PATH = '/api/auth/passkeys';
