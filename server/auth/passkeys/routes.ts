@@ -8,7 +8,7 @@ import { implement } from '../../http/implement';
 import { portalName } from '../../mail/mailer';
 import { hashToken, randomToken } from '../tokens';
 import { startSession } from '../session';
-import { signInVerdict } from '../policy';
+import { admitUser } from '../account';
 import { sessionUser } from '../routes';
 import { MAX_PASSKEYS } from '../../../domain/passkeys';
 import { PASSKEY_MSG } from '../../../domain/passkey-messages';
@@ -201,12 +201,10 @@ export async function passkeyRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
       req.log.warn({ passkey: key.id, stored: old, sent: newCounter }, 'passkey counter did not move forward: refused as a possible clone');
       throw new ApiError(400, PASSKEY_MSG.cloned, 'passkey-cloned');
     }
-    const user = await db.selectFrom('users').selectAll().where('id', '=', key.user_id).executeTakeFirstOrThrow();
-    const verdict = signInVerdict(ctx.config, user.email, user);
-    if (!verdict.allowed) {
-      req.log.info({ email: user.email }, `passkey sign-in refused: ${verdict.why}`);
-      throw new ApiError(403, MSG.accessOff, 'access-off');
-    }
+    // The same policy as every way in (disabled or deleted people are refused), by the passkey's owner's address.
+    const owner = await db.selectFrom('users').select('email').where('id', '=', key.user_id).executeTakeFirstOrThrow();
+    const user = await admitUser(ctx, owner.email, req.log);
+    if (!user) throw new ApiError(403, MSG.accessOff, 'access-off');
     await startSession(ctx, req, reply, user.id, 'passkey');
     return { user: await sessionUser(ctx, user) };
   });
