@@ -7,15 +7,16 @@ import { atStore, withRotationLock } from '../db';
 /**
  * The person an address signs in as, whichever way he proved it (a link, single sign-on): his
  * record, made on his first sign-in when the policy admits a newcomer (signInVerdict); null when
- * the policy refuses him (the reason is logged, never shown).
+ * the policy refuses him (the reason is logged, never shown). An address its provider has not
+ * verified is looked up all the same, so that refusal takes as long as any other, but never admitted.
  */
-export async function admitUser(ctx: Ctx, email: string, log: FastifyBaseLogger): Promise<UserRow | null> {
+export async function admitUser(ctx: Ctx, email: string, log: FastifyBaseLogger, { verified = true } = {}): Promise<UserRow | null> {
   const { db } = ctx.dbh;
   const now = Date.now();
   let user = await findUserByEmail(db, email);
   const verdict = signInVerdict(ctx.config, email, user);
-  if (!verdict.allowed) {
-    log.info({ email }, `sign-in refused: ${verdict.why}`);
+  if (!verdict.allowed || !verified) {
+    log.info({ email }, `sign-in refused: ${verified ? verdict.why : 'the provider has not verified the address'}`);
     return null;
   }
   if (!user) {

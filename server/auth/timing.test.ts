@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { startSmtp } from '../test/smtp';
 import { insertUser } from '../users/repo';
+import { OIDC_CLIENT, startOidcProvider } from '../test/oidc-provider';
 
 const ROUNDS = 60;
 const median = (xs: number[]) => {
@@ -78,6 +79,52 @@ describe.each(DIALECTS)('a sign-in link answer gives nothing away on %s', (diale
       expect((await off.app.ctx.outbox.backlog()).waiting).toBe(ROUNDS + 5);
     } finally {
       await off.close();
+    }
+  });
+
+  it(`single sign-on: an unknown, a disabled and an unverified address get the same refusal, ${2 * ROUNDS} each, medians within 5 ms`, async () => {
+    const idp = await startOidcProvider(['http://localhost:3000/auth/oidc/callback']);
+    const sso = await testApp(dialect, { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: OIDC_CLIENT.id, OIDC_CLIENT_SECRET: OIDC_CLIENT.secret });
+    // Two of them are people here: one disabled, one whose address the provider has not verified.
+    const people = { unknown: 'nobody@elsewhere.test', disabled: 'gone@dealer.test', unverified: 'unchecked@dealer.test' } as const;
+    type Who = keyof typeof people;
+    try {
+      const gone = await insertUser(sso.db, { email: people.disabled });
+      await sso.db.updateTable('users').set({ disabled: 1 }).where('id', '=', gone.id).execute();
+      await insertUser(sso.db, { email: people.unverified });
+      idp.account(people.unverified, { verified: false });
+      const times: Record<Who, number[]> = { unknown: [], disabled: [], unverified: [] };
+      const answers = new Set<string>();
+      // As above: kinds interleaved in a shuffled order; only the portal's callback is timed (the
+      // provider's login before it is the browser's affair).
+      // Twice the link's rounds: each answer includes two calls to the provider, whose time varies.
+      for (let round = -5; round < 2 * ROUNDS; round++) {
+        for (const who of (Object.keys(people) as Who[]).sort(() => Math.random() - 0.5)) {
+          const start = await sso.app.inject({ method: 'GET', url: '/auth/oidc/start' });
+          const flow = start.cookies.find((c) => c.name === 'bdc_oidc')!;
+          const back = await idp.login(start.headers.location as string, people[who]);
+          const t0 = process.hrtime.bigint();
+          const res = await sso.app.inject({ method: 'GET', url: back.pathname + back.search, headers: { cookie: `bdc_oidc=${flow.value}` } });
+          const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+          answers.add(JSON.stringify([res.statusCode, res.headers.location, res.headers['set-cookie'], res.body]));
+          if (round >= 0) times[who].push(ms);
+        }
+      }
+      const m = { unknown: median(times.unknown), disabled: median(times.disabled), unverified: median(times.unverified) };
+      console.log(`SSO refusal medians on ${dialect}, ms: ${JSON.stringify(m, (_k, v: unknown) => (typeof v === 'number' ? +v.toFixed(2) : v))}`);
+      expect(answers.size).toBe(1);
+      expect(JSON.parse([...answers][0])).toEqual([
+        302,
+        '/?signin=refused',
+        'bdc_oidc=; Max-Age=0; Path=/auth/oidc; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax',
+        '',
+      ]);
+      expect(Math.abs(m.unknown - m.disabled)).toBeLessThan(5);
+      expect(Math.abs(m.unknown - m.unverified)).toBeLessThan(5);
+      expect(await sso.db.selectFrom('sessions').select('id_hash').execute()).toEqual([]);
+    } finally {
+      await sso.close();
+      await idp.close();
     }
   });
 });
