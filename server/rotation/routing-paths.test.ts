@@ -54,6 +54,8 @@ async function write(h: StoreDb, s: Store): Promise<Rules> {
         email: `p${i}@paths.test`,
         name: `P${i}`,
         role: 'staff',
+        disabled: 0,
+        deleted_at: null,
         greeting: null,
         notes: null,
         signed_in_at: null,
@@ -97,7 +99,9 @@ async function write(h: StoreDb, s: Store): Promise<Rules> {
 }
 
 /** What an assign did, in terms that do not depend on the rows' ids. */
-async function after(h: StoreDb, answer: unknown) {
+type Answer = { to: string | null; pointer: number } | { refused: number | string };
+
+async function after(h: StoreDb, answer: Answer) {
   const { db } = h;
   const teams = await db.selectFrom('teams').select(['id', 'name', 'pointer_pos']).orderBy('name').execute();
   const name = (id: number | string | null) => (id === null ? null : (teams.find((t) => Number(t.id) === Number(id))?.name ?? `gone ${id}`));
@@ -122,7 +126,7 @@ async function after(h: StoreDb, answer: unknown) {
   };
 }
 
-async function assign(h: StoreDb, s: Store, rules: Rules, stepwise: boolean) {
+async function assign(h: StoreDb, s: Store, rules: Rules, stepwise: boolean): Promise<Answer> {
   try {
     const r = await assignNext(h, { customer: 'Paths walk-in', traits: { language: s.language, condition: s.condition } }, BY, { now: NOW, rules, stepwise });
     return { to: r.assignedTo?.id ?? null, pointer: r.pointerPos };
@@ -145,7 +149,8 @@ describe.runIf(PG_AVAILABLE)('the routed assign on PostgreSQL', () => {
           if (one.log[0] && !one.log[0].team_id) seen.add('whole floor');
           if (one.passed.some((p) => p.kind === 'rule')) seen.add('rule pass');
           if (one.passed.some((p) => p.kind !== 'rule')) seen.add('passed over');
-          if (one.places.length && step.answer && 'to' in step.answer) seen.add('served');
+          const to = 'to' in one.answer ? one.answer.to : null;
+          if (one.places.some((p) => p.user_id === to)) seen.add('served');
           if ('refused' in one.answer) seen.add('refused');
         }),
         { numRuns: RUNS },

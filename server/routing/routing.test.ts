@@ -165,6 +165,8 @@ describe.each(DIALECTS)('teams and routing rules on %s', (dialect) => {
     const base = { rules: [rule], fallback: { floor: true }, backOfEveryLine: true };
     await refused('PUT', '/routing/rules', { ...base, fallback: { team: northTeam.id } }, 400, `No such team: ${northTeam.id}`);
     await refused('PUT', '/routing/rules', { ...base, rules: [{ ...rule, to: { team: 987654 } }] }, 400, 'No such team: 987654');
+    // The dealership rules' own save is no second door.
+    await refused('PATCH', '/rules', { routing: { ...base, fallback: { team: 987654 } } }, 400, 'No such team: 987654');
     await refused(
       'PUT',
       '/routing/rules',

@@ -158,13 +158,6 @@ export function setLimits(h: StoreDb, uid: string, patch: Limits, by: Actor) {
   });
 }
 
-/** Every team a routing names must be one of this store's (400 "No such team: 7"). */
-export async function checkTeams(db: Db, store: number, routing: Routing) {
-  const ids = new Set((await teamsOf(db, store)).map((t) => Number(t.id)));
-  const missing = teamsNamed(routing).find((id) => !ids.has(id));
-  if (missing !== undefined) throw badRequest(`No such team: ${missing}`);
-}
-
 /** Where a sample lead would go now: the rule it meets, its line and that line's Next Up, read only. */
 export async function tryLead(h: StoreDb, input: TraitsInput, now = new Date()): Promise<RoutingTried> {
   const tz = h.tz ?? 'UTC';

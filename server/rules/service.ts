@@ -3,6 +3,8 @@ import { withRotationLock } from '../db';
 import { passClosingDue } from '../floor/service';
 import type { Actor } from '../../domain/users';
 import { readRules, ruleChanges, type Rules } from '../../domain/rules';
+import { teamsNamed } from '../../domain/teams';
+import { badRequest } from '../http/errors';
 import { fieldChanges } from '../../domain/contract/answers';
 
 const HISTORY = 10;
@@ -70,6 +72,12 @@ export function saveRules(h: StoreDb, change: Partial<Rules>, by: Actor, at: { t
     const rules = { ...before, ...change };
     const changes = ruleChanges(before, rules);
     if (!Object.keys(changes).length) return { rules: before, changed: false };
+    // Routing names teams of this store only, checked under the same lock a team's deletion takes.
+    if ('routing' in changes) {
+      const teams = new Set((await trx.selectFrom('teams').select('id').where('store_id', '=', h.store).execute()).map((t) => Number(t.id)));
+      const missing = teamsNamed(rules.routing).find((id) => !teams.has(id));
+      if (missing !== undefined) throw badRequest(`No such team: ${missing}`);
+    }
     const value = JSON.stringify(rules);
     await trx.updateTable('stores').set({ rules: value }).where('id', '=', h.store).execute();
     await trx
