@@ -95,12 +95,14 @@ describe.each(DIALECTS)('a sign-in link answer gives nothing away on %s', (diale
       idp.account(people.unverified, { verified: false });
       const times: Record<Who, number[]> = { unknown: [], disabled: [], unverified: [] };
       const answers = new Set<string>();
+      let n = 0;
       // As above: kinds interleaved in a shuffled order; only the portal's callback is timed (the
       // provider's login before it is the browser's affair).
       // Twice the link's rounds: each answer includes two calls to the provider, whose time varies.
       for (let round = -5; round < 2 * ROUNDS; round++) {
         for (const who of (Object.keys(people) as Who[]).sort(() => Math.random() - 0.5)) {
-          const start = await sso.app.inject({ method: 'GET', url: '/auth/oidc/start' });
+          n++;
+          const start = await sso.app.inject({ method: 'GET', url: '/auth/oidc/start', remoteAddress: `10.3.${n >> 8}.${n & 255}` });
           const flow = start.cookies.find((c) => c.name === 'bdc_oidc')!;
           const back = await idp.login(start.headers.location as string, people[who]);
           const t0 = process.hrtime.bigint();

@@ -190,6 +190,9 @@ export const LEFT_OUT = [
   'GET /healthz',
   'GET /readyz',
   'GET /robots.txt',
+  // Single sign-on's browser redirects (to the provider and back), pages rather than API.
+  'GET /auth/oidc/start',
+  'GET /auth/oidc/callback',
   'GET /',
   'GET /*',
 ];

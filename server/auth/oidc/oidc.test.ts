@@ -21,9 +21,11 @@ describe.each(DIALECTS)('single sign-on with a real OpenID provider on %s', (dia
     await idp.close();
   });
 
+  let clients = 0;
   /** The browser's trip: the portal's start, the provider's login as `email`, back at the portal's callback. */
   async function startFlow() {
-    const res = await t.app.inject({ method: 'GET', url: '/auth/oidc/start' });
+    // Each from a client of its own: the per-client limit on starts is tested by itself.
+    const res = await t.app.inject({ method: 'GET', url: '/auth/oidc/start', remoteAddress: `10.1.0.${++clients}` });
     expect(res.statusCode).toBe(302);
     const flow = res.cookies.find((c) => c.name === 'bdc_oidc')!;
     expect(flow).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/auth/oidc' });
@@ -78,6 +80,13 @@ describe.each(DIALECTS)('single sign-on with a real OpenID provider on %s', (dia
     expect(Number(row.recheck_at) - Date.now()).toBeGreaterThan(14 * 60_000);
     // The flow was spent.
     expect(await t.db.selectFrom('auth_flows').select('id_hash').where('kind', '=', 'oidc').execute()).toEqual([]);
+  });
+
+  it('counts starts per client: a flood of them is refused', async () => {
+    const from = (n: number) => t.app.inject({ method: 'GET', url: '/auth/oidc/start', remoteAddress: `10.9.9.${n}` });
+    for (let i = 0; i < 30; i++) expect((await from(1)).statusCode).toBe(302);
+    expect((await from(1)).statusCode).toBe(429);
+    expect((await from(2)).statusCode).toBe(302);
   });
 
   it('makes a newcomer on ALLOWED_EMAIL_DOMAINS a salesman, as the link does', async () => {

@@ -13,6 +13,7 @@ import type { SignInSettings } from '../../../domain/signin';
 
 const FLOW_COOKIE = 'bdc_oidc';
 const FLOW_MS = 10 * 60 * 1000;
+const STARTS_PER_MINUTE = 30;
 const HOUR_MS = 60 * 60 * 1000;
 /** Where every refusal lands: the sign-in page, with the same words as a refused link. */
 export const REFUSED = '/?signin=refused';
@@ -33,7 +34,8 @@ export async function oidcRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   const cookieOptions = { path: '/auth/oidc', httpOnly: true, sameSite: 'lax' as const, secure: config.secureCookies };
   const off = (reply: FastifyReply) => reply.status(404).send({ error: 'Single sign-on is not set up here.' });
 
-  app.get('/auth/oidc/start', { config: { access: 'public' } }, async (req, reply) => {
+  // Each start stores a flow: counted per client (in the database, across app servers) like the link's requests.
+  app.get('/auth/oidc/start', { config: { access: 'public', rateLimit: { max: STARTS_PER_MINUTE, timeWindow: 60_000 } } }, async (req, reply) => {
     if (!ssoConfigured(config)) return off(reply);
     let provider: client.Configuration;
     try {
