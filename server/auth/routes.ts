@@ -7,10 +7,11 @@ import { escapeHtml, portalName } from '../mail/mailer';
 import { hit } from '../http/limits';
 import { hashToken, LINK_TTL_MS, randomToken, SESSION_COOKIE } from './tokens';
 import { startSession } from './session';
+import { endSessions } from './sessions/service';
 import { signInVerdict } from './policy';
 import { findUserByEmail, toUser, type UserRow } from '../users/repo';
 import { admitUser } from './account';
-import { linkSignInOn, LINK_OFF } from './oidc/settings';
+import { linkOff, linkSignInOn } from './oidc/settings';
 import { storesOf } from '../stores/service';
 import { effectiveRole } from '../../domain/roles';
 
@@ -23,7 +24,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     'POST /auth/link',
     async ({ req, body: { email } }) => {
       // The same answer for every address: it says nothing about who may sign in.
-      if (!(await linkSignInOn(ctx))) throw new ApiError(403, LINK_OFF, 'link-off');
+      if (!(await linkSignInOn(ctx))) throw new ApiError(403, linkOff(config), 'link-off');
       // Counted per client and address: a stranger's requests cannot use up someone's own links.
       const { hits } = await hit(db, `link:${req.ip}:${email}`, LINK_TTL_MS);
       const existing = await findUserByEmail(db, email);
@@ -62,7 +63,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   );
 
   implement(app, 'POST /auth/complete', async ({ req, reply, body: { email, token } }) => {
-    if (!(await linkSignInOn(ctx))) throw new ApiError(403, LINK_OFF, 'link-off');
+    if (!(await linkSignInOn(ctx))) throw new ApiError(403, linkOff(config), 'link-off');
     const now = Date.now();
     const hash = hashToken(ctx.secret, token);
     // One UPDATE both checks and spends the token, so two tabs cannot use one link.
@@ -86,8 +87,9 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   // Who am I: signed out is an answer (null), not an error, so a first visit logs nothing in red.
   implement(app, 'GET /auth/me', async ({ me }) => ({ user: me ? await sessionUser(ctx, me) : null }));
 
-  implement(app, 'POST /auth/logout', async ({ req, reply }) => {
-    if (req.sessionHash) await db.deleteFrom('sessions').where('id_hash', '=', req.sessionHash).execute();
+  implement(app, 'POST /auth/logout', async ({ me, req, reply }) => {
+    // As a sign-out from another device: this device's notifications and open screens end with it.
+    if (me && req.sessionId) await endSessions(db, ctx.bus, me.id, { sid: req.sessionId });
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return { ok: true };
   });

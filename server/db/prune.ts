@@ -17,6 +17,12 @@ async function prune(db: Db, now = Date.now()) {
     db.deleteFrom('email_changes').where('expires_at', '<', now).executeTakeFirst(),
     db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst(),
     db.deleteFrom('auth_flows').where('expires_at', '<', now).executeTakeFirst(),
+    // A device's notifications end with the session that turned them on (server/auth/sessions).
+    db
+      .deleteFrom('push_subscriptions')
+      .where('session_sid', 'is not', null)
+      .where('session_sid', 'not in', (eb) => eb.selectFrom('sessions').select('sid'))
+      .executeTakeFirst(),
     db
       .deleteFrom('idempotency_keys')
       .where('created_at', '<', now - DAY_MS)
@@ -44,8 +50,10 @@ async function prune(db: Db, now = Date.now()) {
       .where('expires_at', '<', now - DAY_MS)
       .executeTakeFirst(),
   ]);
-  const [tokens, emailChanges, sessions, flows, idempotency, outbox, limits, actions, mail, notices, acceptTokens] = counts.map((r) => Number(r.numDeletedRows));
-  return { tokens, emailChanges, sessions, flows, idempotency, outbox, limits, actions, mail, notices, acceptTokens };
+  const [tokens, emailChanges, sessions, flows, devices, idempotency, outbox, limits, actions, mail, notices, acceptTokens] = counts.map((r) =>
+    Number(r.numDeletedRows),
+  );
+  return { tokens, emailChanges, sessions, flows, devices, idempotency, outbox, limits, actions, mail, notices, acceptTokens };
 }
 
 /** Prunes now and then every `everyMs`, and keeps SQLite's planner statistics fresh (optimize); returns the stop function. */

@@ -467,6 +467,8 @@ interface PushSubscriptionsTable {
   p256dh: string;
   auth: string;
   label: string;
+  /** The session that turned them on (sessions.sid): they end with it. Null: from before sessions were listed. */
+  session_sid: Generated<string | null>;
   created_at: number;
   last_used_at: number | null;
 }

@@ -66,9 +66,11 @@ export async function pushRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
         );
       await trx
         .insertInto('push_subscriptions')
-        .values({ user_id: me.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, label, created_at: now, last_used_at: null })
+        .values({ user_id: me.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, label, session_sid: req.sessionId, created_at: now, last_used_at: null })
         .onConflict((oc) =>
-          oc.column('endpoint').doUpdateSet({ user_id: me.id, p256dh: keys.p256dh, auth: keys.auth, label, created_at: now, last_used_at: null }),
+          oc
+            .column('endpoint')
+            .doUpdateSet({ user_id: me.id, p256dh: keys.p256dh, auth: keys.auth, label, session_sid: req.sessionId, created_at: now, last_used_at: null }),
         )
         .execute();
     });

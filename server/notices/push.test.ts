@@ -53,6 +53,18 @@ describe.each(DIALECTS)('web push on %s', (dialect) => {
     body: b,
   });
 
+  it("ends a device's notifications with the session that turned them on: signed out from another device, its pushes stop", async () => {
+    const laptop = await t.signIn('two.devices@dealer.test');
+    const phone = await t.signIn('two.devices@dealer.test');
+    expect((await subscribe(laptop, ps.subscribe())).statusCode).toBe(201);
+    expect((await subscribe(phone, ps.subscribe(), 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) Safari/604.1')).statusCode).toBe(201);
+    expect((await devices(laptop)).map((d) => d.label)).toEqual(['Chrome on Windows', 'Safari on iPhone']);
+    const sessions = (await t.app.inject({ url: '/api/auth/sessions', headers: { cookie: laptop } })).json().sessions as { sid: string; current: boolean }[];
+    const other = sessions.find((x) => !x.current)!;
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/auth/sessions/${other.sid}`, headers: { cookie: laptop } })).statusCode).toBe(200);
+    expect((await devices(laptop)).map((d) => d.label)).toEqual(['Chrome on Windows']);
+  });
+
   it('keeps one VAPID key pair, made once, and gives its public half to the browser', async () => {
     const first = await vapidKeys(t.app.ctx);
     const r = await t.app.inject({ url: '/api/push/key', headers: { cookie: walker } });

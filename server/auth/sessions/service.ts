@@ -30,7 +30,7 @@ export async function listSessions(db: Db, userId: string, current: string | nul
 
 /**
  * Ends sessions of `userId`: the one with public id `sid`, or all of them, and with them in one
- * transaction whatever `also` records (a manager's audit entry). Once committed, their open
+ * transaction their devices' push notifications and whatever `also` records (a manager's audit entry). Once committed, their open
  * screens hear it (session-revoked with each sid: that device's stream ends and it goes to sign in).
  */
 export async function endSessions(
@@ -47,6 +47,16 @@ export async function endSessions(
       .$if(sid !== undefined, (q) => q.where('sid', '=', sid ?? ''))
       .returning('sid')
       .execute();
+    // Their devices' push notifications end with them.
+    if (rows.length)
+      await trx
+        .deleteFrom('push_subscriptions')
+        .where(
+          'session_sid',
+          'in',
+          rows.map((r) => r.sid),
+        )
+        .execute();
     await also?.(trx, rows.length);
     return rows;
   });

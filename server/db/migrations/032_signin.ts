@@ -21,6 +21,10 @@ export default (dialect: Dialect): Migration => {
       await db.schema.alterTable('sessions').addColumn('oidc_refresh', 'text').execute();
       await db.schema.alterTable('sessions').addColumn('recheck_at', big).execute();
 
+      // A device's push notifications belong to the session that turned them on: signing that
+      // device out (from another, or by a manager) stops them too.
+      await db.schema.alterTable('push_subscriptions').addColumn('session_sid', 'text').execute();
+
       // Passkeys (WebAuthn): the credential's id and public key (base64url), its signature counter.
       await db.schema
         .createTable('passkeys')
