@@ -16,7 +16,7 @@ export async function admitUser(ctx: Ctx, email: string, log: FastifyBaseLogger,
   let user = await findUserByEmail(db, email);
   const verdict = signInVerdict(ctx.config, email, user);
   if (!verdict.allowed || !verified) {
-    log.info({ email }, `sign-in refused: ${verified ? verdict.why : 'the provider has not verified the address'}`);
+    log.info({ email }, `sign-in refused: ${!verdict.allowed ? verdict.why : 'the provider has not verified the address'}`);
     return null;
   }
   if (!user) {

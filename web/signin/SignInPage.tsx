@@ -40,8 +40,9 @@ export default function SignInPage() {
       setState({ step: 'sent', email: email.trim().toLowerCase() });
     } catch (err) {
       if (showFieldError(form, err)) return setState({ step: 'empty' });
-      const tooMany = err instanceof ApiError && err.status === 429;
-      setState({ step: 'error', message: tooMany ? err.message : MSG.sendFailed });
+      // Too many requests, or the link turned off here: the server's own words say what to do.
+      const said = err instanceof ApiError && (err.status === 429 || err.code === 'link-off');
+      setState({ step: 'error', message: said ? err.message : MSG.sendFailed });
     } finally {
       setBusy(false);
     }

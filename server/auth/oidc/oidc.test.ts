@@ -241,7 +241,7 @@ describe.each(DIALECTS)('single sign-on with a real OpenID provider on %s', (dia
     for (const email of [MANAGER, 'nobody@elsewhere.test']) {
       const link = await t.app.inject({ method: 'POST', url: '/api/auth/link', payload: { email } });
       expect(link.statusCode).toBe(403);
-      expect(link.json()).toEqual({ error: 'Sign-in by e-mail link is turned off here. Use the single sign-on button instead.', code: 'link-off' });
+      expect(link.json()).toEqual({ error: `Sign-in by e-mail link is turned off here. Use “${LABEL}” instead.`, code: 'link-off' });
     }
     expect(sessionOf(await signIn(MANAGER))).toBeTruthy();
     await t.app.inject({ method: 'PUT', url: '/api/auth/settings', headers: { cookie: boss }, payload: { link: true } });

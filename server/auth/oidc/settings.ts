@@ -2,7 +2,8 @@ import type { Ctx } from '../../context';
 import type { Config } from '../../config';
 
 const KEY = 'signin_link';
-export const LINK_OFF = 'Sign-in by e-mail link is turned off here. Use the single sign-on button instead.';
+/** What a link request hears once a manager turned the link off. */
+export const linkOff = (c: Config) => `Sign-in by e-mail link is turned off here. Use “${c.OIDC_LABEL}” instead.`;
 
 /** The provider and this portal's client there: single sign-on is on when all three are set. */
 export const ssoOf = (c: Config) =>
