@@ -39,6 +39,7 @@ export async function startOidcProvider(redirectUris: string[], port?: number) {
   };
   let key = signingKey();
   let nextChange: { change: IdTokenChange; forge: boolean } | null = null;
+  let refreshes = 0;
 
   const make = () => {
     const p = new Provider(issuer, {
@@ -79,6 +80,7 @@ export async function startOidcProvider(redirectUris: string[], port?: number) {
     // The next ID token, changed by the test and signed again with the provider's own key.
     p.use(async (ctx: KoaCtx, next: () => Promise<void>) => {
       await next();
+      if (ctx.path === '/token' && ctx.oidc?.params?.grant_type === 'refresh_token') refreshes++;
       const planned = nextChange;
       if (!planned || ctx.path !== '/token' || ctx.status !== 200 || typeof ctx.body?.id_token !== 'string') return;
       nextChange = null;
@@ -124,6 +126,8 @@ export async function startOidcProvider(redirectUris: string[], port?: number) {
       key = signingKey();
       provider = make();
     },
+    /** How many refresh-token grants it has answered. */
+    refreshes: () => refreshes,
     /** The next ID token changed, signed with the provider's key, or with a stranger's (`forge`). */
     changeNextIdToken(change: IdTokenChange, forge = false) {
       nextChange = { change, forge };
@@ -188,6 +192,7 @@ interface ProviderCtx {
 }
 interface KoaCtx {
   path: string;
+  oidc?: { params?: { grant_type?: string } };
   status: number;
   body?: { id_token?: unknown };
 }

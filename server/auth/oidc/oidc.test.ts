@@ -206,6 +206,19 @@ describe.each(DIALECTS)('single sign-on with a real OpenID provider on %s', (dia
     expectRefused(await signIn(email));
   });
 
+  it('asks the provider once for a session however many requests arrive together', async () => {
+    const cookie = sessionOf(await signIn(MANAGER))!;
+    await t.db
+      .updateTable('sessions')
+      .set({ recheck_at: Date.now() - 1 })
+      .where('id_hash', '=', hashToken(t.app.ctx.secret, cookie.split('=')[1]))
+      .execute();
+    const before = idp.refreshes();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => me(cookie)));
+    expect(answers.map((u: { email: string }) => u.email)).toEqual(Array(8).fill(MANAGER));
+    expect(idp.refreshes() - before).toBe(1);
+  });
+
   it('a session without a refresh token ends at OIDC_SESSION_HOURS: use does not extend it', async () => {
     const cookie = sessionOf(await signIn(MANAGER))!;
     const end = Date.now() + 60 * 60_000;
