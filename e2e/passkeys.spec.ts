@@ -118,7 +118,7 @@ test('add a passkey in Settings, sign out, sign in with it; removed, it no longe
   expect((await (await page.request.get(`${base}/api/auth/me`)).json()).user).toBeNull();
 });
 
-test('the Passkeys card fits a 375 px phone, light and dark, with a long name', async ({ page }) => {
+test('the Passkeys card fits a 375 px phone, light and dark, with a long name; a passkey is renamed', async ({ page }) => {
   await virtualAuthenticator(page);
   await page.setViewportSize({ width: 375, height: 800 });
   await signInByLink(page, 'phone@passkeys.test');
@@ -139,4 +139,15 @@ test('the Passkeys card fits a 375 px phone, light and dark, with a long name', 
     // Polled: the "Passkey added" toast slides in from beyond the right edge before it settles.
     await expect.poll(() => layoutProblems(page), { message: scheme }).toEqual([]);
   }
+
+  // Renamed: a blank name is refused where it is typed, a new one replaces the old.
+  await card.getByRole('button', { name: `Rename ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rename passkey' });
+  await dialog.getByLabel('Passkey name').fill('   ');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Name the passkey')).toBeVisible();
+  await dialog.getByLabel('Passkey name').fill('My phone');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card.getByTestId('passkey-row')).toContainText('My phone');
 });

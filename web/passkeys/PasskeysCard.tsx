@@ -6,6 +6,7 @@ import { call } from '../api/client';
 import { LoadError } from '../components/LoadError';
 import { notifyFail, notifyOk } from '../components/notify';
 import { useWhen } from '../components/when';
+import { SaveCancel } from '../components/SaveCancel';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { passkeyRenameSchema } from '../../domain/passkeys';
 import { PASSKEY_MSG } from '../../domain/passkey-messages';
@@ -28,7 +29,31 @@ async function addPasskey(name: string) {
   await call('POST /auth/passkeys', { body: { name, response } });
 }
 
-/** Settings → Passkeys: add one for this device (named), the list with last use, and Remove. */
+/** The rename dialog's form: the same name rules as when it was added. */
+function RenameForm({ id, name, onDone }: { id: string; name: string; onDone: () => void }) {
+  const form = useSchemaForm(passkeyRenameSchema, { name });
+  const [saving, setSaving] = useState(false);
+  const save = form.onSubmit(async (v) => {
+    setSaving(true);
+    try {
+      await call('PATCH /auth/passkeys/:id', { params: { id }, body: { name: v.name.trim() } });
+      notifyOk('Passkey renamed.');
+      onDone();
+    } catch (err) {
+      if (!showFieldError(form, err)) notifyFail('The passkey was not renamed', err);
+    } finally {
+      setSaving(false);
+    }
+  });
+  return (
+    <form onSubmit={save}>
+      <TextInput label="Passkey name" maxLength={60} data-autofocus {...form.getInputProps('name')} />
+      <SaveCancel onCancel={() => modals.closeAll()} saving={saving} />
+    </form>
+  );
+}
+
+/** Settings → Passkeys: add one for this device (named), the list with last use, Rename and Remove. */
 export function PasskeysCard() {
   const qc = useQueryClient();
   const when = useWhen();
@@ -73,6 +98,21 @@ export function PasskeysCard() {
       onConfirm: () => void remove(id),
     });
 
+  const rename = (id: string, name: string) =>
+    modals.open({
+      title: 'Rename passkey',
+      children: (
+        <RenameForm
+          id={id}
+          name={name}
+          onDone={() => {
+            modals.closeAll();
+            void qc.invalidateQueries({ queryKey: KEY });
+          }}
+        />
+      ),
+    });
+
   const list = q.data?.passkeys ?? [];
   return (
     <Paper withBorder p="md" radius="md" data-testid="passkeys-card">
@@ -101,18 +141,22 @@ export function PasskeysCard() {
                     {p.lastUsedAt ? `Last used ${when(p.lastUsedAt)}` : 'Not used yet'} · added {when(p.createdAt)}
                   </Text>
                 </Stack>
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  color="red"
-                  loading={busy === p.id}
-                  disabled={busy !== null && busy !== p.id}
-                  aria-label={`Remove ${p.name}`}
-                  style={{ flexShrink: 0 }}
-                  onClick={() => confirmRemove(p.id, p.name)}
-                >
-                  Remove
-                </Button>
+                <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+                  <Button size="xs" variant="subtle" disabled={busy !== null} aria-label={`Rename ${p.name}`} onClick={() => rename(p.id, p.name)}>
+                    Rename
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="subtle"
+                    color="red"
+                    loading={busy === p.id}
+                    disabled={busy !== null && busy !== p.id}
+                    aria-label={`Remove ${p.name}`}
+                    onClick={() => confirmRemove(p.id, p.name)}
+                  >
+                    Remove
+                  </Button>
+                </Group>
               </Group>
             ))}
           </Stack>
