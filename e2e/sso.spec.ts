@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, startServerProcess, type ServerProcess } from '../server/test/process';
 import { OIDC_CLIENT, startOidcProvider, type OidcProvider } from '../server/test/oidc-provider';
@@ -44,6 +45,18 @@ test.afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** Serious and critical axe violations on the page as it is, in light and dark (as e2e/a11y.spec.ts counts them). */
+async function axeProblems(page: Page, what: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const v of (await new AxeBuilder({ page }).analyze()).violations) {
+      if (v.impact === 'serious' || v.impact === 'critical') found.push(`${what} (${scheme}): ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    }
+  }
+  return found;
+}
+
 /** From the portal's sign-in page, through the provider's own login page, as `email`. */
 async function signInAtProvider(page: Page, email: string) {
   await page.goto(`${base}/`);
@@ -70,6 +83,7 @@ test('an unknown address comes back to the sign-in page with the same refusal as
   await expect(page.getByLabel('Work Email')).toBeVisible();
   await expect(page.getByRole('link', { name: LABEL })).toBeVisible();
   expect(await layoutProblems(page)).toEqual([]);
+  expect(await axeProblems(page, 'sign-in page with the refusal')).toEqual([]);
   expect((await (await page.request.get(`${base}/api/auth/me`)).json()).user).toBeNull();
 });
 
@@ -87,6 +101,7 @@ test('Manager → Sign-in shows the redirect address; turning the e-mail link of
     await section.scrollIntoViewIfNeeded();
     expect(await layoutProblems(page), scheme).toEqual([]);
   }
+  expect(await axeProblems(page, 'Manager → Sign-in')).toEqual([]);
 
   const link = section.getByRole('switch', { name: 'E-mail link sign-in' });
   await expect(link).toBeChecked();
