@@ -40,6 +40,7 @@ export async function startOidcProvider(redirectUris: string[], port?: number) {
   let key = signingKey();
   let nextChange: { change: IdTokenChange; forge: boolean } | null = null;
   let refreshes = 0;
+  let givesRefreshTokens = true;
 
   const make = () => {
     const p = new Provider(issuer, {
@@ -69,7 +70,7 @@ export async function startOidcProvider(redirectUris: string[], port?: number) {
         await grant.save();
         return grant;
       },
-      issueRefreshToken: async () => true,
+      issueRefreshToken: async () => givesRefreshTokens,
       async findAccount(_ctx: unknown, sub: string) {
         const a = accounts.get(sub);
         if (!a || a.disabled) return undefined;
@@ -125,6 +126,10 @@ export async function startOidcProvider(redirectUris: string[], port?: number) {
     rotateKey() {
       key = signingKey();
       provider = make();
+    },
+    /** Whether it gives refresh tokens (as Google does only when asked in its own way). */
+    giveRefreshTokens(on: boolean) {
+      givesRefreshTokens = on;
     },
     /** How many refresh-token grants it has answered. */
     refreshes: () => refreshes,

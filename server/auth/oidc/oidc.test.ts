@@ -220,7 +220,12 @@ describe.each(DIALECTS)('single sign-on with a real OpenID provider on %s', (dia
   });
 
   it('a session without a refresh token ends at OIDC_SESSION_HOURS: use does not extend it', async () => {
+    idp.giveRefreshTokens(false);
     const cookie = sessionOf(await signIn(MANAGER))!;
+    idp.giveRefreshTokens(true);
+    const made = (await sessionRow(cookie))!;
+    expect(made.oidc_refresh).toBeNull();
+    expect(Math.abs(Number(made.expires_at) - (Date.now() + 12 * 60 * 60_000))).toBeLessThan(60_000);
     const end = Date.now() + 60 * 60_000;
     const hash = hashToken(t.app.ctx.secret, cookie.split('=')[1]);
     await t.db.updateTable('sessions').set({ oidc_refresh: null, expires_at: end, last_seen_at: 0 }).where('id_hash', '=', hash).execute();
