@@ -105,6 +105,18 @@ describe.each(DIALECTS)('single sign-on with a real OpenID provider on %s', (dia
     expect(await t.db.selectFrom('users').select('id').where('email', '=', 'unchecked@dealer.test').execute()).toEqual([]);
   });
 
+  it("takes the address from the ID token when it is there, and Entra ID's xms_edov as verified", async () => {
+    const email = 'entra.user@dealer.test';
+    idp.account(email, { verified: false });
+    const flow = await startFlow();
+    idp.changeNextIdToken((c) => ({ ...c, email, xms_edov: true }));
+    const cookie = sessionOf(await callback(await idp.login(flow.authorize, email), flow.cookie))!;
+    expect(await me(cookie)).toMatchObject({ email });
+    const next = await startFlow();
+    idp.changeNextIdToken((c) => ({ ...c, email, xms_edov: false }));
+    expectRefused(await callback(await idp.login(next.authorize, email), next.cookie));
+  });
+
   it('refuses a wrong state, and the flow is spent by the attempt', async () => {
     const flow = await startFlow();
     const back = await idp.login(flow.authorize, MANAGER);
@@ -228,7 +240,7 @@ describe.each(DIALECTS)('single sign-on with a real OpenID provider on %s', (dia
     expect(Math.abs(Number(made.expires_at) - (Date.now() + 12 * 60 * 60_000))).toBeLessThan(60_000);
     const end = Date.now() + 60 * 60_000;
     const hash = hashToken(t.app.ctx.secret, cookie.split('=')[1]);
-    await t.db.updateTable('sessions').set({ oidc_refresh: null, expires_at: end, last_seen_at: 0 }).where('id_hash', '=', hash).execute();
+    await t.db.updateTable('sessions').set({ expires_at: end, last_seen_at: 0 }).where('id_hash', '=', hash).execute();
     expect(await me(cookie)).toMatchObject({ email: MANAGER });
     const row = (await sessionRow(cookie))!;
     expect(Number(row.expires_at)).toBe(end);

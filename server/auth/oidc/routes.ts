@@ -82,7 +82,9 @@ export async function oidcRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       const claims = typeof idToken.email === 'string' ? idToken : await client.fetchUserInfo(provider, tokens.access_token, idToken.sub);
       const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
       if (!email) throw new Refused('the provider names no e-mail address');
-      const user = await admitUser(ctx, email, req.log, { verified: claims.email_verified === true });
+      // Microsoft Entra ID sends no email_verified; its optional claim xms_edov says the same thing.
+      const verified = claims.email_verified === true || claims.xms_edov === true;
+      const user = await admitUser(ctx, email, req.log, { verified });
       if (!user) throw new Refused(`${email} may not sign in here`);
       const now = Date.now();
       const refresh = tokens.refresh_token ? seal(ctx.secret, tokens.refresh_token) : null;
