@@ -59,7 +59,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
       ...user
     } = row;
     // Single sign-on: the provider is asked again now and then, and its "no" ends the session.
-    if (refresh && recheck != null && Number(recheck) <= now && !(await recheckSession(ctx, hash, refresh, Number(recheck)))) return;
+    if (refresh && recheck != null && Number(recheck) <= now && !(await recheckSession(ctx, { hash, sid, userId: user.id }, refresh, Number(recheck)))) return;
     req.user = user;
     req.sessionHash = hash;
     req.sessionId = sid;

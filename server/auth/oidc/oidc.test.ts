@@ -5,6 +5,7 @@ import { insertUser } from '../../users/repo';
 import { hashToken } from '../tokens';
 import { unseal } from './seal';
 import { REFUSED } from './routes';
+import type { PortalEvent } from '../../events/bus';
 
 const CALLBACK = 'http://localhost:3000/auth/oidc/callback';
 const LABEL = 'Sign in with Microsoft';
@@ -211,9 +212,15 @@ describe.each(DIALECTS)('single sign-on with a real OpenID provider on %s', (dia
     idp.account(email, { disabled: true });
     // Before the next check the session goes on; at it, the provider's refusal ends it.
     expect(await me(cookie)).toMatchObject({ email });
+    const sid = (await sessionRow(cookie))!.sid;
+    const heard: PortalEvent[] = [];
+    const stop = t.app.ctx.bus.subscribe((e) => heard.push(e));
     await due();
     expect(await me(cookie)).toBeNull();
     expect(await sessionRow(cookie)).toBeUndefined();
+    // His open screens on that device hear it at once, as of any sign-out.
+    await vi.waitFor(() => expect(heard).toContainEqual(expect.objectContaining({ topic: 'session-revoked', sid })));
+    stop();
     // And he cannot sign in again.
     expectRefused(await signIn(email));
   });

@@ -2,6 +2,7 @@ import * as client from 'openid-client';
 import type { Ctx } from '../../context';
 import { providerOf, providerRefused, RECHECK_MS } from './client';
 import { seal, unseal } from './seal';
+import { endSessions } from '../sessions/service';
 
 /** While the provider cannot be reached, a session is asked about again after this long (and kept meanwhile). */
 const RETRY_MS = 60 * 1000;
@@ -14,16 +15,23 @@ const inFlight = new Map<string, Promise<boolean>>();
  * cannot be reached keeps it until its own end, so an outage does not sign everyone out.
  * Answers whether the session goes on.
  */
-export function recheckSession(ctx: Ctx, hash: string, sealed: string, due: number): Promise<boolean> {
-  let running = inFlight.get(hash);
+export function recheckSession(ctx: Ctx, session: Session, sealed: string, due: number): Promise<boolean> {
+  let running = inFlight.get(session.hash);
   if (!running) {
-    running = ask(ctx, hash, sealed, due).finally(() => inFlight.delete(hash));
-    inFlight.set(hash, running);
+    running = ask(ctx, session, sealed, due).finally(() => inFlight.delete(session.hash));
+    inFlight.set(session.hash, running);
   }
   return running;
 }
 
-async function ask(ctx: Ctx, hash: string, sealed: string, due: number): Promise<boolean> {
+/** The session asked about: its cookie's hash, its public id and whose it is. */
+interface Session {
+  hash: string;
+  sid: string;
+  userId: string;
+}
+
+async function ask(ctx: Ctx, { hash, sid, userId }: Session, sealed: string, due: number): Promise<boolean> {
   const { db } = ctx.dbh;
   // Claimed by one app server: the others go on meanwhile. Until it is done the claim stands for
   // RETRY_MS, which is also how long an unreachable provider is left alone for this session.
@@ -36,7 +44,8 @@ async function ask(ctx: Ctx, hash: string, sealed: string, due: number): Promise
   if (Number(claimed.numUpdatedRows) !== 1) return true;
   const end = async (why: string) => {
     ctx.log.info(`single sign-on session ended: ${why}`);
-    await db.deleteFrom('sessions').where('id_hash', '=', hash).execute();
+    // As any sign-out: its open screens go to the sign-in page at once, its notifications stop.
+    await endSessions(db, ctx.bus, userId, { sid });
     return false;
   };
   let refresh: string;
