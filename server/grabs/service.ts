@@ -5,7 +5,7 @@ import type { UserRow } from '../users/repo';
 import { ApiError, badRequest, forbidden, notFound } from '../http/errors';
 import { loadRules } from '../rules/service';
 import { sqlEnv, teamLineStaff, teamStaff, UNASSIGNED } from '../rotation/queries';
-import { notify, type NoticeEvent } from '../notices/service';
+import { notify, untold, type NoticeEvent } from '../notices/service';
 import { upForGrabsSql } from '../rotation/sql';
 import { logEvent } from '../leads/life';
 import { notifyParked } from '../leads/notify';
@@ -85,18 +85,7 @@ export async function noticePools(ctx: StoreCtx, now = new Date()) {
       .filter((m) => inPool(l.grab_team === null ? null : Number(l.grab_team), m.id))
       .map((m) => ({ kind: 'grab' as const, userId: m.id, leadId: Number(l.id), key: `grab:${l.id}:${l.grab_stage}:${m.id}` })),
   );
-  if (!events.length) return;
-  const told = await db
-    .selectFrom('notices')
-    .select('once_key')
-    .where(
-      'lead_id',
-      'in',
-      pooled.map((l) => Number(l.id)),
-    )
-    .where('kind', '=', 'grab')
-    .execute();
-  const fresh = events.filter((e) => !told.some((t) => t.once_key.startsWith(`${e.key}:`)));
+  const fresh = await untold(db, events, ['grab']);
   if (fresh.length) await notify(ctx, fresh, now);
 }
 

@@ -1,4 +1,5 @@
 import type { StoreCtx } from '../context';
+import type { Db } from '../db';
 import { rememberedRules } from '../rules/service';
 import { storePath } from '../../domain/stores';
 import { isQuiet, noticeWords, readChoices, routeFor, type NoticeKind, type Route } from '../../domain/notices';
@@ -121,6 +122,17 @@ export async function notify(ctx: StoreCtx, events: NoticeEvent[], now = new Dat
     ctx.notices?.wake();
   }
   return mailed;
+}
+
+/**
+ * Of these events about leads, the ones not stored yet: a sweep asks about the same leads again
+ * and again, and what is stored is not asked twice (notify would store it once anyway).
+ */
+export async function untold(db: Db, events: NoticeEvent[], kinds: NoticeKind[]): Promise<NoticeEvent[]> {
+  const leadIds = [...new Set(events.flatMap((e) => (e.leadId === null ? [] : [e.leadId])))];
+  if (!leadIds.length) return events;
+  const told = await db.selectFrom('notices').select('once_key').where('lead_id', 'in', leadIds).where('kind', 'in', kinds).execute();
+  return events.filter((e) => !told.some((t) => t.once_key.startsWith(`${e.key}:`)));
 }
 
 /**

@@ -5,7 +5,7 @@ import { notifyAssigned, type LeadMail } from '../leads/notify';
 import { nextUp, sqlEnv } from '../rotation/queries';
 import { rememberedRules } from '../rules/service';
 import { batched, type Batched } from '../db/batch';
-import { notify, tell, type NoticeEvent } from './service';
+import { notify, tell, untold, type NoticeEvent } from './service';
 
 /** A lead just his: who has it, and what its mail says when it goes by mail. */
 export interface Given {
@@ -111,18 +111,7 @@ export async function noticeWaiting(ctx: StoreCtx, now = new Date()) {
     for (const [kind, t] of when)
       if (t !== null && t <= at) events.push({ kind, userId: l.assigned_to, leadId: Number(l.id), key: `${kind}:${l.id}:${l.assigned_to}:${due}` });
   }
-  if (!events.length) return;
-  const told = await db
-    .selectFrom('notices')
-    .select('once_key')
-    .where(
-      'lead_id',
-      'in',
-      pending.map((l) => Number(l.id)),
-    )
-    .where('kind', 'in', ['escalation', 'time_left'])
-    .execute();
-  const fresh = events.filter((e) => !told.some((t) => t.once_key.startsWith(`${e.key}:`)));
+  const fresh = await untold(db, events, ['escalation', 'time_left']);
   if (fresh.length) await notify(ctx, fresh, now);
 }
 

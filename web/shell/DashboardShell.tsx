@@ -1,8 +1,9 @@
-import { Suspense, useCallback, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { AppShell, Burger, Center, Group, Loader, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { SIGNED_OUT_WHY, useSession, type SignedOutWhy } from '../session/SessionProvider';
+import { useSession } from '../session/SessionProvider';
+import { useSignedOut } from '../session/useSignedOut';
 import { ALL_STORES, useLiveEvents } from '../api/live';
 import { WeatherReadout } from './WeatherReadout';
 import { greetingFor } from '../../domain/greeting';
@@ -28,7 +29,6 @@ import {
   IconUser,
   IconUsers,
 } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Notifications } from '@mantine/notifications';
 import { ModalsProvider } from '@mantine/modals';
 import '../styles/dashboard';
@@ -56,7 +56,6 @@ export default function DashboardShell({ group = false }: { group?: boolean }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const location = useLocation();
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const onStats = location.pathname.startsWith(to('/dashboard/stats'));
   const [statsOpen, setStatsOpen] = useState(onStats);
   const hour = useHour();
@@ -74,15 +73,7 @@ export default function DashboardShell({ group = false }: { group?: boolean }) {
   useEffect(close, [location.pathname, close]);
   useEffect(() => prefetchWhenIdle(likelyNext(location.pathname, isManager)), [location.pathname, isManager]);
 
-  const onRevoked = useCallback(
-    (why: SignedOutWhy) => {
-      // The sign-in page tells him why (his own session knew who he was, so no stranger learns it).
-      sessionStorage.setItem(SIGNED_OUT_WHY, why);
-      qc.setQueryData(['me'], null);
-      void navigate('/', { replace: true });
-    },
-    [qc, navigate],
-  );
+  const onRevoked = useSignedOut();
   useLiveEvents(group ? ALL_STORES : store.code, onRevoked);
   useEffect(registerServiceWorker, []);
 

@@ -1,12 +1,11 @@
-import { useCallback, useEffect } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
 import { Anchor, Badge, Box, Button, Group, Loader, Table, Text, Title } from '@mantine/core';
 import { IconMaximize } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import '../styles/dashboard';
 import { useLiveEvents } from '../api/live';
 import { LoadError } from '../components/LoadError';
-import { SIGNED_OUT_WHY, type SignedOutWhy } from '../session/SessionProvider';
+import { useSignedOut } from '../session/useSignedOut';
 import { useStore, useStorePath } from '../stores/store';
 import { formatDay } from '../../domain/format';
 import { TEAM_TOTAL } from '../../domain/board';
@@ -30,16 +29,7 @@ const cell = { padding: '0.35em 0.5em', fontSize: BIG, lineHeight: 1.15 } as con
 export default function SalesTvPage() {
   const store = useStore();
   const to = useStorePath();
-  const qc = useQueryClient();
-  const navigate = useNavigate();
-  const onRevoked = useCallback(
-    (why: SignedOutWhy) => {
-      sessionStorage.setItem(SIGNED_OUT_WHY, why);
-      qc.setQueryData(['me'], null);
-      void navigate('/', { replace: true });
-    },
-    [qc, navigate],
-  );
+  const onRevoked = useSignedOut();
   useLiveEvents(store.code, onRevoked);
   const q = useSalesBoard(5 * 60_000);
   const b = q.data;
