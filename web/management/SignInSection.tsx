@@ -59,7 +59,7 @@ export function SignInSection() {
                 </Code>
                 <CopyButton value={q.data.redirectUri}>
                   {({ copied, copy }) => (
-                    <Button size="xs" variant="light" onClick={copy} aria-label="Copy the redirect address">
+                    <Button size="xs" variant="light" style={{ flexShrink: 0 }} onClick={copy} aria-label="Copy the redirect address">
                       {copied ? 'Copied' : 'Copy'}
                     </Button>
                   )}

@@ -101,6 +101,7 @@ export function DevicesCard() {
                   size="xs"
                   variant="subtle"
                   color="red"
+                  style={{ flexShrink: 0 }}
                   loading={busy === s.sid}
                   disabled={busy !== null && busy !== s.sid}
                   aria-label={s.current ? 'Sign out this device' : `Sign out ${s.device}`}
