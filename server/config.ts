@@ -126,7 +126,12 @@ const schema = z.object({
   OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().trim().min(1).optional(),
   OIDC_LABEL: z.string().trim().min(1).max(60).default('Sign in with your work account'),
-  OIDC_SESSION_HOURS: z.coerce.number({ error: 'must be 1 to 720 hours' }).int().min(1, 'must be 1 to 720 hours').max(720, 'must be 1 to 720 hours').default(12),
+  OIDC_SESSION_HOURS: z.coerce
+    .number({ error: 'must be 1 to 720 hours' })
+    .int()
+    .min(1, 'must be 1 to 720 hours')
+    .max(720, 'must be 1 to 720 hours')
+    .default(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().default('development'),
 });

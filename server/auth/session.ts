@@ -84,7 +84,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
   });
 });
 
-export function setSessionCookie(reply: FastifyReply, token: string, ttlMs: number, secure: boolean) {
+function setSessionCookie(reply: FastifyReply, token: string, ttlMs: number, secure: boolean) {
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,

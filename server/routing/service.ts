@@ -6,8 +6,8 @@ import { loadRules } from '../rules/service';
 import { nextUp, nextUpInTeam, sqlEnv, teamStaff } from '../rotation/queries';
 import type { Actor } from '../../domain/users';
 import type { RoutingAdmin, RoutingTried } from '../../domain/contract/answers';
-import { conditionOf, lineOfTarget, MAX_TEAMS, NO_TRAITS, route, type LeadTraits, type Routing } from '../../domain/routing';
-import { routedText, teamsNamed, type Limits, type TraitsInput } from '../../domain/teams';
+import { conditionOf, lineOfTarget, MAX_TEAMS, NO_TRAITS, route, type LeadTraits } from '../../domain/routing';
+import { routedText, type Limits, type TraitsInput } from '../../domain/teams';
 
 /** A store's teams, in name order. */
 const teamsOf = (db: Db, store: number) => db.selectFrom('teams').select(['id', 'name']).where('store_id', '=', store).orderBy('name').orderBy('id').execute();

@@ -12,9 +12,14 @@ export default (dialect: Dialect): Migration => {
       // leaves the server), how it was made, the device it is on, and for single sign-on the
       // provider's refresh token (sealed with the session secret) and when to ask the provider again.
       await db.schema.alterTable('sessions').addColumn('sid', 'text').execute();
-      await sql`UPDATE sessions SET sid = ${dialect === 'postgres' ? sql`replace(gen_random_uuid()::text, '-', '')` : sql`lower(hex(randomblob(16)))`}`.execute(db);
+      await sql`UPDATE sessions SET sid = ${dialect === 'postgres' ? sql`replace(gen_random_uuid()::text, '-', '')` : sql`lower(hex(randomblob(16)))`}`.execute(
+        db,
+      );
       await db.schema.createIndex('sessions_sid').on('sessions').column('sid').unique().execute();
-      await db.schema.alterTable('sessions').addColumn('via', 'text', (c) => c.notNull().defaultTo('link')).execute();
+      await db.schema
+        .alterTable('sessions')
+        .addColumn('via', 'text', (c) => c.notNull().defaultTo('link'))
+        .execute();
       await db.schema.alterTable('sessions').addColumn('user_agent', 'text').execute();
       await db.schema.alterTable('sessions').addColumn('ip', 'text').execute();
       await db.schema.alterTable('sessions').addColumn('last_seen_at', big).execute();
