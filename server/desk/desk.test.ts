@@ -54,10 +54,11 @@ describe.each(DIALECTS)('the desk log on %s', (dialect) => {
     const seen: PortalEvent[] = [];
     const stop = t.app.ctx.bus.subscribe((e) => seen.push(e));
     const up = await logUp({ customer: '  Walt Kinney ', vehicle: '2025 Tacoma', tradeIn: true });
+    // On PostgreSQL the bus delivers through LISTEN/NOTIFY, a moment after the answer.
+    await expect.poll(() => seen.some((e) => e.topic === 'leads')).toBe(true);
     stop();
     expect(up).toMatchObject({ customer: 'Walt Kinney', salesman: { id: ann.id, name: 'Ann Desk' }, vehicle: '2025 Tacoma', tradeIn: true, worksheet: false });
     expect(up).toMatchObject({ toManager: null, timeOut: null, stage: 'waiting', beBack: false, mine: true });
-    expect(seen.some((e) => e.topic === 'leads')).toBe(true);
     const lead = await t.db.selectFrom('leads').selectAll().where('id', '=', up.id).executeTakeFirstOrThrow();
     expect(lead).toMatchObject({ source: 'Walk-in', vehicle: '2025 Tacoma', assigned_to: ann.id });
     expect(Number(lead.trade_in_flag)).toBe(1);
