@@ -10,7 +10,7 @@ import { rotationQuery, useReorder, type RotationView } from '../api/rotation';
 import { call } from '../api/client';
 import { heldOutText } from '../../domain/floor';
 import { moveInLine, ROUTING_LOG_SIZE } from '../../domain/rotation';
-import { AvailabilityButton } from '../availability/AvailabilityButton';
+import { AvailabilityButton, AvailabilityDialog } from '../availability/AvailabilityButton';
 import { LimitsButton } from '../routing-rules/LimitsButton';
 
 type Member = RotationView['team'][number];
@@ -56,6 +56,7 @@ export function Line({ team }: { team: Member[] | undefined }) {
     reorder.mutate({ uid: t.id, shown: ids, order });
   };
 
+  const [availabilityOf, setAvailabilityOf] = useState<{ id: string; name: string } | null>(null);
   const [dragged, setDragged] = useState<string | null>(null);
   const [over, setOver] = useState<number | null>(null);
   const from = dragged ? ids.indexOf(dragged) : -1;
@@ -134,7 +135,7 @@ export function Line({ team }: { team: Member[] | undefined }) {
           Next Up
         </Badge>
       )}
-      <AvailabilityButton person={t} />
+      <AvailabilityButton person={t} onOpen={setAvailabilityOf} />
       <LimitsButton person={t} />
     </Group>
   );
@@ -258,6 +259,7 @@ export function Line({ team }: { team: Member[] | undefined }) {
           )}
         </Table>
       )}
+      <AvailabilityDialog person={availabilityOf} onClose={() => setAvailabilityOf(null)} />
     </Paper>
   );
 }
