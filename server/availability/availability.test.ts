@@ -8,7 +8,7 @@ import { refreshAway } from './service';
 import { addStore } from '../stores/service';
 import { offText } from '../../domain/availability';
 import { addDays } from '../../domain/hours';
-import { dayKey } from '../../domain/time';
+import { dayKey, zonedStartOfDay } from '../../domain/time';
 import type { DayHours } from '../../domain/hours';
 
 const HOUR = 3_600_000;
@@ -82,7 +82,8 @@ describe.each(DIALECTS)('who is available, on %s', (dialect) => {
     const tomorrow = addDays(dayKey(now, tz), 1);
     const added = await call('POST', `availability/${rep.Bob.id}/time-off`, rep.Bob.cookie, { fromDay: tomorrow, toDay: tomorrow });
     expect(added.json().away).toBeNull();
-    const later = new Date(now.getTime() + 26 * HOUR);
+    // Noon tomorrow on the store's clock (now + 26 h is the day after tomorrow late in the evening).
+    const later = new Date(zonedStartOfDay(tomorrow, tz).getTime() + 12 * HOUR);
     const { changed, available } = await refreshAway(t.store.dbh, later, tz);
     expect(changed).toEqual([{ userId: rep.Bob.id, away: offText({ fromDay: tomorrow, toDay: tomorrow }) }]);
     expect(available).toBe(false);
