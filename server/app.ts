@@ -102,6 +102,8 @@ export interface AppOptions {
   noticeTiming?: Partial<NoticeTiming>;
   /** Channels in place of push, texts and mail (tests). */
   channels?: Channels;
+  /** How long this server answers for a session without the database (server/auth/session-cache.ts; 0: never). */
+  sessionKeepMs?: number;
 }
 
 declare module 'fastify' {
@@ -234,7 +236,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
   });
 
-  await app.register(sessionPlugin, { ctx });
+  await app.register(sessionPlugin, { ctx, keepMs: opts.sessionKeepMs });
 
   // Up or down for anyone (a load balancer, a monitor); the details (database, mail backlog) only
   // for a manager or HEALTH_TOKEN: the backlog moves with sign-in requests for known addresses.

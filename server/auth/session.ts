@@ -5,6 +5,7 @@ import { hashToken, randomToken, SESSION_COOKIE, SESSION_IDLE_MS, SESSION_MAX_MS
 import { checkAccess } from './policy';
 import { recheckSession } from './oidc/recheck';
 import type { UserRow } from '../users/repo';
+import { sessionCache, type SessionSeen } from './session-cache';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,20 +16,20 @@ declare module 'fastify' {
   }
 }
 
-/** Resolves the session cookie to a live user on every request, then enforces the route's access. */
-export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx }) => {
+/** Resolves the session cookie to a live user on every request (server/auth/session-cache.ts), then enforces the route's access. */
+export const sessionPlugin = fp(async (app: FastifyInstance, { ctx, keepMs }: { ctx: Ctx; keepMs?: number }) => {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
   app.decorateRequest('sessionId', null);
 
-  app.addHook('onRequest', async (req, reply) => {
-    const token = req.cookies[SESSION_COOKIE];
-    // Pages and assets never need the user: no database look-up for each file of a page load.
-    // (/healthz shows a manager its details.)
-    if (!token || !(req.url.startsWith('/api') || req.url === '/healthz')) return;
-    const hash = hashToken(ctx.secret, token);
-    const now = Date.now();
-    // Disabled or deleted users match nothing here, so their sessions stop at once.
+  const cache = sessionCache<UserRow>(ctx.bus, keepMs);
+  app.addHook('onClose', async () => cache.stop());
+
+  /** The live session behind this hash: kept by this server, else read (disabled or deleted users match nothing, so their sessions stop at once). */
+  async function lookUp(hash: string, now: number): Promise<SessionSeen<UserRow> | undefined> {
+    const kept = cache.get(hash, now);
+    if (kept) return kept;
+    const mark = cache.mark();
     const row = await ctx.dbh.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -47,7 +48,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
       .where('users.disabled', '=', 0)
       .where('users.deleted_at', 'is', null)
       .executeTakeFirst();
-    if (!row) return;
+    if (!row) return undefined;
     const {
       session_sid: sid,
       session_created_at: created,
@@ -58,22 +59,51 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx }: { ctx: Ctx
       session_refresh: refresh,
       ...user
     } = row;
+    const session = {
+      user,
+      sid,
+      created: Number(created),
+      expires: Number(expires),
+      seen: Number(seen ?? 0),
+      via,
+      recheck: recheck == null ? null : Number(recheck),
+      refresh,
+    };
+    cache.put(hash, session, mark, now);
+    return session;
+  }
+
+  app.addHook('onRequest', async (req, reply) => {
+    const token = req.cookies[SESSION_COOKIE];
+    // Pages and assets never need the user: no look-up for each file of a page load.
+    // (/healthz shows a manager its details.)
+    if (!token || !(req.url.startsWith('/api') || req.url === '/healthz')) return;
+    const hash = hashToken(ctx.secret, token);
+    const now = Date.now();
+    const session = await lookUp(hash, now);
+    if (!session) return;
+    const { user, sid, created, expires, seen, via, recheck, refresh } = session;
     // Single sign-on: the provider is asked again now and then, and its "no" ends the session.
-    if (refresh && recheck != null && Number(recheck) <= now && !(await recheckSession(ctx, { hash, sid, userId: user.id }, refresh, Number(recheck)))) return;
+    // Either way the session is read afresh next time (its next check, or its end).
+    if (refresh && recheck != null && recheck <= now) {
+      cache.drop(hash);
+      if (!(await recheckSession(ctx, { hash, sid, userId: user.id }, refresh, recheck))) return;
+    }
     req.user = user;
     req.sessionHash = hash;
     req.sessionId = sid;
     // Used: the idle limit starts again, never beyond the absolute limit, and "last seen" moves.
     // Both are written at most once per SESSION_RENEW_MS, not once a request.
     // A single sign-on session with nothing to re-check it by ends at its set hour, used or not.
-    const renewed = Math.min(now + SESSION_IDLE_MS, via === 'oidc' && !refresh ? Number(expires) : Number(created) + SESSION_MAX_MS);
-    if (renewed - Number(expires) >= SESSION_RENEW_MS || now - Number(seen ?? 0) >= SESSION_RENEW_MS) {
+    const renewed = Math.min(now + SESSION_IDLE_MS, via === 'oidc' && !refresh ? expires : created + SESSION_MAX_MS);
+    if (renewed - expires >= SESSION_RENEW_MS || now - seen >= SESSION_RENEW_MS) {
+      cache.drop(hash);
       await ctx.dbh.db
         .updateTable('sessions')
-        .set({ expires_at: Math.max(renewed, Number(expires)), last_seen_at: now, ip: req.ip })
+        .set({ expires_at: Math.max(renewed, expires), last_seen_at: now, ip: req.ip })
         .where('id_hash', '=', hash)
         .execute();
-      if (renewed - Number(expires) >= SESSION_RENEW_MS) setSessionCookie(reply, token, renewed - now, ctx.config.secureCookies);
+      if (renewed - expires >= SESSION_RENEW_MS) setSessionCookie(reply, token, renewed - now, ctx.config.secureCookies);
     }
   });
 

@@ -30,6 +30,11 @@ export interface Bus {
    */
   announcement(events: Omit<PortalEvent, 'at'>[]): Announcement | null;
   subscribe(fn: (e: PortalEvent) => void): () => void;
+  /**
+   * Every event as subscribe gives it, and this server's own besides at the moment it publishes
+   * them, before they travel: what this server keeps of the data must never lag its own changes.
+   */
+  heard(fn: (e: PortalEvent) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -110,6 +115,7 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
   return {
     publish(partial) {
       const e: PortalEvent = { ...partial, at: Date.now() };
+      local.emit('published', e);
       if (notify) notify([e]).catch((err: unknown) => log.warn({ err }, 'could not publish events'));
       else emit(e);
     },
@@ -120,6 +126,14 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
     subscribe(fn) {
       local.on('event', fn);
       return () => local.off('event', fn);
+    },
+    heard(fn) {
+      local.on('event', fn);
+      local.on('published', fn);
+      return () => {
+        local.off('event', fn);
+        local.off('published', fn);
+      };
     },
     async close() {
       closed = true;

@@ -156,6 +156,7 @@ export async function smsRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       return true;
     });
     if (!confirmed) throw badRequest(NO_CODE, 'no_code');
+    ctx.bus.publish({ topic: 'profile', userId: me.id });
     return stateOf(me.id);
   });
 
@@ -168,6 +169,7 @@ export async function smsRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
         .where('id', '=', me.id)
         .execute();
     });
+    ctx.bus.publish({ topic: 'profile', userId: me.id });
     return stateOf(me.id);
   });
 
@@ -206,18 +208,27 @@ async function webhooks(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     const { From, Body } = parse(inbound, signed(req));
     const said = keyword(Body);
     const now = Date.now();
+    let changed: { id: string }[] = [];
     if (said === 'stop') {
-      const r = await db
+      changed = await db
         .updateTable('users')
         .set({ sms_stopped_at: now })
         .where('mobile', '=', From)
         .where('mobile_confirmed_at', 'is not', null)
         .where('sms_stopped_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows)) req.log.info({ from: From }, 'texts stopped from the phone');
+        .returning('id')
+        .execute();
+      if (changed.length) req.log.info({ from: From }, 'texts stopped from the phone');
     } else if (said === 'start') {
-      await db.updateTable('users').set({ sms_stopped_at: null }).where('mobile', '=', From).where('mobile_confirmed_at', 'is not', null).execute();
+      changed = await db
+        .updateTable('users')
+        .set({ sms_stopped_at: null })
+        .where('mobile', '=', From)
+        .where('mobile_confirmed_at', 'is not', null)
+        .returning('id')
+        .execute();
     }
+    for (const { id } of changed) ctx.bus.publish({ topic: 'profile', userId: id });
     return reply.type('text/xml; charset=utf-8').send(TWIML);
   });
 

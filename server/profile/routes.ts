@@ -33,6 +33,7 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
     const store = await openStore(ctx.dbh.db, me, code);
     if (!store) throw notFound('Store not found');
     await ctx.dbh.db.updateTable('users').set({ store_id: store.id }).where('id', '=', me.id).execute();
+    ctx.bus.publish({ topic: 'profile', userId: me.id });
     return { ok: true };
   });
 
@@ -45,6 +46,7 @@ export async function profileRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx })
       .set({ notes: notes ?? null, updated_at: Date.now() })
       .where('id', '=', me.id)
       .execute();
+    ctx.bus.publish({ topic: 'profile', userId: me.id });
     return { notes: notes ?? '' };
   });
 }
