@@ -143,7 +143,7 @@ export function matches(m: Match, t: LeadTraits, now: Date, tz: string): boolean
   const same = (a: string | undefined, b: string) => a === undefined || fold(a) === fold(b);
   if (!same(m.source, t.source) || !same(m.key, t.key) || !same(m.mailbox, t.mailbox) || !same(m.make, t.make)) return false;
   if (m.condition !== undefined && m.condition !== t.condition) return false;
-  if (m.language !== undefined && languageOf(t) !== m.language) return false;
+  if (m.language !== undefined && languageOnce(t) !== m.language) return false;
   if (m.keyword !== undefined && !hasPhrase(t.comments, m.keyword)) return false;
   if (m.from !== undefined || m.to !== undefined) {
     const w = wall(now, tz);
@@ -153,6 +153,14 @@ export function matches(m: Match, t: LeadTraits, now: Date, tz: string): boolean
     if (!inside) return false;
   }
   return true;
+}
+
+/** A lead's language, read once however many rules ask (its words are looked for in its comments). */
+const languages = new WeakMap<object, string>();
+function languageOnce(t: LeadTraits): string {
+  let lang = languages.get(t);
+  if (lang === undefined) languages.set(t, (lang = languageOf(t)));
+  return lang;
 }
 
 /** The first rule a lead meets (its index), else the store's fallback (index null). */

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { StoreDb, Db } from '../db';
+import type { StoreDb, Db, Dialect } from '../db';
+import { reused, slot } from '../db/reuse';
 import { withRotationLock } from '../db';
 import type { LeadsTable } from '../db/schema';
 import { ApiError, notFound } from '../http/errors';
@@ -15,7 +16,7 @@ import { newLeadMail, type LeadMail } from '../leads/notify';
 import type { Announcement } from '../events/bus';
 import { assignOnPostgres } from './assign-postgres';
 import { leadFacts, type SqlEnv } from './sql';
-import { memberById, readState, sqlEnv, teamStaff, UNASSIGNED, waiting } from './queries';
+import { memberById, readState, slotted, sqlEnv, teamStaff, UNASSIGNED, waiting } from './queries';
 import { FLOOR_WAY, lineQueue, nextIn, routes, served, wayOf, type Way } from './serve';
 import { NO_TRAITS, route, type LeadTraits } from '../../domain/routing';
 import { putInPool } from '../grabs/service';
@@ -78,14 +79,20 @@ export class AskAgain extends Error {
 }
 
 /** What an assign checks under the lock before acting (bdc_assign_next does the same on PostgreSQL). */
-async function askFirst(trx: Db, store: number, env: SqlEnv, rulesText: string | undefined, waitingFirst: boolean) {
+async function askFirst(trx: Db, dialect: Dialect, store: number, env: SqlEnv, rulesText: string | undefined, waitingFirst: boolean) {
   if (rulesText === undefined && !waitingFirst) return;
-  const seen = await trx
-    .selectNoFrom((eb) => [
-      eb.selectFrom('stores').select('rules').where('id', '=', store).as('rules'),
-      eb.exists(waiting(trx, store, env).select('id')).as('waiting'),
-    ])
-    .executeTakeFirstOrThrow();
+  const s = slotted(env);
+  const [seen] = await reused(
+    trx,
+    dialect,
+    `rules and waiting leads: ${s.key}`,
+    () =>
+      trx.selectNoFrom((eb) => [
+        eb.selectFrom('stores').select('rules').where('id', '=', slot<number>('store')).as('rules'),
+        eb.exists(waiting(trx, slot<number>('store'), s.env).select('id')).as('waiting'),
+      ]),
+    { store, ...s.values },
+  );
   if (rulesText !== undefined && (seen.rules ?? '') !== rulesText) throw new AskAgain('rules');
   if (waitingFirst && seen.waiting) throw new AskAgain('waiting');
 }
@@ -216,7 +223,7 @@ export async function assignNext(
   const env = sqlEnv(now, rules, h.tz);
   const { store } = h;
   const answer = await withRotationLock(h, async (trx) => {
-    await askFirst(trx, store, env, opts.rulesText, !!opts.waitingFirst);
+    await askFirst(trx, h.dialect, store, env, opts.rulesText, !!opts.waitingFirst);
     return once(trx, opts.actionId, { assign: l }, async (): Promise<Assigned> => {
       if (prospect) {
         const seen = l.findRepeat

@@ -7,6 +7,7 @@ import type { Rules } from '../../domain/rules';
 import { loadRules } from '../rules/service';
 import { dayKey, zonedStartOfDay } from '../../domain/time';
 import { sql } from 'kysely';
+import { reused, slot } from '../db/reuse';
 import {
   eligibleSql,
   inRotationSql,
@@ -191,42 +192,88 @@ export async function memberById(db: Db, store: number, env: SqlEnv, id: string)
 
 export const readState = (db: Db, store: number) => db.selectFrom('rotation_state').selectAll().where('id', '=', store).executeTakeFirstOrThrow();
 
+/**
+ * The rule book's moment as slots of a reused query (server/db/reuse.ts): the text of its SQL
+ * changes only with the hold-out switch, which goes into the query's key.
+ */
+export function slotted(env: SqlEnv) {
+  if (typeof env.holdOut !== 'boolean') throw new Error('a reused query takes the hold-out rule as a switch');
+  return {
+    env: { now: slot('now'), holdOut: env.holdOut, dayStart: slot('dayStart') } satisfies SqlEnv,
+    key: env.holdOut ? 'hold-out' : 'no hold-out',
+    values: { now: env.now, dayStart: env.dayStart },
+  };
+}
+
 /** Next Up (the rule book's ELIGIBLE and NEXT_UP, applied by the database), with his address for the mail about his lead. */
 export async function nextUp(trx: Db, store: number, env: SqlEnv, dialect: Dialect) {
-  const { weights, teams, ...state } = await trx
-    .selectFrom('rotation_state')
-    .selectAll()
-    .select(storeShapeSql(store))
-    .where('id', '=', store)
-    .executeTakeFirstOrThrow();
-  const row = await line(trx, store)
-    .where(eligibleSql(env))
-    .orderBy(nextUpOrderSql(env, dialect, state.pointer_pos))
-    .limit(1)
-    .executeTakeFirst();
+  const [{ weights, teams, ...state }] = await reused(
+    trx,
+    dialect,
+    'rotation state and shape',
+    () =>
+      trx
+        .selectFrom('rotation_state')
+        .selectAll()
+        .select(storeShapeSql(slot('store')))
+        .where('id', '=', slot<number>('store')),
+    { store },
+  );
+  const s = slotted(env);
+  const [row] = await reused(
+    trx,
+    dialect,
+    `next up: ${s.key}`,
+    () =>
+      line(trx, slot('store'))
+        .where(eligibleSql(s.env))
+        .orderBy(nextUpOrderSql(s.env, dialect, slot('pointer')))
+        .limit(1),
+    { store, pointer: state.pointer_pos, ...s.values },
+  );
   return { state, next: row ? toMember(row) : null, email: row?.email ?? '', shape: { weights: !!weights, teams: !!teams } };
 }
 
 /** What an up must do beyond the line it is in: weights at play in the store (anyone above 1), teams to move him in. */
-export const storeShapeSql = (store: number) => [
+export const storeShapeSql = (store: number | RawBuilder<number>) => [
   sql<number>`exists (select 1 from memberships w where w.store_id = ${store} and w.weight <> 1)`.as('weights'),
   sql<number>`exists (select 1 from teams t where t.store_id = ${store})`.as('teams'),
 ];
 
-/** Next Up in a team's line, by the same rules over the team's places and pointer. */
+/** Next Up in a team's line, by the same rules over the team's places and pointer; with the store's shape. */
 export async function nextUpInTeam(trx: Db, store: number, team: number, env: SqlEnv, dialect: Dialect) {
-  const t = await trx.selectFrom('teams').select('pointer_pos').where('id', '=', team).where('store_id', '=', store).executeTakeFirst();
-  if (!t) return { pointer: 0, next: null, email: '' };
-  const row = await teamLine(trx, store, team)
-    .where(eligibleSql(env))
-    .orderBy(nextUpOrderSql(env, dialect, t.pointer_pos, 'tm'))
-    .limit(1)
-    .executeTakeFirst();
-  return { pointer: t.pointer_pos, next: row ? toMember(row) : null, email: row?.email ?? '' };
+  const [t] = await reused(
+    trx,
+    dialect,
+    'team pointer and shape',
+    () =>
+      trx
+        .selectFrom('teams')
+        .select('pointer_pos')
+        .select(storeShapeSql(slot('store')))
+        .where('id', '=', slot<number>('team'))
+        .where('store_id', '=', slot<number>('store')),
+    { store, team },
+  );
+  if (!t) return { pointer: 0, next: null, email: '', shape: undefined };
+  const s = slotted(env);
+  const [row] = await reused(
+    trx,
+    dialect,
+    `next up in a team: ${s.key}`,
+    () =>
+      teamLine(trx, slot('store'), slot('team'))
+        .where(eligibleSql(s.env))
+        .orderBy(nextUpOrderSql(s.env, dialect, slot('pointer'), 'tm'))
+        .limit(1),
+    { store, team, pointer: t.pointer_pos, ...s.values },
+  );
+  return { pointer: t.pointer_pos, next: row ? toMember(row) : null, email: row?.email ?? '', shape: { weights: !!t.weights, teams: !!t.teams } };
 }
 
 /** A store's leads waiting for someone eligible (the rule book's WAITING). */
-export const waiting = (db: Db, store: number, env: SqlEnv) => db.selectFrom('leads').where('leads.store_id', '=', store).where(waitingSql(env));
+export const waiting = (db: Db, store: number | RawBuilder<number>, env: SqlEnv) =>
+  db.selectFrom('leads').where('leads.store_id', '=', store).where(waitingSql(env));
 
 /**
  * The oldest lead whose Accept window has passed (the partial index on accept_due finds it).

@@ -39,8 +39,10 @@ export async function wayOf(trx: Db, store: number, hit: ReturnType<typeof route
  */
 export async function nextIn(trx: Db, store: number, team: number | null, env: SqlEnv, dialect: Dialect, now: Date) {
   const floor = team === null ? await nextUp(trx, store, env, dialect) : null;
-  const picked = floor ? { pointer: floor.state.pointer_pos, next: floor.next, email: floor.email } : await nextUpInTeam(trx, store, team ?? 0, env, dialect);
-  const shape = floor ? floor.shape : await storeShape(trx, store);
+  const picked = floor
+    ? { pointer: floor.state.pointer_pos, next: floor.next, email: floor.email, shape: floor.shape }
+    : await nextUpInTeam(trx, store, team ?? 0, env, dialect);
+  const shape = picked.shape ?? (await storeShape(trx, store));
   if (!picked.next || !shape.weights) return { ...picked, shape };
   const { queue } = await lineQueue(trx, store, team, env, now);
   const next = pickWeighted(queue, picked.pointer, (await readState(trx, store)).last_assigned_to);
