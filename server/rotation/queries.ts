@@ -59,10 +59,13 @@ export const sqlEnv = (now: Date, rules: Pick<Rules, 'holdOut'>, tz = 'UTC'): Sq
   dayStart: dayStart(now, tz),
 });
 
-/** When the day of `now` began on a clock (remembered per day and clock: it is asked at every assign). */
+/**
+ * When the day of `now` began on a clock, remembered per clock and minute (it is asked at every
+ * assign; a day on any clock starts on a whole minute, so a minute never spans two days).
+ */
 const dayStarts = new Map<string, number>();
 function dayStart(now: Date, tz: string): number {
-  const key = `${tz} ${dayKey(now, tz)}`;
+  const key = `${tz} ${Math.floor(now.getTime() / 60_000)}`;
   let at = dayStarts.get(key);
   if (at === undefined) {
     if (dayStarts.size > 500) dayStarts.clear();
