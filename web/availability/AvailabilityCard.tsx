@@ -11,7 +11,7 @@ import type { DayHours } from '../../domain/hours';
 import { MAX_TIME_OFF_NOTE } from '../../domain/availability';
 
 /** The key of a person's availability; under 'rotation', so the line's news refreshes it. */
-const availabilityKey = (store: string, id: string) => ['rotation', 'availability', store, id];
+export const availabilityKey = (store: string, id: string) => ['rotation', 'availability', store, id];
 
 const fieldOf = (err: unknown) => (err instanceof ApiError && err.field ? err.field : '');
 

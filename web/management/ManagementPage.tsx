@@ -130,12 +130,16 @@ export default function ManagementPage() {
       )}
 
       <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
-      <StoresSection />
-      <RulesSection />
-      <RoutingRulesSection />
-      <PayPlanSection />
-      <Integrations />
-      <SignInSection />
+      {/* The sections ask for their data at once but show once the users are in: drawn before, the
+          list would push them all down as it came (on a phone, far out of sight). */}
+      <Stack display={q.isPending ? 'none' : undefined}>
+        <StoresSection />
+        <RulesSection />
+        <RoutingRulesSection />
+        <PayPlanSection />
+        <Integrations />
+        <SignInSection />
+      </Stack>
     </Stack>
   );
 }

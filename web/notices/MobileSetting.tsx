@@ -6,17 +6,17 @@ import { notifyOk } from '../components/notify';
 import { messageOf } from '../../domain/errors';
 import { showMobile, type MobileState } from '../../domain/notices-phone';
 
-const KEY = ['profile', 'mobile'];
+export const MOBILE_KEY = ['profile', 'mobile'];
 
 /** Settings → Text messages: his mobile number, confirmed by a six-digit code sent to it; STOP from the phone shows here. */
 export function MobileSetting() {
   const qc = useQueryClient();
-  const state = useQuery({ queryKey: KEY, queryFn: () => call('GET /profile/mobile') });
+  const state = useQuery({ queryKey: MOBILE_KEY, queryFn: () => call('GET /profile/mobile') });
   const [mobile, setMobile] = useState('');
   const [code, setCode] = useState('');
   const [error, setError] = useState<{ field: 'mobile' | 'code'; message: string } | null>(null);
   const done = (s: MobileState) => {
-    qc.setQueryData(KEY, s);
+    qc.setQueryData(MOBILE_KEY, s);
     setError(null);
   };
   const send = useMutation({

@@ -4,17 +4,17 @@ import { call } from '../api/client';
 import { notifyFail, notifyOk } from '../components/notify';
 import { CHANNEL_LABELS, CHANNELS, CHOICE_KINDS, CHOICE_LABELS, type Choices } from '../../domain/notices';
 
-const KEY = ['profile', 'notify'];
+export const NOTIFY_KEY = ['profile', 'notify'];
 const OPTIONS = CHANNELS.map((c) => ({ value: c, label: CHANNEL_LABELS[c] }));
 
 /** Settings → What reaches you: per kind of notice, Push, Text, E-mail or None; the dealership's default until he picks. */
 export function NoticeChoices() {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: KEY, queryFn: () => call('GET /profile/notify') });
+  const q = useQuery({ queryKey: NOTIFY_KEY, queryFn: () => call('GET /profile/notify') });
   const save = useMutation({
     mutationFn: (choices: Choices | null) => call('PUT /profile/notify', { body: { choices } }),
     onSuccess: (answer, choices) => {
-      qc.setQueryData(KEY, answer);
+      qc.setQueryData(NOTIFY_KEY, answer);
       notifyOk(choices ? 'Saved: this is what reaches you now.' : 'Back to the dealership’s choices.');
     },
     onError: (err) => notifyFail('Could not save your choices', err),

@@ -34,10 +34,12 @@ async function turnOn() {
   await call('POST /push/subscriptions', { body: { endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } } });
 }
 
+export const PUSH_DEVICES_KEY = ['push-devices'];
+
 /** Settings → Notifications on this device: a push for each new lead even with the portal closed, and the devices that get them. */
 export function PushSetting() {
   const qc = useQueryClient();
-  const devices = useQuery({ queryKey: ['push-devices'], queryFn: () => call('GET /push/subscriptions') });
+  const devices = useQuery({ queryKey: PUSH_DEVICES_KEY, queryFn: () => call('GET /push/subscriptions') });
   const [here, setHere] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const supported = canPush();
@@ -62,7 +64,7 @@ export function PushSetting() {
       notifications.show({ color: 'red', message: messageOf(err) });
     } finally {
       setHere((await ownSubscription().catch(() => null))?.endpoint ?? null);
-      await qc.invalidateQueries({ queryKey: ['push-devices'] });
+      await qc.invalidateQueries({ queryKey: PUSH_DEVICES_KEY });
       setBusy(false);
     }
   }

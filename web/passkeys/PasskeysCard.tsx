@@ -13,7 +13,7 @@ import { PASSKEY_MSG } from '../../domain/passkey-messages';
 import { deviceLabel } from '../../domain/push';
 import { passkeyError } from './errors';
 
-const KEY = ['passkeys'];
+export const PASSKEYS_KEY = ['passkeys'];
 const canPasskey = () => typeof window !== 'undefined' && window.isSecureContext && typeof window.PublicKeyCredential === 'function';
 
 /** The browser makes the passkey (the device asks for a fingerprint, face or PIN), then the server keeps its public key. */
@@ -57,7 +57,7 @@ function RenameForm({ id, name, onDone }: { id: string; name: string; onDone: ()
 export function PasskeysCard() {
   const qc = useQueryClient();
   const when = useWhen();
-  const q = useQuery({ queryKey: KEY, queryFn: () => call('GET /auth/passkeys') });
+  const q = useQuery({ queryKey: PASSKEYS_KEY, queryFn: () => call('GET /auth/passkeys') });
   const form = useSchemaForm(passkeyRenameSchema, { name: '' });
   const [adding, setAdding] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
@@ -73,7 +73,7 @@ export function PasskeysCard() {
       if (!showFieldError(form, err)) notifyFail('The passkey was not added', err);
     } finally {
       setBusy(null);
-      await qc.invalidateQueries({ queryKey: KEY });
+      await qc.invalidateQueries({ queryKey: PASSKEYS_KEY });
     }
   });
 
@@ -86,7 +86,7 @@ export function PasskeysCard() {
       notifyFail('The passkey was not removed', err);
     } finally {
       setBusy(null);
-      await qc.invalidateQueries({ queryKey: KEY });
+      await qc.invalidateQueries({ queryKey: PASSKEYS_KEY });
     }
   };
   const confirmRemove = (id: string, name: string) =>
@@ -107,7 +107,7 @@ export function PasskeysCard() {
           name={name}
           onDone={() => {
             modals.closeAll();
-            void qc.invalidateQueries({ queryKey: KEY });
+            void qc.invalidateQueries({ queryKey: PASSKEYS_KEY });
           }}
         />
       ),

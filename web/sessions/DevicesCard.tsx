@@ -11,13 +11,15 @@ import { useSession } from '../session/SessionProvider';
 import { forgetThisDevice } from '../notices/device';
 import { messageOf } from '../../domain/errors';
 
+export const SESSIONS_KEY = ['sessions'];
+
 /** Settings → Signed-in devices: where he is signed in, signing one device or all of them out. */
 export function DevicesCard() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const when = useWhen();
   const { logout } = useSession();
-  const q = useQuery({ queryKey: ['sessions'], queryFn: () => call('GET /auth/sessions') });
+  const q = useQuery({ queryKey: SESSIONS_KEY, queryFn: () => call('GET /auth/sessions') });
   const [busy, setBusy] = useState<string | null>(null);
 
   /** This device leaves like the menu's Sign out: its notifications off, then the sign-in page. */
@@ -36,7 +38,7 @@ export function DevicesCard() {
       notifications.show({ color: 'red', message: messageOf(err) });
     } finally {
       setBusy(null);
-      await qc.invalidateQueries({ queryKey: ['sessions'] });
+      await qc.invalidateQueries({ queryKey: SESSIONS_KEY });
     }
   };
 

@@ -4,20 +4,28 @@ import { notifications } from '@mantine/notifications';
 import { PageTitle } from '../components/PageTitle';
 import { useSession } from '../session/SessionProvider';
 import { AlertsSetting } from '../leads/AlertsSetting';
-import { PushSetting } from '../notices/PushSetting';
-import { MobileSetting } from '../notices/MobileSetting';
-import { NoticeChoices } from '../notices/NoticeChoices';
-import { AvailabilityCard } from '../availability/AvailabilityCard';
-import { PasskeysCard } from '../passkeys/PasskeysCard';
-import { DevicesCard } from '../sessions/DevicesCard';
+import { PUSH_DEVICES_KEY, PushSetting } from '../notices/PushSetting';
+import { MOBILE_KEY, MobileSetting } from '../notices/MobileSetting';
+import { NOTIFY_KEY, NoticeChoices } from '../notices/NoticeChoices';
+import { AvailabilityCard, availabilityKey } from '../availability/AvailabilityCard';
+import { useStore } from '../stores/store';
+import { PASSKEYS_KEY, PasskeysCard } from '../passkeys/PasskeysCard';
+import { DevicesCard, SESSIONS_KEY } from '../sessions/DevicesCard';
+import { useFirstAnswers } from '../components/firstAnswers';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { profileSchema } from '../../domain/schemas';
 import { messageOf } from '../../domain/errors';
+
+/** What the cards below ask for first: they show together once it is in (useFirstAnswers). */
+const FIRST = [PUSH_DEVICES_KEY, MOBILE_KEY, NOTIFY_KEY, PASSKEYS_KEY, SESSIONS_KEY];
 
 export default function SettingsPage() {
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light');
   const { user, updateProfileName } = useSession();
+  const { code } = useStore();
+  // A salesman's own availability is among them.
+  const ready = useFirstAnswers(user?.role === 'staff' ? [...FIRST, availabilityKey(code, user.uid)] : FIRST);
   const form = useSchemaForm(profileSchema, { name: user?.name ?? '', greeting: user?.profile.greeting ?? '' });
   const [saving, setSaving] = useState(false);
 
@@ -57,31 +65,33 @@ export default function SettingsPage() {
           </Button>
         </Stack>
       </Paper>
-      {user?.role === 'staff' && <AlertsSetting />}
-      {user?.role === 'staff' && <AvailabilityCard personId={user.uid} self />}
-      <PushSetting />
-      <MobileSetting />
-      <NoticeChoices />
-      <PasskeysCard />
-      <DevicesCard />
-      <Paper withBorder p="md" radius="md" component="form" onSubmit={save}>
-        <Stack gap="sm">
-          <Title order={2} size="h4">
-            Profile
-          </Title>
-          <TextInput label="Name" placeholder="Display name" {...form.getInputProps('name')} maxLength={200} />
-          <TextInput
-            label="Custom greeting"
-            description="Shown in the header instead of Good morning/afternoon/evening. Leave empty for the time of day."
-            placeholder="Let's sell some cars"
-            {...form.getInputProps('greeting')}
-            maxLength={80}
-          />
-          <Button type="submit" loading={saving} style={{ alignSelf: 'flex-start' }}>
-            Save profile
-          </Button>
-        </Stack>
-      </Paper>
+      <Stack display={ready ? undefined : 'none'}>
+        {user?.role === 'staff' && <AlertsSetting />}
+        {user?.role === 'staff' && <AvailabilityCard personId={user.uid} self />}
+        <PushSetting />
+        <MobileSetting />
+        <NoticeChoices />
+        <PasskeysCard />
+        <DevicesCard />
+        <Paper withBorder p="md" radius="md" component="form" onSubmit={save}>
+          <Stack gap="sm">
+            <Title order={2} size="h4">
+              Profile
+            </Title>
+            <TextInput label="Name" placeholder="Display name" {...form.getInputProps('name')} maxLength={200} />
+            <TextInput
+              label="Custom greeting"
+              description="Shown in the header instead of Good morning/afternoon/evening. Leave empty for the time of day."
+              placeholder="Let's sell some cars"
+              {...form.getInputProps('greeting')}
+              maxLength={80}
+            />
+            <Button type="submit" loading={saving} style={{ alignSelf: 'flex-start' }}>
+              Save profile
+            </Button>
+          </Stack>
+        </Paper>
+      </Stack>
     </Stack>
   );
 }
