@@ -1,8 +1,6 @@
-import { Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Box, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { LoadError } from '../components/LoadError';
 import { useCompact } from '../components/useCompact';
-import { BarChart } from '@mantine/charts';
-import '../styles/charts';
 import { PageTitle } from '../components/PageTitle';
 import { useKpis } from '../api/leads';
 import { useSession } from '../session/SessionProvider';
@@ -10,6 +8,7 @@ import type { AssociateKpi } from '../../domain/contract/answers';
 import { SpeedFigures } from './SpeedFigures';
 import { FloorReport } from './FloorReport';
 import { formatMs } from '../../domain/kpis';
+import { KpiChart } from './KpiChart';
 
 /** A row of the table: an associate, or the team's average (no id). */
 type Kpi = Omit<AssociateKpi, 'id'> & { id?: string };
@@ -118,26 +117,8 @@ export default function LeadsKpiPage() {
               <Title order={2} size="h4" mb="sm">
                 Received and closed
               </Title>
-              {/* Horizontal bars: every associate's name gets a line of its own, however many there are. */}
               <div aria-hidden>
-                <BarChart
-                  h={Math.max(220, chart.length * 56 + 90)}
-                  data={chart}
-                  dataKey="name"
-                  orientation="vertical"
-                  series={[
-                    { name: 'Received', color: 'blue.6' },
-                    { name: 'Closed', color: 'teal.6' },
-                    { name: 'Skips', color: 'orange.6' },
-                  ]}
-                  withLegend
-                  legendProps={{ verticalAlign: 'bottom', height: 40 }}
-                  xAxisLabel="Leads (last 30 days)"
-                  yAxisProps={{ width: compact ? 96 : 140, interval: 0 }}
-                  gridAxis="x"
-                  tickLine="x"
-                  accessibilityLayer={false}
-                />
+                <KpiChart data={chart} compact={compact} />
               </div>
               <VisuallyHidden>The table above holds the same numbers.</VisuallyHidden>
             </Paper>
@@ -163,7 +144,12 @@ export default function LeadsKpiPage() {
           </SimpleGrid>
         </Stack>
       )}
-      {isManager && <FloorReport />}
+      {/* Asked for at once, shown under the figures once they are in: drawn before, it would be pushed down as they came. */}
+      {isManager && (
+        <Box display={q.isPending ? 'none' : undefined}>
+          <FloorReport />
+        </Box>
+      )}
     </Stack>
   );
 }
