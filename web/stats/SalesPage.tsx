@@ -45,7 +45,8 @@ export default function SalesPage() {
   return (
     <Stack>
       <PageTitle>Sales Tracker</PageTitle>
-      {isManager && salesmen && (
+      {/* Drawn while his salesmen are still asked for (the team board first, alone): drawn once they came, it would push the board down. */}
+      {isManager && (salesmen || (!all && one.isPending)) && (
         <Select
           label="Salesman"
           description="Anyone else's tracker is read-only."
@@ -53,7 +54,7 @@ export default function SalesPage() {
           allowDeselect={false}
           data={[
             { value: TEAM, label: 'Team board' },
-            ...salesmen.map((s) => ({ value: s.id, label: s.id === user?.uid ? `My sales (${s.name})` : `${s.name} · ${s.email}` })),
+            ...(salesmen ?? []).map((s) => ({ value: s.id, label: s.id === user?.uid ? `My sales (${s.name})` : `${s.name} · ${s.email}` })),
           ]}
           value={board ? TEAM : (userId ?? user?.uid ?? null)}
           onChange={(v) => setParams(v === TEAM ? {} : v && v !== user?.uid ? { user: v } : { view: 'mine' })}

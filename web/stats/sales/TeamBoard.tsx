@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDeviceTv, IconDownload } from '@tabler/icons-react';
@@ -147,6 +147,9 @@ export function TeamBoard({ onPick }: { onPick: (id: string) => void }) {
   const to = useStorePath();
   const q = useSalesBoard();
   const b = q.data;
+  // The board comes first; the team's figures and charts under it are built after it, in slices
+  // between which a phone still paints and answers taps (a deferred value).
+  const below = useDeferredValue(b ?? null, null);
   if (q.isError) return <LoadError what="the team board" error={q.error} onRetry={() => q.refetch()} />;
   if (!b)
     return (
@@ -184,13 +187,17 @@ export function TeamBoard({ onPick }: { onPick: (id: string) => void }) {
           </Text>
         )}
       </Paper>
-      <Paper withBorder p="md" radius="md" component="section" aria-labelledby="team-figures-title">
-        <Title order={2} size="h4" id="team-figures-title" mb="sm">
-          Team month and year to date
-        </Title>
-        <Figures f={b.figures} today={b.today} before={b.before} />
-      </Paper>
-      <Charts daily={b.daily} monthly={b.monthly} />
+      {below && (
+        <>
+          <Paper withBorder p="md" radius="md" component="section" aria-labelledby="team-figures-title">
+            <Title order={2} size="h4" id="team-figures-title" mb="sm">
+              Team month and year to date
+            </Title>
+            <Figures f={below.figures} today={below.today} before={below.before} />
+          </Paper>
+          <Charts daily={below.daily} monthly={below.monthly} />
+        </>
+      )}
     </Stack>
   );
 }
