@@ -85,3 +85,46 @@ test("the leads screen and a salesman's sales tracker use every hint their page 
   await boss.context().close();
   await rep.context().close();
 });
+
+test('every other screen names its code and first data with the page, uses each hint, and no chart code before it draws', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
+  const problems: string[] = [];
+  boss.on('console', (m) => {
+    if (m.type() === 'error' || (m.type() === 'warning' && /preload/i.test(m.text()))) problems.push(`${boss.url()}: ${m.text()}`);
+  });
+  const store: string = (await (await boss.request.get('/api/auth/me')).json()).user.store;
+  const at = (path: string) => `/s/${store}/dashboard/${path}`;
+  // Each address, its screen's code, the data it names, and what shows once its data is in.
+  const screens: [string, RegExp, string[], string][] = [
+    [at('settings'), /SettingsPage/, ['/api/auth/passkeys', '/api/auth/sessions', `/api/profile/notify?store=${store}`], 'Profile'],
+    ['/dashboard/settings', /SettingsPage/, ['/api/push/subscriptions', '/api/profile/mobile'], 'Profile'],
+    [at('management'), /ManagementPage/, [`/api/users?store=${store}`, `/api/routing?store=${store}`, '/api/stores'], 'User Management'],
+    [at('stats/leads'), /LeadsKpiPage/, [`/api/leads/kpis?store=${store}`], 'Lead Stats'],
+    [at('desk'), /DeskPage/, [`/api/rotation?log=1&store=${store}`], 'Desk log'],
+    [at('stats/funnel'), /FunnelPage/, ['/api/auth/me'], 'Funnel'],
+    ['/group', /GroupPage/, ['/api/group', '/api/group/waiting'], 'Group'],
+    [at('leads?view=mail'), /LeadsPage/, ['/api/auth/me'], 'Leads'],
+  ];
+  for (const [address, code, data, shown] of screens) {
+    const page = await (await boss.request.get(address)).text();
+    const hinted = [...page.matchAll(/rel="(?:modulepreload|preload)"(?: as="\w+")? crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    expect(
+      hinted.some((h) => code.test(h)),
+      address,
+    ).toBe(true);
+    for (const d of data) expect(hinted, address).toContain(d);
+    // The chart library is fetched once a screen has drawn, never named with its page.
+    expect(
+      hinted.filter((h) => /\/charts-/.test(h)),
+      address,
+    ).toEqual([]);
+    await boss.goto(address);
+    await expect(boss.getByRole('heading', { name: shown, exact: true }).first()).toBeVisible();
+    await boss.waitForLoadState('networkidle');
+    // Chromium warns of an unused preload a few seconds after the load.
+    await boss.waitForTimeout(3500);
+  }
+  expect(problems).toEqual([]);
+  await boss.context().close();
+});

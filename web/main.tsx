@@ -16,7 +16,9 @@ import NotFoundPage from './components/NotFoundPage';
 import { cssVariablesResolver, theme } from './theme';
 import { screens } from './screens';
 import { rotationQuery } from './api/rotation';
-import { OVERVIEW_LOG_SIZE } from '../domain/rotation';
+import { rulesQuery } from './api/rules';
+import { meQuery } from './session/SessionProvider';
+import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../domain/rotation';
 
 // The page's CSP allows no eval: zod's probe for it (a new Function, when its first object schema
 // is built) would be refused and reported. zod reads its settings from this global, so it is set
@@ -175,9 +177,33 @@ const router = createBrowserRouter([
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: true, retry: 1 } },
 });
-// The overview's queue is asked for now (the page named it, so it is on its way): the screen's
-// first render then has it, instead of drawing placeholders and then the queue.
-if (screen === 'overview' && addressCode) void queryClient.prefetchQuery(rotationQuery(OVERVIEW_LOG_SIZE, addressCode));
+
+/** What a screen asks for first in its store, as server/http/preload.ts names it with the page. */
+type First = (store: string) => { queryKey: unknown[]; queryFn: () => Promise<unknown> };
+const FIRST: Record<string, First[]> = {
+  overview: [(s) => rotationQuery(OVERVIEW_LOG_SIZE, s), rulesQuery],
+  routing: [(s) => rotationQuery(ROUTING_LOG_SIZE, s)],
+};
+// A screen's first data is asked for now (the page named it, so it is on its way): its first render
+// then has it, instead of drawing placeholders and then the data once the shell and the screen have
+// drawn. An address without a store (/dashboard/..., the installed app's start) named it without
+// one, which the server answers from the person's own store: the address goes on to that store,
+// so the answers are kept under its code once "who am I" says which it is.
+const first = (screen && Object.hasOwn(FIRST, screen) && FIRST[screen]) || [];
+if (addressCode) for (const q of first) void queryClient.prefetchQuery(q(addressCode));
+else if (first.length) {
+  const asked = first.map((q) => {
+    const answer = q('').queryFn();
+    answer.catch(() => undefined);
+    return { q, answer };
+  });
+  queryClient.fetchQuery(meQuery).then(
+    (user) => {
+      if (user?.store) for (const { q, answer } of asked) void queryClient.prefetchQuery({ queryKey: q(user.store).queryKey, queryFn: () => answer });
+    },
+    () => undefined,
+  );
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element to draw the portal in.');

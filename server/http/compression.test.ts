@@ -27,6 +27,8 @@ function fakeDist() {
       '_dashboard-Ij90Kl12.js': { file: 'assets/dashboard-Ij90Kl12.js', css: ['assets/dashboard-Mn34Op56.css'] },
       'overview/OverviewPage.tsx': { file: 'assets/OverviewPage-Ef56Gh78.js', imports: ['index.html', '_dashboard-Ij90Kl12.js'] },
       'leads/LeadsPage.tsx': { file: 'assets/LeadsPage-Qr78St90.js', imports: ['index.html', '_dashboard-Ij90Kl12.js'] },
+      'settings/SettingsPage.tsx': { file: 'assets/SettingsPage-Uv12Wx34.js', imports: ['index.html', '_dashboard-Ij90Kl12.js'] },
+      'group/GroupPage.tsx': { file: 'assets/GroupPage-Yz56Ab78.js', imports: ['index.html', '_dashboard-Ij90Kl12.js'] },
     }),
   );
   fs.writeFileSync(path.join(dir, 'favicon.svg'), '<svg/>');
@@ -128,18 +130,36 @@ describe('compression and caching as a browser sees them', () => {
     ])
       expect(r.body).toContain(hint);
     expect(r.body).not.toContain('modulepreload crossorigin href="/assets/index-Ab12Cd34.js"');
-    // An address without a store goes on to the person's own: the screen's code and the shell's data, no store's.
+    // An address without a store goes on to the person's own: the screen's code, the shell's data,
+    // and the overview's first data without a store (the app asks for it so as it starts).
     const bare = (await t.app.inject({ method: 'GET', url: '/dashboard/overview' })).body;
     expect(bare).toContain('<link rel="modulepreload" crossorigin href="/assets/OverviewPage-Ef56Gh78.js">');
     expect(bare).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/me">');
-    expect(bare).not.toContain('/api/rotation');
+    expect(bare).toContain('<link rel="preload" as="fetch" crossorigin href="/api/rotation?log=10">');
+    expect(bare).not.toContain('store=');
+    // A screen whose data the app asks for only once its store is known: the shell's data alone.
+    const bareLeads = (await t.app.inject({ method: 'GET', url: '/dashboard/leads' })).body;
+    expect(bareLeads).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/me">');
+    expect(bareLeads).not.toContain('/api/leads');
     // Each screen its own first data; an address with a query asks for other data, so it gets the code alone.
     const leads = (await t.app.inject({ method: 'GET', url: '/s/NSH/dashboard/leads' })).body;
     expect(leads).toContain('<link rel="preload" as="fetch" crossorigin href="/api/leads?open=1&store=NSH">');
     expect(leads).not.toContain('/api/rotation');
     const unassigned = (await t.app.inject({ method: 'GET', url: '/s/MAIN/dashboard/leads?view=unassigned' })).body;
     expect(unassigned).toContain('<link rel="modulepreload" crossorigin href="/assets/LeadsPage-Qr78St90.js">');
-    expect(unassigned).not.toContain('as="fetch"');
+    expect(unassigned).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/me">');
+    expect(unassigned).not.toContain('/api/leads');
+    // A person's own data is named on any address of its screen, with a store or without.
+    const settings = (await t.app.inject({ method: 'GET', url: '/dashboard/settings' })).body;
+    expect(settings).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/passkeys">');
+    expect(settings).not.toContain('/api/profile/notify');
+    const storeSettings = (await t.app.inject({ method: 'GET', url: '/s/MAIN/dashboard/settings' })).body;
+    expect(storeSettings).toContain('<link rel="preload" as="fetch" crossorigin href="/api/profile/notify?store=MAIN">');
+    expect(storeSettings).toContain('<link rel="preload" as="fetch" crossorigin href="/api/auth/passkeys">');
+    // The group's screen (/group, no store) its code and the group's figures.
+    const group = (await t.app.inject({ method: 'GET', url: '/group' })).body;
+    expect(group).toContain('<link rel="modulepreload" crossorigin href="/assets/GroupPage-Yz56Ab78.js">');
+    expect(group).toContain('<link rel="preload" as="fetch" crossorigin href="/api/group">');
     // The sign-in page asks for nothing of the dashboard, and the build's manifest is never served.
     expect((await t.app.inject({ method: 'GET', url: '/' })).body).not.toContain('preload');
     expect((await t.app.inject({ method: 'GET', url: '/.vite/manifest.json' })).headers['content-type']).toMatch(/text\/html/);

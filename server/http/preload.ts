@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
 
-/** A dashboard address's screen, as the build's manifest names its source. */
+/** A dashboard address's screen (the group's screen is 'group', /group), as the build's manifest names its source. */
 const SCREENS: Record<string, string> = {
   '': 'overview/OverviewPage.tsx',
   overview: 'overview/OverviewPage.tsx',
@@ -11,13 +11,20 @@ const SCREENS: Record<string, string> = {
   stats: 'stats/SalesPage.tsx',
   'stats/sales': 'stats/SalesPage.tsx',
   'stats/leads': 'stats/LeadsKpiPage.tsx',
+  'stats/funnel': 'stats/FunnelPage.tsx',
   routing: 'routing/RoutingPage.tsx',
   management: 'management/ManagementPage.tsx',
   leads: 'leads/LeadsPage.tsx',
+  desk: 'desk/DeskPage.tsx',
   settings: 'settings/SettingsPage.tsx',
+  group: 'group/GroupPage.tsx',
 };
 
-/** What a screen asks the API for first, besides what the shell asks on every screen. */
+/**
+ * What a screen asks the API for first in its store, besides what the shell asks on every
+ * screen: only what every person who may open the screen asks (a manager's team board, a group
+ * manager's keys are left out), and no address that depends on the day.
+ */
 const DATA: Record<string, string[]> = {
   '': [`/api/rotation?log=${OVERVIEW_LOG_SIZE}`, '/api/rules'],
   overview: [`/api/rotation?log=${OVERVIEW_LOG_SIZE}`, '/api/rules'],
@@ -25,7 +32,22 @@ const DATA: Record<string, string[]> = {
   leads: ['/api/leads?open=1'],
   stats: ['/api/sales'],
   'stats/sales': ['/api/sales'],
+  'stats/leads': ['/api/leads/kpis'],
+  management: ['/api/users', '/api/rules', '/api/routing', '/api/payplans', '/api/integrations/keys', '/api/mail/addresses'],
+  desk: ['/api/rotation?log=1'],
+  settings: ['/api/profile/notify'],
 };
+/** What a screen asks for first that is the person's own, not a store's: named on any of its addresses. */
+const OWN_DATA: Record<string, string[]> = {
+  management: ['/api/stores', '/api/auth/settings'],
+  settings: ['/api/push/subscriptions', '/api/profile/mobile', '/api/auth/passkeys', '/api/auth/sessions'],
+  group: ['/api/group', '/api/group/waiting'],
+};
+/**
+ * The screens whose first data the app asks for as it starts (web/main.tsx): on an address
+ * without a store it asks without one, which the server answers from the person's own store.
+ */
+const ASKED_AT_START = new Set(['', 'overview', 'routing']);
 /** The shell's own questions: who am I, and the weather in its header. */
 const SHELL_DATA = ['/api/auth/me', '/api/weather'];
 
@@ -46,7 +68,7 @@ export function dashboardHints(webDist: string): (url: string) => string {
   const file = path.join(webDist, '.vite', 'manifest.json');
   if (!fs.existsSync(file)) return () => '';
   const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-  const hints = new Map<string, { code: string; data: string[] }>();
+  const hints = new Map<string, { code: string; data: string[]; own: string[]; atStart: boolean }>();
   for (const [screen, source] of Object.entries(SCREENS)) {
     const js: string[] = [];
     const css: string[] = [];
@@ -65,20 +87,22 @@ export function dashboardHints(webDist: string): (url: string) => string {
       ...css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
       ...js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
     ].join('');
-    hints.set(screen, { code, data: DATA[screen] ?? [] });
+    hints.set(screen, { code, data: DATA[screen] ?? [], own: OWN_DATA[screen] ?? [], atStart: ASKED_AT_START.has(screen) });
   }
   const fetches = (urls: string[]) => urls.map((u) => `<link rel="preload" as="fetch" crossorigin href="${u}">`).join('');
   return (url) => {
     const [pathname, query] = url.split('?', 2);
     const m = /^(?:\/s\/([A-Z0-9]{2,8}))?\/dashboard(?:\/(.*?))?\/?$/.exec(pathname);
-    const h = m && hints.get(m[2] ?? '');
+    const h = m ? hints.get(m[2] ?? '') : /^\/group\/?$/.test(pathname) ? hints.get('group') : undefined;
     if (!h) return '';
-    // An address with a query (another salesman's tracker, the unassigned leads) asks for other data: the code alone.
-    if (query) return h.code;
-    // A screen's data is its store's, named last as the app names it (web/api/client.ts); an
-    // address without a store goes on to the person's own, so only the shell's is known.
-    const store = m[1];
-    const data = store ? h.data.map((u) => `${u}${u.includes('?') ? '&' : '?'}store=${store}`) : [];
-    return fetches([...SHELL_DATA, ...data]) + h.code;
+    // An address with a query (another salesman's tracker, the unassigned leads, the mail to
+    // review) asks for other data: the code and the shell's questions alone.
+    if (query) return fetches(SHELL_DATA) + h.code;
+    // A screen's data is its store's, named last as the app names it (web/api/client.ts). An
+    // address without a store goes on to the person's own: a screen whose data the app asks for
+    // as it starts asks without a store (the server's answer is then his own store's).
+    const store = m?.[1];
+    const data = store ? h.data.map((u) => `${u}${u.includes('?') ? '&' : '?'}store=${store}`) : h.atStart ? h.data : [];
+    return fetches([...SHELL_DATA, ...h.own, ...data]) + h.code;
   };
 }

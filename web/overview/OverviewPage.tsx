@@ -1,3 +1,4 @@
+import { useDeferredValue } from 'react';
 import { Badge, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../api/client';
@@ -53,6 +54,9 @@ function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
 export default function OverviewPage() {
   const { user, isManager } = useSession();
   const q = useRotation(OVERVIEW_LOG_SIZE);
+  // Where the line stands comes first; the line itself and the recent actions are built after it,
+  // in slices between which a phone still paints and answers taps (a deferred value).
+  const line = useDeferredValue(q.data ?? null, null);
   const tz = useTimeZone();
   const me = q.data?.queue.find((m) => m.id === user?.uid);
   const mine = q.data?.team.find((m) => m.id === user?.uid);
@@ -104,17 +108,17 @@ export default function OverviewPage() {
             <Title order={2} size="h4" mb="sm">
               Eligible salesmen
             </Title>
-            {q.isPending ? (
+            {!line ? (
               <Stack gap={8} aria-hidden>
                 {[0, 1, 2].map((i) => (
                   <Skeleton key={i} h={24} />
                 ))}
               </Stack>
-            ) : !q.data.queue.length ? (
+            ) : !line.queue.length ? (
               <Text c="dimmed">No one eligible.</Text>
             ) : (
               <Stack gap={8} component="ol" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Eligible salesmen">
-                {q.data.queue.map((m) => (
+                {line.queue.map((m) => (
                   <Group key={m.id} component="li" gap="xs" wrap="nowrap" align="flex-start" data-testid="queue-row">
                     <Text fw={700} w={36} style={{ flexShrink: 0 }}>
                       #{m.place}
@@ -139,7 +143,7 @@ export default function OverviewPage() {
             )}
           </Paper>
           {/* Shown with the queue rather than as a placeholder: the list above grows to its real length first, and would push it down. */}
-          {q.data && <RecentActions log={q.data.log} />}
+          {line && <RecentActions log={line.log} />}
         </>
       )}
     </Stack>

@@ -33,9 +33,12 @@ async function fetchMe(): Promise<SessionUser | null> {
   return (await call('GET /auth/me')).user;
 }
 
+/** Who is signed in: asked once, kept until a sign-in, a sign-out or an event says otherwise. */
+export const meQuery = { queryKey: ME, queryFn: fetchMe, staleTime: Infinity, retry: 1 };
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const qc = useQueryClient();
-  const me = useQuery({ queryKey: ME, queryFn: fetchMe, staleTime: Infinity, retry: 1 });
+  const me = useQuery(meQuery);
   const user = me.data ?? null;
 
   const clear = useCallback(() => {
