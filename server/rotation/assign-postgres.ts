@@ -129,7 +129,10 @@ declare
   v_floor_next record;
   v_line record;
   v_has_next boolean;
-  v_back boolean := false;
+  -- Where he goes at the back of his other lines: the whole floor's place (null: none) and each team's.
+  v_back_floor integer;
+  v_back_teams bigint[] := '{}';
+  v_back_places integer[] := '{}';
   v_id bigint;
   v_log bigint;
   v_result json;
@@ -181,7 +184,12 @@ begin
           if v_line.taken then
             return json_build_object('error', 'stepwise');
           end if;
-          v_back := true;
+          if v_line.team is null then
+            v_back_floor := v_line.pointer + 1;
+          else
+            v_back_teams := v_back_teams || v_line.team;
+            v_back_places := v_back_places || (v_line.pointer + 1);
+          end if;
         end if;
       end loop;
     end if;
@@ -218,18 +226,15 @@ begin
       update teams set pointer_pos = v_next.position where id = v_team;
       update rotation_state set last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id where id = p_store;
     end if;
-    if v_back then
-      for v_line in ${otherLines} loop
-        if v_line.last <> v_next.id then
-          if v_line.team is null then
-            update memberships set position = v_line.pointer + 1 where store_id = p_store and user_id = v_next.id;
-            update rotation_state set pointer_pos = v_line.pointer + 1 where id = p_store;
-          else
-            update team_members set position = v_line.pointer + 1 where team_id = v_line.team and user_id = v_next.id;
-            update teams set pointer_pos = v_line.pointer + 1 where id = v_line.team;
-          end if;
-        end if;
-      end loop;
+    -- His other lines, as read before the lead was stored (nothing since has moved them).
+    if v_back_floor is not null then
+      update memberships set position = v_back_floor where store_id = p_store and user_id = v_next.id;
+      update rotation_state set pointer_pos = v_back_floor where id = p_store;
+    end if;
+    if cardinality(v_back_teams) > 0 then
+      update team_members o set position = b.place from unnest(v_back_teams, v_back_places) as b(team, place)
+        where o.team_id = b.team and o.user_id = v_next.id;
+      update teams t set pointer_pos = b.place from unnest(v_back_teams, v_back_places) as b(team, place) where t.id = b.team;
     end if;
     v_pointer := v_next.position;
     v_to := v_next.email;
