@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { Alert, Badge, Button, Checkbox, Group, Loader, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
@@ -24,6 +24,13 @@ export default function ManagementPage() {
   const phone = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
   const q = useUsers(showDeleted);
   const status = useStatus();
+  // The page's frame comes first; the list of users and the sections under it are built after it,
+  // in slices between which a phone still paints and answers taps (deferred values).
+  const list = useDeferredValue(q.data ?? null, null);
+  const sections = useDeferredValue(true, false);
+  // Once the users have come the sections stay shown (Show deleted asks for another list).
+  const [listed, setListed] = useState(false);
+  if (list && !listed) setListed(true);
 
   if (!isManager || (q.error instanceof ApiError && q.error.status === 403)) {
     return (
@@ -34,7 +41,7 @@ export default function ManagementPage() {
     );
   }
 
-  const users = visibleUsers(q.data ?? [], showDeleted);
+  const users = visibleUsers(list ?? [], showDeleted);
   const softDelete = (u: ManagedUser) =>
     modals.openConfirmModal({
       title: 'Soft Delete',
@@ -72,7 +79,7 @@ export default function ManagementPage() {
         </Button>
       </Group>
 
-      {q.isPending ? (
+      {!q.isError && !list ? (
         <Loader aria-label="Loading users" />
       ) : q.isError ? (
         <Alert color="red">Could not load the users: {q.error.message}</Alert>
@@ -132,14 +139,16 @@ export default function ManagementPage() {
       <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
       {/* The sections ask for their data at once but show once the users are in: drawn before, the
           list would push them all down as it came (on a phone, far out of sight). */}
-      <Stack display={q.isPending ? 'none' : undefined}>
-        <StoresSection />
-        <RulesSection />
-        <RoutingRulesSection />
-        <PayPlanSection />
-        <Integrations />
-        <SignInSection />
-      </Stack>
+      {sections && (
+        <Stack display={!q.isError && !listed ? 'none' : undefined}>
+          <StoresSection />
+          <RulesSection />
+          <RoutingRulesSection />
+          <PayPlanSection />
+          <Integrations />
+          <SignInSection />
+        </Stack>
+      )}
     </Stack>
   );
 }
