@@ -11,6 +11,10 @@ const SlotProto = {};
 /** A place in a reused query for a value given at each run (`run(..., { [name]: value })`). */
 export const slot = <T>(name: string): RawBuilder<T> => sql.val(Object.assign(Object.create(SlotProto) as object, { slot: name }) as T);
 
+/** A row's values as slots of the same names: an insert of it, reused, is one statement per column set. */
+export const slotsFor = <T extends Record<string, unknown>>(row: T) =>
+  Object.fromEntries(Object.keys(row).map((k) => [k, slot(k)])) as { [K in keyof T]: RawBuilder<T[K]> };
+
 const built = new Map<string, CompiledQuery>();
 
 /**

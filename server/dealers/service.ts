@@ -36,7 +36,7 @@ export async function park(ctx: Ctx, leads: NewLead[], by: Actor, now = new Date
         out.push({ leadId: Number(seen.id), customer: seen.customer, assignedTo: to, pointerPos: 0, duplicate: true });
         continue;
       }
-      const { id } = await insertLead(trx, null, l, null, by, now, DEFAULT_RULES);
+      const { id } = await insertLead(trx, ctx.dbh.dialect, null, l, null, by, now, DEFAULT_RULES);
       out.push({ leadId: id, customer: l.customer, assignedTo: null, pointerPos: 0, duplicate: false });
     }
     return out;

@@ -1,5 +1,7 @@
 import type { Db, Dialect } from '../db';
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
+import { reused, slotsFor } from '../db/reuse';
+import type { Database } from '../db/schema';
 import { eligibleQueue, type Member } from '../../domain/rotation';
 import { afterServe, lineOfTarget, pickWeighted, ruleSentText, toBack, type route, type Routing } from '../../domain/routing';
 import type { Actor } from '../../domain/users';
@@ -130,25 +132,22 @@ export async function served(
     : people
       ? afterServe(people, people.find((m) => m.id === next.id) ?? next, now)
       : { pointer: next.position, owed: [] };
-  const log = await trx
-    .insertInto('rotation_log')
-    .values({
-      store_id: store,
-      type: 'assign',
-      customer: u.customer,
-      target_id: next.id,
-      target_name: next.name,
-      reason: u.named?.reason ?? null,
-      manager_id: u.by.id,
-      manager_name: u.by.name,
-      pointer_pos_after: after.pointer,
-      lead_id: u.leadId,
-      created_at: at,
-      team_id: way.team,
-      rule: way.rule,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const entry = {
+    store_id: store,
+    type: 'assign' as const,
+    customer: u.customer,
+    target_id: next.id,
+    target_name: next.name,
+    reason: u.named?.reason ?? null,
+    manager_id: u.by.id,
+    manager_name: u.by.name,
+    pointer_pos_after: after.pointer,
+    lead_id: u.leadId,
+    created_at: at,
+    team_id: way.team,
+    rule: way.rule,
+  } satisfies Insertable<Database['rotation_log']>;
+  const [log] = await reused(trx, u.dialect, 'log an up', () => trx.insertInto('rotation_log').values(slotsFor(entry)).returning('id'), entry);
   const stamp = (v: number | null) => sql<number>`cast(${v} as bigint)`;
   // Who was passed over on the way to him, and why (an override passes no one over: nobody's turn moves).
   // Nearly always no one stood between the pointer and him: a look at the places says so cheaply.
