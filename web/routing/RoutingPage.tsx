@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Button, NumberInput, Paper, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
@@ -21,6 +21,9 @@ export default function RoutingPage() {
   const q = useRotation(ROUTING_LOG_SIZE);
   const noCustomer = useNoCustomer();
   const failed = q.isError && <LoadError what="the queue" error={q.error} onRetry={() => q.refetch()} />;
+  // The forms and what waits come first; the line and the recent actions under them are built
+  // after, in slices between which a phone still paints and answers taps (a deferred value).
+  const below = useDeferredValue(q.data ?? null, null);
   if (!isManager) {
     const me = q.data?.queue.find((m) => m.id === user?.uid);
     return (
@@ -60,8 +63,8 @@ export default function RoutingPage() {
       {!q.isError && (
         <>
           <PendingAccepts pending={q.data?.pending ?? []} team={q.data?.team ?? []} />
-          <Line team={q.data?.team} />
-          <RecentActions log={q.data?.log} onNoCustomer={noCustomer} />
+          <Line team={below?.team} />
+          <RecentActions log={below?.log} onNoCustomer={noCustomer} />
         </>
       )}
     </Stack>
