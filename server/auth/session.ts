@@ -97,7 +97,9 @@ export const sessionPlugin = fp(async (app: FastifyInstance, { ctx, keepMs }: { 
     // A single sign-on session with nothing to re-check it by ends at its set hour, used or not.
     const renewed = Math.min(now + SESSION_IDLE_MS, via === 'oidc' && !refresh ? expires : created + SESSION_MAX_MS);
     if (renewed - expires >= SESSION_RENEW_MS || now - seen >= SESSION_RENEW_MS) {
-      cache.drop(hash);
+      // The kept copy moves with the row, so the next request does not renew it again.
+      session.expires = Math.max(renewed, expires);
+      session.seen = now;
       await ctx.dbh.db
         .updateTable('sessions')
         .set({ expires_at: Math.max(renewed, expires), last_seen_at: now, ip: req.ip })
