@@ -13,7 +13,7 @@ export interface SessionSeen<U extends { id: string }> {
 }
 
 /** How long this server answers for a session without asking the database again (ms). */
-export const SESSION_KEEP_MS = 10_000;
+const SESSION_KEEP_MS = 10_000;
 const MAX_KEPT = 10_000;
 
 /**
