@@ -138,7 +138,10 @@ export const healthAuth = { authorization: `Bearer ${HEALTH_TOKEN}` };
 export async function testApp(
   dialect: Dialect,
   env: Record<string, string> = {},
-  opts: Pick<AppOptions, 'logger' | 'sweepMs' | 'outboxTiming' | 'pruneMs' | 'webDist' | 'intakeClock' | 'mailTiming' | 'noticeTiming' | 'channels' | 'sessionKeepMs'> = {},
+  opts: Pick<
+    AppOptions,
+    'logger' | 'sweepMs' | 'outboxTiming' | 'pruneMs' | 'webDist' | 'intakeClock' | 'mailTiming' | 'noticeTiming' | 'channels' | 'sessionKeepMs'
+  > = {},
 ) {
   const smtp = await startSmtp();
   const settings = {
