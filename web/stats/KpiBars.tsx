@@ -8,6 +8,7 @@ export interface KpiBar {
   Skips: number;
 }
 
+/** Received, closed and skips per associate, as horizontal bars: every name gets a line of its own. */
 export default function KpiBars({ data, compact, h }: { data: KpiBar[]; compact: boolean; h: number }) {
   return (
     <BarChart

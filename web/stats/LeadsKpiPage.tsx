@@ -1,3 +1,4 @@
+import { lazy } from 'react';
 import { Badge, Box, Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { LoadError } from '../components/LoadError';
 import { useCompact } from '../components/useCompact';
@@ -8,7 +9,10 @@ import type { AssociateKpi } from '../../domain/contract/answers';
 import { SpeedFigures } from './SpeedFigures';
 import { FloorReport } from './FloorReport';
 import { formatMs } from '../../domain/kpis';
-import { KpiChart } from './KpiChart';
+import { AfterDraw } from '../components/AfterDraw';
+
+// The chart library is large: the figures and the table show first, the bars once the screen has drawn.
+const KpiBars = lazy(() => import('./KpiBars'));
 
 /** A row of the table: an associate, or the team's average (no id). */
 type Kpi = Omit<AssociateKpi, 'id'> & { id?: string };
@@ -21,6 +25,8 @@ export default function LeadsKpiPage() {
   const rows: Kpi[] = q.data ? [...q.data.associates, { ...q.data.average, name: 'Team average' }] : [];
   const compact = useCompact();
   const chart = rows.map((r) => ({ name: r.name, Received: r.received, Closed: r.closed, Skips: r.skips }));
+  // A line of its own for every associate's bars, however many there are.
+  const chartH = Math.max(220, chart.length * 56 + 90);
 
   return (
     <Stack>
@@ -118,7 +124,9 @@ export default function LeadsKpiPage() {
                 Received and closed
               </Title>
               <div aria-hidden>
-                <KpiChart data={chart} compact={compact} />
+                <AfterDraw h={chartH}>
+                  <KpiBars data={chart} compact={compact} h={chartH} />
+                </AfterDraw>
               </div>
               <VisuallyHidden>The table above holds the same numbers.</VisuallyHidden>
             </Paper>

@@ -1,7 +1,7 @@
-import { lazy, Suspense } from 'react';
-import { Paper, SimpleGrid, Skeleton, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { lazy } from 'react';
+import { Paper, SimpleGrid, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { Tracker } from './api';
-import { useIdle } from '../../components/idle';
+import { AfterDraw } from '../../components/AfterDraw';
 import { money } from './money';
 
 // The chart library is large: the figures, titles and summaries show first; it is fetched once
@@ -34,10 +34,7 @@ function DataTable({ caption, head, rows }: { caption: string; head: [string, st
   );
 }
 
-const PLACEHOLDER = <Skeleton h={280} />;
-
 export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
-  const drawn = useIdle(2000);
   const days = daily.filter((d) => d.commission !== 0).length;
   const dailySummary = `Commission per day this month: ${total(daily.map((d) => d.commission))} over ${days} ${days === 1 ? 'day' : 'days'} with sales.`;
   const monthlySummary = `Front gross per month this year: ${total(monthly.map((m) => m.gross))} in total.`;
@@ -51,7 +48,9 @@ export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
           {dailySummary}
         </Text>
         <div role="img" aria-label={dailySummary}>
-          <Suspense fallback={PLACEHOLDER}>{drawn ? <Plot daily={daily} /> : PLACEHOLDER}</Suspense>
+          <AfterDraw h={280}>
+            <Plot daily={daily} />
+          </AfterDraw>
         </div>
         <DataTable caption="Commission per day this month" head={['Day', 'Commission']} rows={daily.map((d) => [d.day, money(d.commission)])} />
       </Paper>
@@ -63,7 +62,9 @@ export function Charts({ daily, monthly }: Pick<Tracker, 'daily' | 'monthly'>) {
           {monthlySummary}
         </Text>
         <div role="img" aria-label={monthlySummary}>
-          <Suspense fallback={PLACEHOLDER}>{drawn ? <Plot monthly={monthly} /> : PLACEHOLDER}</Suspense>
+          <AfterDraw h={280}>
+            <Plot monthly={monthly} />
+          </AfterDraw>
         </div>
         <DataTable caption="Front gross per month this year" head={['Month', 'Front gross']} rows={monthly.map((m) => [m.month, money(m.gross)])} />
       </Paper>
