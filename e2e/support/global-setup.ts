@@ -19,17 +19,22 @@ export default async function globalSetup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-e2e-'));
   const mailDir = path.join(dir, 'mail');
   fs.mkdirSync(mailDir);
+  // Each mail or text is written beside its folder and moved in whole: a test polling the folder
+  // never reads a file half written (it once failed on "Unexpected end of JSON input").
+  const put = (folder: string, n: number, value: unknown) => {
+    const name = `${String(n).padStart(6, '0')}.json`;
+    const part = path.join(dir, `${path.basename(folder)}-${name}`);
+    fs.writeFileSync(part, JSON.stringify(value));
+    fs.renameSync(part, path.join(folder, name));
+  };
   let n = 0;
-  const smtp = await startSmtp((mail) => {
-    const file = path.join(mailDir, `${String(++n).padStart(6, '0')}.json`);
-    fs.writeFileSync(file, JSON.stringify({ to: mail.to, raw: mail.raw }));
-  });
+  const smtp = await startSmtp((mail) => put(mailDir, ++n, { to: mail.to, raw: mail.raw }));
   const weather = await startWeatherServer({ temperature: 22, weathercode: 2 });
   // The SMS provider's stand-in writes each text it takes to a folder, as the SMTP server does mail.
   const smsDir = path.join(dir, 'sms');
   fs.mkdirSync(smsDir);
   let texts = 0;
-  const sms = await startSmsProvider({ onText: (m) => fs.writeFileSync(path.join(smsDir, `${String(++texts).padStart(6, '0')}.json`), JSON.stringify(m)) });
+  const sms = await startSmsProvider({ onText: (m) => put(smsDir, ++texts, m) });
 
   const baseURL = `http://127.0.0.1:${E2E_PORT}`;
   // The portal's own receiver for lead mail: specs send to it with a real SMTP client.
