@@ -45,6 +45,30 @@ test('the overview of a signed-in manager logs no error and shows the rotation',
   await boss.context().close();
 });
 
+test('a screen whose code is in is drawn at once: no loader after the session is known, on opening or on a click', async ({ browser }) => {
+  const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
+  // Every loader drawn in a store's screens (the session is known there), with the address it was drawn at.
+  await boss.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { loadersSeen: seen });
+    new MutationObserver((changes) => {
+      for (const c of changes)
+        for (const n of c.addedNodes)
+          if (n instanceof Element && (n.matches('[aria-label="Loading"]') || n.querySelector('[aria-label="Loading"]')) && location.pathname.startsWith('/s/'))
+            seen.push(location.pathname);
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const routingCode = boss.waitForResponse((r) => /\/assets\/RoutingPage-/.test(r.url()));
+  await boss.goto('/dashboard/overview');
+  await expect(boss.getByTestId('next-up')).toBeVisible();
+  // The next likely screen's code comes once the overview is idle; a click on it then shows it straight away.
+  await routingCode;
+  await boss.getByRole('link', { name: 'Routing' }).click();
+  await expect(boss.getByRole('heading', { name: 'Round Robin (Manager)' })).toBeVisible();
+  expect(await boss.evaluate(() => (window as unknown as { loadersSeen: string[] }).loadersSeen)).toEqual([]);
+  await boss.context().close();
+});
+
 test('the overview needs no form or chart code: it shows the queue with that code out of reach', async ({ browser }) => {
   const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
   const refused: string[] = [];

@@ -1,4 +1,4 @@
-import { lazy, StrictMode, Suspense } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -14,7 +14,7 @@ import FinishLoginPage from './signin/FinishLoginPage';
 import ConfirmEmailPage from './signin/ConfirmEmailPage';
 import NotFoundPage from './components/NotFoundPage';
 import { cssVariablesResolver, theme } from './theme';
-import { screens } from './screens';
+import { lazyScreen, screens } from './screens';
 import { rotationQuery } from './api/rotation';
 import { rulesQuery } from './api/rules';
 import { meQuery } from './session/SessionProvider';
@@ -26,19 +26,19 @@ import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../domain/rotation';
 Object.assign(globalThis, { __zod_globalConfig: { jitless: true } });
 
 // The shell and every screen load on demand, so the sign-in page stays small.
-const DashboardShell = lazy(screens.shell);
-const OverviewPage = lazy(screens.overview);
-const AssociatesPage = lazy(screens.associates);
-const SalesPage = lazy(screens.sales);
-const SalesTvPage = lazy(screens.salesTv);
-const LeadsKpiPage = lazy(screens.leadsKpi);
-const FunnelPage = lazy(screens.funnel);
-const ManagementPage = lazy(screens.management);
-const RoutingPage = lazy(screens.routing);
-const LeadsPage = lazy(screens.leads);
-const SettingsPage = lazy(screens.settings);
-const GroupPage = lazy(screens.group);
-const DeskPage = lazy(screens.desk);
+const DashboardShell = lazyScreen(screens.shell);
+const OverviewPage = lazyScreen(screens.overview);
+const AssociatesPage = lazyScreen(screens.associates);
+const SalesPage = lazyScreen(screens.sales);
+const SalesTvPage = lazyScreen(screens.salesTv);
+const LeadsKpiPage = lazyScreen(screens.leadsKpi);
+const FunnelPage = lazyScreen(screens.funnel);
+const ManagementPage = lazyScreen(screens.management);
+const RoutingPage = lazyScreen(screens.routing);
+const LeadsPage = lazyScreen(screens.leads);
+const SettingsPage = lazyScreen(screens.settings);
+const GroupPage = lazyScreen(screens.group);
+const DeskPage = lazyScreen(screens.desk);
 
 // Opening a dashboard address: fetch the shell and that screen now, alongside "who am I", rather
 // than one after the other once the session is known. A store's address is /s/CODE/dashboard/...;

@@ -90,7 +90,7 @@ describe.each(DIALECTS)('the demo group on %s', (dialect) => {
     }
   });
 
-  it('keeps the first store as the one-store demo had it: 12 salesmen, 1,235 leads, 432 sales', async () => {
+  it('fills the first store with a year: 12 salesmen, 3,838 leads, 1,233 sales', async () => {
     const n = async (table: 'leads' | 'sales') =>
       Number(
         (
@@ -101,8 +101,8 @@ describe.each(DIALECTS)('the demo group on %s', (dialect) => {
             .executeTakeFirstOrThrow()
         ).n,
       );
-    expect(await n('leads')).toBe(1235);
-    expect(await n('sales')).toBe(432);
+    expect(await n('leads')).toBe(3838);
+    expect(await n('sales')).toBe(1233);
     const marcus = await user('marcus.reed');
     expect(await membershipsOf(marcus.id)).toEqual([{ store_id: FIRST_STORE_ID, on_duty: 1 }]);
   });

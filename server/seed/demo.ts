@@ -63,7 +63,7 @@ const PLANS: StorePlan[] = [
 const FIRST = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Sarah', 'David', 'Karen', 'Chris', 'Angela', 'Kevin', 'Ashley', 'Brian', 'Megan', 'Jason'];
 const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Wilson', 'Moore', 'Taylor', 'Thomas', 'Jackson', 'White'];
 const DAY = 24 * 60 * 60 * 1000;
-const DAYS = 120;
+const DAYS = 365;
 
 /** A small deterministic random source, so every demo looks the same. */
 function rng(seed: number) {
@@ -91,7 +91,7 @@ interface Floor {
 /**
  * Fills an empty database with a believable dealer group of three stores: the first store (12
  * salesmen, its manager and the group manager at the desk, as the one-store demo had) and two
- * smaller ones (8 salesmen and a manager each), two salesmen working two stores, and four months
+ * smaller ones (8 salesmen and a manager each), two salesmen working two stores, and a year
  * of each store's leads, rotation log and sales. `tz`: the first store's clock (the dealership's).
  */
 export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) => void) {
@@ -156,7 +156,7 @@ async function storeByCodeOrNew(dbh: DbHandle, v: Omit<Store, 'id'>): Promise<St
   return (await allStores(dbh.db, true)).find((s) => s.code === v.code) ?? addStore(dbh, v);
 }
 
-/** One store's months: leads round its floor, the latest in its rotation log with a couple of skips, its pointer, and its sales. */
+/** One store's year: leads round its floor, the latest in its rotation log with a couple of skips, its pointer, and its sales. */
 async function seedFloor(dbh: DbHandle, floor: Floor, now: number, random: () => number) {
   const { db } = dbh;
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
