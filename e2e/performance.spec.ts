@@ -152,3 +152,16 @@ test('every other screen names its code and first data with the page, uses each 
   expect(problems).toEqual([]);
   await boss.context().close();
 });
+
+test('a screen whose code does not arrive says so with a Reload, which shows it once the code comes', async ({ browser }) => {
+  const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
+  await boss.route(/\/assets\/OverviewPage-/, (r) => r.abort());
+  await boss.goto('/dashboard/overview');
+  const error = boss.getByTestId('screen-error');
+  await expect(error).toContainText('This page could not be shown');
+  await boss.unroute(/\/assets\/OverviewPage-/);
+  await error.getByRole('button', { name: 'Reload' }).click();
+  await expect(boss.getByTestId('next-up')).toBeVisible();
+  await expect(error).toHaveCount(0);
+  await boss.context().close();
+});

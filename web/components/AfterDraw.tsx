@@ -1,4 +1,4 @@
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useDeferredValue, type ReactNode } from 'react';
 import { Skeleton } from '@mantine/core';
 import { useIdle } from './idle';
 
@@ -11,4 +11,12 @@ export function AfterDraw({ h, children }: { h: number; children: ReactNode }) {
   const drawn = useIdle(2000);
   const placeholder = <Skeleton h={h} />;
   return <Suspense fallback={placeholder}>{drawn ? children : placeholder}</Suspense>;
+}
+
+/**
+ * What is off screen or not needed yet (a phone's folded menu, the notifications' corner): drawn
+ * in a render of its own just after the screen's first frame, so it does not delay that paint.
+ */
+export function AfterFirstFrame({ children }: { children: ReactNode }) {
+  return useDeferredValue(true, false) ? children : null;
 }
