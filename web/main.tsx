@@ -1,4 +1,4 @@
-import { StrictMode, Suspense } from 'react';
+import { startTransition, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Navigate, useRoutes, type RouteObject } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -20,6 +20,7 @@ import { rotationQuery } from './api/rotation';
 import { rulesQuery } from './api/rules';
 import { meQuery } from './session/SessionProvider';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../domain/rotation';
+import type { AskedAtStart } from '../domain/first-data';
 
 // The page's CSP allows no eval: zod's probe for it (a new Function, when its first object schema
 // is built) would be refused and reported. zod reads its settings from this global, so it is set
@@ -184,7 +185,7 @@ const queryClient = new QueryClient({
 
 /** What a screen asks for first in its store, as server/http/preload.ts names it with the page. */
 type First = (store: string) => { queryKey: unknown[]; queryFn: () => Promise<unknown> };
-const FIRST: Record<string, First[]> = {
+const FIRST: Record<AskedAtStart, First[]> = {
   overview: [(s) => rotationQuery(OVERVIEW_LOG_SIZE, s), rulesQuery],
   routing: [(s) => rotationQuery(ROUTING_LOG_SIZE, s)],
 };
@@ -193,7 +194,7 @@ const FIRST: Record<string, First[]> = {
 // drawn. An address without a store (/dashboard/..., the installed app's start) named it without
 // one, which the server answers from the person's own store: the address goes on to that store,
 // so the answers are kept under its code once "who am I" says which it is.
-const first = (screen && Object.hasOwn(FIRST, screen) && FIRST[screen]) || [];
+const first = (screen && Object.hasOwn(FIRST, screen) && FIRST[screen as AskedAtStart]) || [];
 if (addressCode) for (const q of first) void queryClient.prefetchQuery(q(addressCode));
 else if (first.length) {
   const asked = first.map((q) => {
@@ -211,18 +212,22 @@ else if (first.length) {
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element to draw the portal in.');
-createRoot(root).render(
-  <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
-      <QueryClientProvider client={queryClient}>
-        <SessionProvider>
-          <BrowserRouter>
-            <ScreenError>
-              <AppRoutes />
-            </ScreenError>
-          </BrowserRouter>
-        </SessionProvider>
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
+// Drawn as a transition: React then builds the first screen in slices of a few milliseconds,
+// between which a phone paints and answers a tap, instead of in one long task.
+startTransition(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
+        <QueryClientProvider client={queryClient}>
+          <SessionProvider>
+            <BrowserRouter>
+              <ScreenError>
+                <AppRoutes />
+              </ScreenError>
+            </BrowserRouter>
+          </SessionProvider>
+        </QueryClientProvider>
+      </MantineProvider>
+    </StrictMode>,
+  ),
 );

@@ -246,12 +246,12 @@ export async function assignNext(
         }
       }
       // Which line: the rule the lead met (rules checked under the lock, askFirst) picks a team's or the whole floor's.
-      const way = await wayOf(trx, store, hit);
+      const way = await wayOf(trx, h.dialect, store, hit);
       // `wait`: the floor is closed, so the lead waits in Unassigned for the morning; up for grabs, it waits for a claim.
       const { pointer, next, email, shape } =
         opts.wait || way.grab
           ? { pointer: (await readState(trx, store)).pointer_pos, next: null, email: '', shape: undefined }
-          : await nextIn(trx, store, way.team, env, h.dialect, now);
+          : await nextIn(trx, store, way.team, env, h.dialect, now, way.line);
       if (!next && !opts.keep && !way.grab) throw new ApiError(409, 'No eligible associates right now.');
       const stored = await insertLead(trx, h.dialect, store, l, next, by, now, rules, false, way);
       const leadId = stored.id;

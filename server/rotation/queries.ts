@@ -243,21 +243,29 @@ export const storeShapeSql = (store: number | RawBuilder<number>) => [
   sql<number>`exists (select 1 from teams t where t.store_id = ${store})`.as('teams'),
 ];
 
-/** Next Up in a team's line, by the same rules over the team's places and pointer; with the store's shape. */
-export async function nextUpInTeam(trx: Db, store: number, team: number, env: SqlEnv, dialect: Dialect) {
-  const [t] = await reused(
-    trx,
-    dialect,
-    'team pointer and shape',
-    () =>
-      trx
-        .selectFrom('teams')
-        .select('pointer_pos')
-        .select(storeShapeSql(slot('store')))
-        .where('id', '=', slot<number>('team'))
-        .where('store_id', '=', slot<number>('store')),
-    { store, team },
-  );
+/** A team's pointer and its store's shape, as Next Up in the team reads them. */
+export type TeamLine = { pointer: number; shape: { weights: boolean; teams: boolean } };
+
+/**
+ * Next Up in a team's line, by the same rules over the team's places and pointer; with the store's
+ * shape. `known`: the team's pointer and the store's shape, already read under this lock.
+ */
+export async function nextUpInTeam(trx: Db, store: number, team: number, env: SqlEnv, dialect: Dialect, known?: TeamLine) {
+  const [t] = known
+    ? [{ pointer_pos: known.pointer, weights: known.shape.weights, teams: known.shape.teams }]
+    : await reused(
+        trx,
+        dialect,
+        'team pointer and shape',
+        () =>
+          trx
+            .selectFrom('teams')
+            .select('pointer_pos')
+            .select(storeShapeSql(slot('store')))
+            .where('id', '=', slot<number>('team'))
+            .where('store_id', '=', slot<number>('store')),
+        { store, team },
+      );
   if (!t) return { pointer: 0, next: null, email: '', shape: undefined };
   const s = slotted(env);
   const [row] = await reused(

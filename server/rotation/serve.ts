@@ -1,11 +1,11 @@
 import type { Db, Dialect } from '../db';
 import { sql, type Insertable } from 'kysely';
-import { reused, slotsFor } from '../db/reuse';
+import { reused, slot, slotsFor } from '../db/reuse';
 import type { Database } from '../db/schema';
 import { eligibleQueue, type Member } from '../../domain/rotation';
 import { afterServe, lineOfTarget, pickWeighted, ruleSentText, toBack, type route, type Routing } from '../../domain/routing';
 import type { Actor } from '../../domain/users';
-import { nextUp, nextUpInTeam, passedQuery, readState, storeShapeSql, teamLineStaff, teamStaff } from './queries';
+import { nextUp, nextUpInTeam, passedQuery, readState, storeShapeSql, teamLineStaff, teamStaff, type TeamLine } from './queries';
 import type { SqlEnv } from './sql';
 
 /** The line an up goes through: a team's (its id) or the whole floor's (null), and the routing rule that chose it. */
@@ -16,22 +16,38 @@ export interface Way {
   rule: string | null;
   /** Up for grabs instead of the line (domain/routing.ts grabSchema, after 0). */
   grab: { minutes: number } | null;
+  /** The team's pointer and the store's shape, read with its teams: Next Up's question need not ask them again. */
+  line?: TeamLine;
 }
+
 export const FLOOR_WAY: Way = { team: null, teamName: null, rule: null, grab: null };
 
 /** Whether a store's routing can send a lead anywhere but the whole floor's line. */
 export const routes = (r: Routing) => r.rules.length > 0 || !('floor' in r.fallback);
 
 /** The line a lead goes through, given the rule its traits met (domain/routing.ts route; null: the store routes nothing), its team read under the rotation lock. */
-export async function wayOf(trx: Db, store: number, hit: ReturnType<typeof route> | null): Promise<Way> {
+export async function wayOf(trx: Db, dialect: Dialect, store: number, hit: ReturnType<typeof route> | null): Promise<Way> {
   if (!hit) return FLOOR_WAY;
-  const teams = await trx.selectFrom('teams').select(['id', 'name']).where('store_id', '=', store).execute();
+  const teams = await reused(
+    trx,
+    dialect,
+    "a store's teams, pointers and shape",
+    () =>
+      trx
+        .selectFrom('teams')
+        .select(['id', 'name', 'pointer_pos'])
+        .select(storeShapeSql(slot('store')))
+        .where('store_id', '=', slot<number>('store')),
+    { store },
+  );
   const team = lineOfTarget(
     hit.to,
     teams.map((t) => Number(t.id)),
   );
   const grab = hit.rule?.grab && hit.rule.grab.after === 0 ? { minutes: hit.rule.grab.minutes } : null;
-  return { team, teamName: teams.find((t) => Number(t.id) === team)?.name ?? null, rule: hit.rule?.name ?? null, grab };
+  const row = teams.find((t) => Number(t.id) === team);
+  const line = row && { pointer: row.pointer_pos, shape: { weights: !!row.weights, teams: true } };
+  return { team, teamName: row?.name ?? null, rule: hit.rule?.name ?? null, grab, ...(line && { line }) };
 }
 
 /**
@@ -39,11 +55,11 @@ export async function wayOf(trx: Db, store: number, hit: ReturnType<typeof route
  * database picks by the rule book; where weights are at play the domain picks among the same
  * eligible people (domain/routing.ts pickWeighted).
  */
-export async function nextIn(trx: Db, store: number, team: number | null, env: SqlEnv, dialect: Dialect, now: Date) {
+export async function nextIn(trx: Db, store: number, team: number | null, env: SqlEnv, dialect: Dialect, now: Date, line?: TeamLine) {
   const floor = team === null ? await nextUp(trx, store, env, dialect) : null;
   const picked = floor
     ? { pointer: floor.state.pointer_pos, next: floor.next, email: floor.email, shape: floor.shape }
-    : await nextUpInTeam(trx, store, team ?? 0, env, dialect);
+    : await nextUpInTeam(trx, store, team ?? 0, env, dialect, line);
   const shape = picked.shape ?? (await storeShape(trx, store));
   if (!picked.next || !shape.weights) return { ...picked, shape };
   const { queue } = await lineQueue(trx, store, team, env, now);
