@@ -159,6 +159,7 @@ test('a screen whose code does not arrive says so with a Reload, which shows it 
   await boss.goto('/dashboard/overview');
   const error = boss.getByTestId('screen-error');
   await expect(error).toContainText('This page could not be shown');
+  await expect(error).toContainText('Its code did not arrive: the connection dropped, or the portal was just updated.');
   await boss.unroute(/\/assets\/OverviewPage-/);
   await error.getByRole('button', { name: 'Reload' }).click();
   await expect(boss.getByTestId('next-up')).toBeVisible();
