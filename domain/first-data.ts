@@ -3,5 +3,6 @@
  * (web/main.tsx). The page names the same data with its address (server/http/preload.ts): on an
  * address without a store, without one, and the server answers from the person's own store.
  */
-export const ASKED_AT_START = ['overview', 'routing'] as const;
+const ASKED_AT_START = ['overview', 'routing'] as const;
 export type AskedAtStart = (typeof ASKED_AT_START)[number];
+export const isAskedAtStart = (screen: string): screen is AskedAtStart => (ASKED_AT_START as readonly string[]).includes(screen);

@@ -15,32 +15,17 @@ import ConfirmEmailPage from './signin/ConfirmEmailPage';
 import NotFoundPage from './components/NotFoundPage';
 import { ScreenError } from './components/ScreenError';
 import { cssVariablesResolver, theme } from './theme';
-import { lazyScreen, screens } from './screens';
+import { screens } from './screens';
 import { rotationQuery } from './api/rotation';
 import { rulesQuery } from './api/rules';
 import { meQuery } from './session/SessionProvider';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../domain/rotation';
-import type { AskedAtStart } from '../domain/first-data';
+import { isAskedAtStart, type AskedAtStart } from '../domain/first-data';
 
 // The page's CSP allows no eval: zod's probe for it (a new Function, when its first object schema
 // is built) would be refused and reported. zod reads its settings from this global, so it is set
 // here, before any schema exists, without loading zod with the sign-in page.
 Object.assign(globalThis, { __zod_globalConfig: { jitless: true } });
-
-// The shell and every screen load on demand, so the sign-in page stays small.
-const DashboardShell = lazyScreen(screens.shell);
-const OverviewPage = lazyScreen(screens.overview);
-const AssociatesPage = lazyScreen(screens.associates);
-const SalesPage = lazyScreen(screens.sales);
-const SalesTvPage = lazyScreen(screens.salesTv);
-const LeadsKpiPage = lazyScreen(screens.leadsKpi);
-const FunnelPage = lazyScreen(screens.funnel);
-const ManagementPage = lazyScreen(screens.management);
-const RoutingPage = lazyScreen(screens.routing);
-const LeadsPage = lazyScreen(screens.leads);
-const SettingsPage = lazyScreen(screens.settings);
-const GroupPage = lazyScreen(screens.group);
-const DeskPage = lazyScreen(screens.desk);
 
 // Opening a dashboard address: fetch the shell and that screen now, alongside "who am I", rather
 // than one after the other once the session is known. A store's address is /s/CODE/dashboard/...;
@@ -66,6 +51,7 @@ if (screen) {
   for (const load of [screens.shell, first]) load?.().catch(() => undefined);
 }
 
+// The shell and every screen load on demand (their Views), so the sign-in page stays small.
 const routes: RouteObject[] = [
   { path: '/', element: <SignInPage /> },
   { path: '/finish-login', element: <FinishLoginPage /> },
@@ -90,7 +76,7 @@ const routes: RouteObject[] = [
       {
         element: (
           <Suspense fallback={<PageLoader />}>
-            <DashboardShell group />
+            <screens.shell.View group />
           </Suspense>
         ),
         children: [
@@ -98,7 +84,7 @@ const routes: RouteObject[] = [
             index: true,
             element: (
               <RequireGroupManager>
-                <GroupPage />
+                <screens.group.View />
               </RequireGroupManager>
             ),
           },
@@ -119,23 +105,23 @@ const routes: RouteObject[] = [
         path: 'dashboard',
         element: (
           <Suspense fallback={<PageLoader />}>
-            <DashboardShell />
+            <screens.shell.View />
           </Suspense>
         ),
         children: [
           { index: true, element: <Navigate to="overview" replace /> },
-          { path: 'overview', element: <OverviewPage /> },
-          { path: 'associates', element: <AssociatesPage /> },
+          { path: 'overview', element: <screens.overview.View /> },
+          { path: 'associates', element: <screens.associates.View /> },
           { path: 'stats', element: <Navigate to="sales" replace /> },
-          { path: 'stats/sales', element: <SalesPage /> },
-          { path: 'stats/leads', element: <LeadsKpiPage /> },
-          { path: 'stats/funnel', element: <FunnelPage /> },
-          { path: 'routing', element: <RoutingPage /> },
+          { path: 'stats/sales', element: <screens.sales.View /> },
+          { path: 'stats/leads', element: <screens.leadsKpi.View /> },
+          { path: 'stats/funnel', element: <screens.funnel.View /> },
+          { path: 'routing', element: <screens.routing.View /> },
           {
             path: 'management',
             element: (
               <RequireManager>
-                <ManagementPage />
+                <screens.management.View />
               </RequireManager>
             ),
           },
@@ -143,7 +129,7 @@ const routes: RouteObject[] = [
             path: 'leads',
             element: (
               <RequireManager>
-                <LeadsPage />
+                <screens.leads.View />
               </RequireManager>
             ),
           },
@@ -151,11 +137,11 @@ const routes: RouteObject[] = [
             path: 'desk',
             element: (
               <RequireManager>
-                <DeskPage />
+                <screens.desk.View />
               </RequireManager>
             ),
           },
-          { path: 'settings', element: <SettingsPage /> },
+          { path: 'settings', element: <screens.settings.View /> },
           { path: '*', element: <NotFoundPage embedded /> },
         ],
       },
@@ -165,7 +151,7 @@ const routes: RouteObject[] = [
         element: (
           <Suspense fallback={<PageLoader />}>
             <RequireManager>
-              <SalesTvPage />
+              <screens.salesTv.View />
             </RequireManager>
           </Suspense>
         ),
@@ -194,7 +180,7 @@ const FIRST: Record<AskedAtStart, First[]> = {
 // drawn. An address without a store (/dashboard/..., the installed app's start) named it without
 // one, which the server answers from the person's own store: the address goes on to that store,
 // so the answers are kept under its code once "who am I" says which it is.
-const first = (screen && Object.hasOwn(FIRST, screen) && FIRST[screen as AskedAtStart]) || [];
+const first = screen && isAskedAtStart(screen) ? FIRST[screen] : [];
 if (addressCode) for (const q of first) void queryClient.prefetchQuery(q(addressCode));
 else if (first.length) {
   const asked = first.map((q) => {

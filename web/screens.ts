@@ -1,18 +1,28 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { whenIdle } from './components/idle';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each screen has props of its own
 type Module = { default: ComponentType<any> };
-/** A screen's loader, which keeps the code once it is in. */
-type Loader<M extends Module> = (() => Promise<M>) & { loaded?: M };
+/** A screen's loader, and the screen drawn from its code (View). */
+type Loader<M extends Module> = (() => Promise<M>) & { View: LazyExoticComponent<M['default']> };
 
+/**
+ * A screen's loader and its View. Code already in (the page named it, or it was fetched when
+ * idle) is handed to the View at once, not a promise later: otherwise the screen suspends for a
+ * moment, shows the loader, and React then holds that loader for 300 ms before it draws the screen.
+ */
 function kept<M extends Module>(load: () => Promise<M>): Loader<M> {
-  const loader: Loader<M> = () => load().then((m) => (loader.loaded = m));
-  return loader;
+  let loaded: M | undefined;
+  const fetch = () => load().then((m) => (loaded = m));
+  const View = lazy(() => {
+    const m = loaded;
+    return m ? ({ then: (ok: (v: M) => void) => ok(m) } as Promise<M>) : fetch();
+  });
+  return Object.assign(fetch, { View });
 }
 
 /**
- * Each screen's code, loaded on demand (main.tsx makes them lazy); the same loaders fetch the
+ * Each screen's code, loaded on demand (main.tsx draws their Views); the same loaders fetch the
  * screen a user most likely opens next once the browser is idle, so that click waits for nothing.
  */
 export const screens = {
@@ -31,18 +41,6 @@ export const screens = {
   desk: kept(() => import('./desk/DeskPage')),
 };
 type Screen = keyof typeof screens;
-
-/**
- * A screen drawn on demand. Code already in (the page named it, or it was fetched when idle) is
- * handed over at once, not a promise later: otherwise the screen suspends for a moment, shows the
- * loader, and React then holds that loader for 300 ms before it draws the screen.
- */
-export function lazyScreen<M extends Module>(load: Loader<M>) {
-  return lazy(() => {
-    const m = load.loaded;
-    return m ? ({ then: (ok: (v: typeof m) => void) => ok(m) } as Promise<typeof m>) : load();
-  });
-}
 
 /** The screens a user on `path` most likely opens next. The chart screens are left to a click: their library is large. */
 export function likelyNext(path: string, isManager: boolean): Screen[] {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { z } from 'zod';
@@ -31,8 +32,8 @@ export interface Bus {
   announcement(events: Omit<PortalEvent, 'at'>[]): Announcement | null;
   subscribe(fn: (e: PortalEvent) => void): () => void;
   /**
-   * Every event as subscribe gives it, and this server's own besides at the moment it publishes
-   * them, before they travel: what this server keeps of the data must never lag its own changes.
+   * Every event once: this server's own at the moment it publishes them, before they travel (what
+   * it keeps of the data must never lag its own changes), and the others' as subscribe gives them.
    */
   heard(fn: (e: PortalEvent) => void): () => void;
   close(): Promise<void>;
@@ -45,13 +46,21 @@ const eventSchema = z.object({
   sid: z.string().optional(),
   storeId: z.number().optional(),
   at: z.number(),
+  /** The app server that published it (publish); its own echo is not news to heard. */
+  from: z.string().optional(),
 }) satisfies z.ZodType<PortalEvent>;
 
 /** In-process on SQLite; on PostgreSQL every app server LISTENs, so events cross servers. */
 export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m: string) => void }): Promise<Bus> {
   const local = new EventEmitter();
   local.setMaxListeners(0);
-  const emit = (e: PortalEvent) => local.emit('event', e);
+  const self = crypto.randomUUID();
+  // Subscribers get every event as 'event'; what another server published (or the bus says of
+  // itself, a hello) is also 'others', which heard takes with this server's own 'published'.
+  const emit = (e: PortalEvent, own = false) => {
+    local.emit('event', e);
+    if (!own) local.emit('others', e);
+  };
 
   let listener: pg.PoolClient | null = null;
   let closed = false;
@@ -67,8 +76,10 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
       listener = client;
       client.on('notification', (msg) => {
         try {
-          const e = eventSchema.safeParse(JSON.parse(msg.payload ?? '{}'));
-          if (e.success) emit(e.data);
+          const parsed = eventSchema.safeParse(JSON.parse(msg.payload ?? '{}'));
+          if (!parsed.success) return;
+          const { from, ...e } = parsed.data;
+          emit(e, from === self);
         } catch {
           /* a foreign payload on our channel is ignored */
         }
@@ -107,7 +118,7 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
   const notify = pool
     ? batched<PortalEvent>((events) => {
         const once = new Map<string, string>();
-        for (const e of events) once.set(`${e.topic} ${e.userId ?? ''} ${e.sid ?? ''} ${e.storeId ?? ''}`, JSON.stringify(e));
+        for (const e of events) once.set(`${e.topic} ${e.userId ?? ''} ${e.sid ?? ''} ${e.storeId ?? ''}`, JSON.stringify({ ...e, from: self }));
         return pool.query('select pg_notify($1, e) from unnest($2::text[]) as e', [CHANNEL, [...once.values()]]);
       })
     : null;
@@ -117,7 +128,7 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
       const e: PortalEvent = { ...partial, at: Date.now() };
       local.emit('published', e);
       if (notify) notify([e]).catch((err: unknown) => log.warn({ err }, 'could not publish events'));
-      else emit(e);
+      else emit(e, true);
     },
     announcement(events) {
       const at = Date.now();
@@ -128,10 +139,10 @@ export async function createBus(pool: pg.Pool | null, log: { warn: (o: object, m
       return () => local.off('event', fn);
     },
     heard(fn) {
-      local.on('event', fn);
+      local.on('others', fn);
       local.on('published', fn);
       return () => {
-        local.off('event', fn);
+        local.off('others', fn);
         local.off('published', fn);
       };
     },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { OVERVIEW_LOG_SIZE, ROUTING_LOG_SIZE } from '../../domain/rotation';
-import { ASKED_AT_START } from '../../domain/first-data';
+import { isAskedAtStart } from '../../domain/first-data';
 
 /** A dashboard address's screen (the group's screen is 'group', /group), as the build's manifest names its source. */
 const SCREENS: Record<string, string> = {
@@ -44,8 +44,6 @@ const OWN_DATA: Record<string, string[]> = {
   settings: ['/api/push/subscriptions', '/api/profile/mobile', '/api/auth/passkeys', '/api/auth/sessions'],
   group: ['/api/group', '/api/group/waiting'],
 };
-/** The screens whose first data the app asks for as it starts ('' is /dashboard, the overview). */
-const AT_START = new Set<string>(['', ...ASKED_AT_START]);
 /** The shell's own questions: who am I, and the weather in its header. */
 const SHELL_DATA = ['/api/auth/me', '/api/weather'];
 
@@ -85,7 +83,8 @@ export function dashboardHints(webDist: string): (url: string) => string {
       ...css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
       ...js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
     ].join('');
-    hints.set(screen, { code, data: DATA[screen] ?? [], own: OWN_DATA[screen] ?? [], atStart: AT_START.has(screen) });
+    // '' is /dashboard, the overview.
+    hints.set(screen, { code, data: DATA[screen] ?? [], own: OWN_DATA[screen] ?? [], atStart: screen === '' || isAskedAtStart(screen) });
   }
   const fetches = (urls: string[]) => urls.map((u) => `<link rel="preload" as="fetch" crossorigin href="${u}">`).join('');
   return (url) => {

@@ -251,22 +251,8 @@ export type TeamLine = { pointer: number; shape: { weights: boolean; teams: bool
  * shape. `known`: the team's pointer and the store's shape, already read under this lock.
  */
 export async function nextUpInTeam(trx: Db, store: number, team: number, env: SqlEnv, dialect: Dialect, known?: TeamLine) {
-  const [t] = known
-    ? [{ pointer_pos: known.pointer, weights: known.shape.weights, teams: known.shape.teams }]
-    : await reused(
-        trx,
-        dialect,
-        'team pointer and shape',
-        () =>
-          trx
-            .selectFrom('teams')
-            .select('pointer_pos')
-            .select(storeShapeSql(slot('store')))
-            .where('id', '=', slot<number>('team'))
-            .where('store_id', '=', slot<number>('store')),
-        { store, team },
-      );
-  if (!t) return { pointer: 0, next: null, email: '', shape: undefined };
+  const line = known ?? (await teamLineOf(trx, dialect, store, team));
+  if (!line) return { pointer: 0, next: null, email: '', shape: undefined };
   const s = slotted(env);
   const [row] = await reused(
     trx,
@@ -277,9 +263,33 @@ export async function nextUpInTeam(trx: Db, store: number, team: number, env: Sq
         .where(eligibleSql(s.env))
         .orderBy(nextUpOrderSql(s.env, dialect, slot('pointer'), 'tm'))
         .limit(1),
-    { store, team, pointer: t.pointer_pos, ...s.values },
+    { store, team, pointer: line.pointer, ...s.values },
   );
-  return { pointer: t.pointer_pos, next: row ? toMember(row) : null, email: row?.email ?? '', shape: { weights: !!t.weights, teams: !!t.teams } };
+  return { pointer: line.pointer, next: row ? toMember(row) : null, email: row?.email ?? '', shape: line.shape };
+}
+
+/** A team's row read with storeShapeSql, as a TeamLine. */
+export const asTeamLine = (t: { pointer_pos: number; weights: unknown; teams: unknown }): TeamLine => ({
+  pointer: t.pointer_pos,
+  shape: { weights: !!t.weights, teams: !!t.teams },
+});
+
+/** A team's pointer and its store's shape; undefined where the store has no such team. */
+async function teamLineOf(trx: Db, dialect: Dialect, store: number, team: number): Promise<TeamLine | undefined> {
+  const [t] = await reused(
+    trx,
+    dialect,
+    'team pointer and shape',
+    () =>
+      trx
+        .selectFrom('teams')
+        .select('pointer_pos')
+        .select(storeShapeSql(slot('store')))
+        .where('id', '=', slot<number>('team'))
+        .where('store_id', '=', slot<number>('store')),
+    { store, team },
+  );
+  return t && asTeamLine(t);
 }
 
 /** A store's leads waiting for someone eligible (the rule book's WAITING). */

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema';
 import { eligibleQueue, type Member } from '../../domain/rotation';
 import { afterServe, lineOfTarget, pickWeighted, ruleSentText, toBack, type route, type Routing } from '../../domain/routing';
 import type { Actor } from '../../domain/users';
-import { nextUp, nextUpInTeam, passedQuery, readState, storeShapeSql, teamLineStaff, teamStaff, type TeamLine } from './queries';
+import { asTeamLine, nextUp, nextUpInTeam, passedQuery, readState, storeShapeSql, teamLineStaff, teamStaff, type TeamLine } from './queries';
 import type { SqlEnv } from './sql';
 
 /** The line an up goes through: a team's (its id) or the whole floor's (null), and the routing rule that chose it. */
@@ -46,8 +46,7 @@ export async function wayOf(trx: Db, dialect: Dialect, store: number, hit: Retur
   );
   const grab = hit.rule?.grab && hit.rule.grab.after === 0 ? { minutes: hit.rule.grab.minutes } : null;
   const row = teams.find((t) => Number(t.id) === team);
-  const line = row && { pointer: row.pointer_pos, shape: { weights: !!row.weights, teams: true } };
-  return { team, teamName: row?.name ?? null, rule: hit.rule?.name ?? null, grab, ...(line && { line }) };
+  return { team, teamName: row?.name ?? null, rule: hit.rule?.name ?? null, grab, ...(row && { line: asTeamLine(row) }) };
 }
 
 /**
