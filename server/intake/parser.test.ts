@@ -25,16 +25,18 @@ async function outcome(read: () => unknown) {
 /**
  * A worker that crashes or hangs on command and reads everything else with the real worker:
  * "CRASH" in a document ends its thread (as a fault in the parser or the platform would), "SPIN"
- * keeps it busy for a minute.
+ * keeps it busy for a minute. `startMs`: how long each of its threads takes to start.
  */
-function unrulyWorker() {
+function unrulyWorker(startMs = 0) {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-worker-'));
   const file = path.join(folder, 'unruly.ts');
   const real = pathToFileURL(path.join(import.meta.dirname, 'worker.ts')).href;
   fs.writeFileSync(
     file,
     `import read from '${real}';
-export default function unruly(task: { bytes: Uint8Array; contentType: string }) {
+for (const started = Date.now() + ${startMs}; Date.now() < started; );
+export default function unruly(task: { kind: string; bytes: Uint8Array; contentType: string }) {
+  if (task.kind === 'ready') return read(task);
   const text = Buffer.from(task.bytes).toString('latin1');
   if (text.includes('CRASH')) process.exit(7);
   if (text.includes('SPIN')) for (const end = Date.now() + 60_000; Date.now() < end; );
@@ -127,6 +129,23 @@ describe('the worker pool survives what a document does to it', () => {
       expect((await parser.read(bytes(ADF('After Spin')), 'application/xml')).prospects[0].customer).toBe('After Spin');
     } finally {
       await parser.close();
+    }
+  });
+
+  it("does not count a worker's start in a document's budget: after a start and after a replacement", async () => {
+    const slow = unrulyWorker(2500);
+    const parser = createIntakeParser({ file: slow.url, budgetMs: 1500 });
+    try {
+      expect((await parser.read(bytes(ADF('First')), 'application/xml')).prospects[0].customer).toBe('First');
+      expect(await outcome(() => parser.read(bytes(ADF('SPIN')), 'application/xml'))).toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/took too long/),
+      });
+      // Its successor takes 2.5 s to start, longer than a document's budget.
+      expect((await parser.read(bytes(ADF('After Spin')), 'application/xml')).prospects[0].customer).toBe('After Spin');
+    } finally {
+      await parser.close();
+      slow.remove();
     }
   });
 

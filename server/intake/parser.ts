@@ -7,7 +7,7 @@ import { ApiError, badRequest } from '../http/errors';
 import type { ReadDocument } from './read';
 import type { ReadMail } from '../mailin/read';
 import type read from './worker';
-import type { Answer, Task } from './worker';
+import type { Answer, Ready, Task } from './worker';
 
 /**
  * The worker's entry: beside this file when the server runs from its sources (tsx, Vitest);
@@ -17,6 +17,8 @@ const WORKER_FILE = import.meta.url.endsWith('.ts') ? new URL('./worker.ts', imp
 
 /** How long one document may keep a worker busy; past it the worker is ended (a new one takes its place) and the document refused. */
 const BUDGET_MS = 5000;
+/** How long a new worker may take to start before the document waiting for it is tried anyway. */
+const START_MS = 30_000;
 /** Documents that may wait for a worker, per worker, before a sender is told to come back (503). */
 const QUEUE_PER_THREAD = 16;
 /** What a 503 for a full queue tells the sender to wait, in seconds. */
@@ -71,7 +73,7 @@ export function createIntakeParser(opts: ParserOptions = {}) {
   // Found at start, not at the first document: a build without its worker does not start.
   if (!fs.existsSync(fileURLToPath(file))) throw new Error(`The intake parser's worker is missing (${fileURLToPath(file)}): build the server again.`);
 
-  let pool: Piscina<Task, Awaited<ReturnType<typeof read>>> | null = null;
+  let pool: Piscina<Task | Ready, Awaited<ReturnType<typeof read>>> | null = null;
   let closed = false;
   const started = () =>
     (pool ??= new Piscina({
@@ -83,6 +85,18 @@ export function createIntakeParser(opts: ParserOptions = {}) {
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       niceIncrement: WORKER_NICE,
     }));
+
+  // A worker's start (its code loaded, under tsx compiled) is not a document's time: each new
+  // worker answers a "ready" first, with no budget, after the pool starts and after a worker was
+  // replaced. Before this, the first document after a restart could be refused as too slow.
+  let warm: Promise<void> | null = null;
+  const warmed = () =>
+    (warm ??= Promise.all(Array.from({ length: threads }, () => started().run({ kind: 'ready' }, { signal: AbortSignal.timeout(START_MS) }))).then(
+      () => undefined,
+      () => {
+        warm = null;
+      },
+    ));
 
   // Our own queue in front of the pool: a document's budget starts when a worker takes it, not while it waits.
   let reading = 0;
@@ -111,12 +125,15 @@ export function createIntakeParser(opts: ParserOptions = {}) {
     const what = task.kind === 'mail' ? 'mail' : 'document';
     let answer: Answer;
     try {
+      await warmed();
       // A body that owns its whole memory (every body over 4 kB does) moves to the worker instead of being copied.
       // One that shares Node's small-buffer pool is copied: moving it would take the pool away from everyone.
       const { bytes } = task;
       const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
       answer = await started().run(task, { signal: AbortSignal.timeout(budgetMs), transferList: owned ? [bytes.buffer] : [] });
     } catch (err) {
+      // The worker is replaced: its successor starts before the next document's budget runs.
+      warm = null;
       if (err instanceof Error && err.name === 'AbortError') {
         opts.log?.warn(`an intake ${what} took more than ${budgetMs} ms to read; its worker was ended and the ${what} refused`);
         throw badRequest(`The ${what} took too long to read (over ${budgetMs / 1000} s). Send a smaller or simpler ${what}.`);

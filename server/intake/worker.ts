@@ -7,6 +7,8 @@ import { readMail, type ReadMail } from '../mailin/read';
 
 /** An ADF document sent by HTTP, or a whole e-mail (server/mailin) to find the documents in. */
 export type Task = { kind: 'document'; bytes: Uint8Array; contentType: string } | { kind: 'mail'; bytes: Uint8Array };
+/** Asked of a worker that has just started, before a document's budget runs: answered once its code is loaded. */
+export type Ready = { kind: 'ready' };
 
 /**
  * What the worker answers: what was read, or the refusal as the route sends it. An error
@@ -16,9 +18,11 @@ export type Task = { kind: 'document'; bytes: Uint8Array; contentType: string } 
 export type Answer =
   | { ok: true; document: ReadDocument; threadId: number }
   | { ok: true; mail: ReadMail; threadId: number }
+  | { ok: true; ready: true; threadId: number }
   | { ok: false; status: number; message: string; code?: string; threadId: number };
 
-export default async function read(task: Task): Promise<Answer> {
+export default async function read(task: Task | Ready): Promise<Answer> {
+  if (task.kind === 'ready') return { ok: true, ready: true, threadId };
   try {
     if (task.kind === 'mail') return { ok: true, mail: await readMail(task.bytes), threadId };
     return { ok: true, document: readDocument(task.bytes, task.contentType), threadId };
