@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompressDir } from './server/http/compress';
 
@@ -25,12 +25,34 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+/** The build's output: WEB_DIST lets parallel test runs build into folders of their own. */
+const outDir = process.env.WEB_DIST ?? '../dist';
+
+/**
+ * The server's drawing of a screen's first frame (web/entry-server.tsx, `vite build --ssr`): one
+ * self-contained module beside the app, in a folder the server never serves (server/http/drawn.ts).
+ */
+const drawing: UserConfig = {
+  root: 'web',
+  plugins: [react()],
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  ssr: { noExternal: true },
+  build: {
+    outDir: `${outDir}/.server`,
+    emptyOutDir: true,
+    sourcemap: false,
+    copyPublicDir: false,
+    rolldownOptions: { input: path.resolve('web/entry-server.tsx'), output: { codeSplitting: false } },
+  },
+};
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? drawing : app));
+
+const app: UserConfig = {
   root: 'web',
   plugins: [react(), precompress()],
   build: {
-    // WEB_DIST lets parallel test runs build into folders of their own.
-    outDir: process.env.WEB_DIST ?? '../dist',
+    outDir,
     emptyOutDir: true,
     sourcemap: false,
     // The server reads it to tell the browser, with the page, which code a dashboard address needs.
@@ -65,4 +87,4 @@ export default defineConfig({
   server: {
     proxy: { '/api': 'http://localhost:3000' },
   },
-});
+};

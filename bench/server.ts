@@ -20,7 +20,7 @@ const PRODUCTION = { NODE_ENV: 'production', SESSION_SECRET: SECRET };
 export async function buildWeb() {
   say('Building the web app…');
   await new Promise<void>((r, j) =>
-    spawn('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'ignore' }).on('exit', (c) => (c ? j(new Error('build failed')) : r())),
+    spawn('npm', ['run', 'build:web'], { cwd: ROOT, stdio: 'ignore' }).on('exit', (c) => (c ? j(new Error('build failed')) : r())),
   );
 }
 

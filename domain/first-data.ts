@@ -6,3 +6,13 @@
 const ASKED_AT_START = ['overview', 'routing'] as const;
 export type AskedAtStart = (typeof ASKED_AT_START)[number];
 export const isAskedAtStart = (screen: string): screen is AskedAtStart => (ASKED_AT_START as readonly string[]).includes(screen);
+
+/** The screens the server draws with their data, so a phone paints them before the app's code arrives (server/http/drawn.ts). */
+export const DRAWN_SCREENS: readonly AskedAtStart[] = ['overview'];
+/** The element of a drawn page that holds its data for the app to take over (web/main.tsx). */
+export const DRAWN_ID = 'drawn';
+/** A drawn page's data: the address it was drawn at (a store's) and the app's cache as the server filled it. */
+export interface Drawn {
+  at: string;
+  state: unknown;
+}

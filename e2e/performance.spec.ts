@@ -80,7 +80,9 @@ test('the overview needs no form or chart code: it shows the queue with that cod
   await expect(boss.getByTestId('queue-size')).toHaveText(/^\d+$/);
   await expect(boss.getByTestId('next-up')).toBeVisible();
   const page = await (await boss.request.get('/dashboard/overview')).text();
-  const hinted = [...page.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+  // The overview comes drawn (e2e/drawn.spec.ts): its code is named in the page, fetched once it has painted.
+  const later = /<script type="application\/json" id="later">([^<]*)<\/script>/.exec(page)?.[1];
+  const hinted = [...page.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]).concat(later ? (JSON.parse(later) as string[]) : []);
   expect(hinted.some((h) => /OverviewPage/.test(h))).toBe(true);
   expect(hinted.filter((h) => /\/(forms|charts)-/.test(h))).toEqual([]);
   // The form code exists: the next likely screen (routing) asks for it once the overview is idle.

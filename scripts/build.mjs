@@ -1,7 +1,7 @@
 // Builds the portal once and tells whether a build still matches its sources. Plain Node, no
 // TypeScript, so that `npm start` runs without the build tools when the build is up to date.
 //
-//   node scripts/build.mjs           build now (web app with Vite, server with esbuild)
+//   node scripts/build.mjs           build now (web app and its server drawing with Vite, server with esbuild)
 //   node scripts/build.mjs --check   exit 0 when the build matches the sources, 1 when not
 //
 // The web app goes to WEB_DIST (default ./dist), the server to ./build as plain JavaScript.
@@ -82,6 +82,7 @@ export function staleReason(root = ROOT, /** @type {Env} */ env = process.env) {
   if (!stamp) return 'there is no build yet';
   const web = webDir(root, env);
   if (path.resolve(root, stamp.web) !== web || !fs.existsSync(path.join(web, 'index.html'))) return `the web app is not built in ${web}`;
+  if (!fs.existsSync(path.join(web, '.server', 'entry-server.js'))) return "the server's drawing of the first screens is missing";
   for (const e of Object.keys(ENTRIES)) if (!fs.existsSync(path.join(root, 'build', `${e}.js`))) return `build/${e}.js is missing`;
   if (stamp.hash !== sourceHash(root)) return 'the sources changed since the last build';
   return null;
@@ -126,6 +127,8 @@ function checkTools(/** @type {string} */ root) {
 async function compileAll(root, web) {
   const vite = viteBin(root);
   await run(process.execPath, [vite, 'build', '--logLevel', 'warn'], root, { ...process.env, WEB_DIST: web });
+  // The server's drawing of the first screens (web/entry-server.tsx), beside the app.
+  await run(process.execPath, [vite, 'build', '--ssr', '--logLevel', 'warn'], root, { ...process.env, WEB_DIST: web });
   await compileServer(root);
 }
 

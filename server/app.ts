@@ -21,7 +21,8 @@ import { PRUNE_EVERY_MS, schedulePrune } from './db/prune';
 import { ApiError } from './http/errors';
 import { BAD_TEXT, textGuard } from './http/text';
 import { checkAnswers } from './http/contract';
-import { COMPRESSIBLE, compressApi, precompressed, sendPrecompressed } from './http/compress';
+import { COMPRESSIBLE, compressApi, compressNow, precompressed, sendPrecompressed } from './http/compress';
+import { DRAWING_DIR, loadDrawing } from './http/drawn';
 import { dashboardHints } from './http/preload';
 import { sessionPlugin } from './auth/session';
 import { authRoutes } from './auth/routes';
@@ -181,12 +182,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   const streams = new Set<() => void>();
 
+  const webDist = path.resolve(opts.webDist ?? WEB_DIST);
+  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
+  const drawing = hasWeb
+    ? await loadDrawing(webDist, { appName: config.APP_NAME, dealershipName: config.DEALERSHIP_NAME ?? '', timezone: config.APP_TIMEZONE }, app.log)
+    : null;
+
   await app.register(cookie);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // A drawn page (./http/drawn.ts) sets its colour scheme and starts its code with two inline scripts.
+        scriptSrc: ["'self'", ...(drawing?.scriptHashes ?? [])],
         // Mantine sets CSS variables through style attributes and one style element.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
@@ -301,14 +309,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Single sign-on's browser redirects: outside /api like the pages, before the pages' catch-all.
   await app.register(oidcRoutes, { ctx });
 
-  const webDist = path.resolve(opts.webDist ?? WEB_DIST);
-  if (fs.existsSync(path.join(webDist, 'index.html'))) {
+  if (hasWeb) {
     // index.html is a template (it names the app): only the rendered page below is ever served.
     await app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
       index: false,
-      globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+      globIgnore: ['index.html', '**/*.br', '**/*.gz', `${DRAWING_DIR}/**`],
       // The build writes file.br and file.gz beside each text file (see vite.config.ts).
       preCompressed: true,
       cacheControl: false,
@@ -337,11 +344,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       }
       return page;
     };
-    // Every non-API path is the single-page app; it shows its own "Page Not Found".
-    const page = async (req: FastifyRequest, reply: FastifyReply) =>
-      req.url.startsWith('/assets/')
-        ? reply.status(404).header('cache-control', 'no-store').send({ error: 'Not found.' })
-        : sendPrecompressed(req, reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8'), pageFor(req.url));
+    // Every non-API path is the single-page app; it shows its own "Page Not Found". A screen the
+    // server draws is that person's own page: never kept by a cache.
+    const page = async (req: FastifyRequest, reply: FastifyReply) => {
+      if (req.url.startsWith('/assets/')) return reply.status(404).header('cache-control', 'no-store').send({ error: 'Not found.' });
+      const drawn = await drawing?.pageFor(app, req, template.replace('</head>', `${hintsFor(req.url, true)}</head>`));
+      reply.type('text/html; charset=utf-8');
+      if (drawn) return reply.header('cache-control', 'no-store').send(await compressNow(req, reply, drawn));
+      return sendPrecompressed(req, reply.header('cache-control', 'no-cache'), pageFor(req.url));
+    };
     app.get('/*', { config: { access: 'public' } }, page);
     app.get('/', { config: { access: 'public' } }, page);
   }

@@ -96,14 +96,20 @@ export function compressApi(app: FastifyInstance) {
     if (!String(reply.getHeader('content-type') ?? '').includes('json')) return payload;
     varyOnEncoding(reply);
     if (Buffer.byteLength(payload) < API_MIN_BYTES || reply.getHeader('content-encoding')) return payload;
-    const enc = pickEncoding(req.headers['accept-encoding']);
-    if (!enc) return payload;
-    const out =
-      enc === 'br'
-        ? await brotli(payload, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } })
-        : await gzip(payload, { level: 6 });
-    reply.header('content-encoding', enc);
-    reply.removeHeader('content-length');
-    return out;
+    return compressNow(req, reply, payload);
   });
+}
+
+/** An answer made for this request alone, compressed at a fast level in the best encoding the client accepts. */
+export async function compressNow(req: FastifyRequest, reply: FastifyReply, payload: string | Buffer) {
+  varyOnEncoding(reply);
+  const enc = pickEncoding(req.headers['accept-encoding']);
+  if (!enc) return payload;
+  const out =
+    enc === 'br'
+      ? await brotli(payload, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } })
+      : await gzip(payload, { level: 6 });
+  reply.header('content-encoding', enc);
+  reply.removeHeader('content-length');
+  return out;
 }

@@ -60,11 +60,11 @@ const manifestSchema = z.record(
  * with a query (another salesman's tracker, the unassigned leads) asks for other data: it gets
  * the code only, as a hint the page then does not use is only a wasted download.
  */
-export function dashboardHints(webDist: string): (url: string) => string {
+export function dashboardHints(webDist: string): (url: string, drawn?: boolean) => string {
   const file = path.join(webDist, '.vite', 'manifest.json');
   if (!fs.existsSync(file)) return () => '';
   const manifest = manifestSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-  const hints = new Map<string, { code: string; data: string[]; own: string[]; atStart: boolean }>();
+  const hints = new Map<string, { code: string; drawnCode: string; data: string[]; own: string[]; atStart: boolean }>();
   for (const [screen, source] of Object.entries(SCREENS)) {
     const js: string[] = [];
     const css: string[] = [];
@@ -79,19 +79,21 @@ export function dashboardHints(webDist: string): (url: string) => string {
     };
     walk(source);
     if (!js.length) continue;
-    const code = [
-      ...css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`),
-      ...js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
-    ].join('');
+    const scripts = js.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`).join('');
+    const code = css.map((f) => `<link rel="preload" as="style" crossorigin href="/${f}">`).join('') + scripts;
+    // A drawn page is shown before its code runs: its screen's styles apply from the first paint.
+    const drawnCode = css.map((f) => `<link rel="stylesheet" crossorigin href="/${f}">`).join('') + scripts;
     // '' is /dashboard, the overview.
-    hints.set(screen, { code, data: DATA[screen] ?? [], own: OWN_DATA[screen] ?? [], atStart: screen === '' || isAskedAtStart(screen) });
+    hints.set(screen, { code, drawnCode, data: DATA[screen] ?? [], own: OWN_DATA[screen] ?? [], atStart: screen === '' || isAskedAtStart(screen) });
   }
   const fetches = (urls: string[]) => urls.map((u) => `<link rel="preload" as="fetch" crossorigin href="${u}">`).join('');
-  return (url) => {
+  // A page the server drew (./drawn.ts) holds its data: the code, and the header's weather.
+  return (url, drawn = false) => {
     const [pathname, query] = url.split('?', 2);
     const m = /^(?:\/s\/([A-Z0-9]{2,8}))?\/dashboard(?:\/(.*?))?\/?$/.exec(pathname);
     const h = m ? hints.get(m[2] ?? '') : /^\/group\/?$/.test(pathname) ? hints.get('group') : undefined;
     if (!h) return '';
+    if (drawn) return fetches(['/api/weather']) + h.drawnCode;
     // An address with a query (another salesman's tracker, the unassigned leads, the mail to
     // review) asks for other data: the code and the shell's questions alone.
     if (query) return fetches(SHELL_DATA) + h.code;

@@ -34,6 +34,8 @@ function fakeTree() {
     builds.push(web);
     fs.mkdirSync(web, { recursive: true });
     fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html>');
+    fs.mkdirSync(path.join(web, '.server'), { recursive: true });
+    fs.writeFileSync(path.join(web, '.server', 'entry-server.js'), '');
     fs.mkdirSync(path.join(r, 'build'), { recursive: true });
     for (const e of Object.keys(ENTRIES)) fs.writeFileSync(path.join(r, 'build', `${e}.js`), '');
     return Promise.resolve();
@@ -104,6 +106,9 @@ describe('npm start builds only when the build does not match the sources', () =
     await tree.start();
     fs.rmSync(path.join(tree.root, 'build/main.js'));
     expect(staleReason(tree.root, {})).toBe('build/main.js is missing');
+    expect(await tree.start()).toBe(true);
+    fs.rmSync(path.join(tree.root, 'dist/.server/entry-server.js'));
+    expect(staleReason(tree.root, {})).toBe("the server's drawing of the first screens is missing");
     expect(await tree.start()).toBe(true);
     fs.rmSync(path.join(tree.root, 'dist/index.html'));
     expect(await tree.start()).toBe(true);

@@ -32,6 +32,13 @@ export function call<R extends Route>(route: R, ...[opts]: Needs<R>): Promise<An
   return api(path, { method, body: opts?.body, store: method === 'GET' ? null : store }) as Promise<Answer<R>>;
 }
 
+type Send = (url: string, init: RequestInit) => Promise<Response>;
+let send: Send = (url, init) => fetch(url, init);
+/** Where calls go: the browser's fetch, or (web/entry-server.tsx) the server's own answers to the page's request. */
+export const sendVia = (fn: Send) => {
+  send = fn;
+};
+
 let onUnauthorized: (() => void) | null = null;
 /** Called when a signed-in call answers 401: the session ended elsewhere. */
 export const setUnauthorizedHandler = (fn: (() => void) | null) => {
@@ -44,7 +51,7 @@ async function api(path: string, opts: { method?: Method; body?: unknown; store?
   if (opts.store) headers['x-store'] = opts.store;
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, {
+    res = await send(`/api${path}`, {
       method: opts.method ?? 'GET',
       credentials: 'same-origin',
       // No headers at all on a plain GET: it then matches the page's preload of the same address.

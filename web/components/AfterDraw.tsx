@@ -1,4 +1,4 @@
-import { Suspense, useDeferredValue, type ReactNode } from 'react';
+import { Suspense, useDeferredValue, useEffect, type ReactNode } from 'react';
 import { Skeleton } from '@mantine/core';
 import { useIdle } from './idle';
 
@@ -19,4 +19,29 @@ export function AfterDraw({ h, children }: { h: number; children: ReactNode }) {
  */
 export function AfterFirstFrame({ children }: { children: ReactNode }) {
   return useDeferredValue(true, false) ? children : null;
+}
+
+let takingOver = false;
+/** Set where the server draws a page (entry-server.tsx), and while the app's first render takes over a drawn page (main.tsx). */
+export const setTakingOver = (on: boolean) => {
+  takingOver = on;
+};
+/**
+ * Whether this render must be the server's: the page was drawn there and the app now takes it
+ * over (hydration). Read at a component's first render; it starts no render of its own (a
+ * subscription would draw the whole screen again, in one long task, right after taking over).
+ */
+export const isTakingOver = () => takingOver;
+
+/**
+ * Ends taking over a drawn page, once the screen in it is the app's: the page then takes taps
+ * (server/http/drawn.ts left it inert). Drawn beside the screen, inside its Suspense boundary,
+ * which React takes over after the rest; drawn on both ends, so both trees are the same.
+ */
+export function TakenOver() {
+  useEffect(() => {
+    takingOver = false;
+    document.getElementById('root')?.removeAttribute('inert');
+  }, []);
+  return null;
 }

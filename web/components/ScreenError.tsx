@@ -1,5 +1,6 @@
 import { Component, type ReactNode } from 'react';
 import { Alert, Button, Center, Text } from '@mantine/core';
+import { TakenOver } from './AfterDraw';
 
 /**
  * A screen that fails to draw (its code did not arrive, say, after an update or on a dropped
@@ -28,6 +29,8 @@ export class ScreenError extends Component<{ children: ReactNode }, { error: Err
             Reload
           </Button>
         </Alert>
+        {/* A page the server drew is the app's now, this message in place of its screen. */}
+        <TakenOver />
       </Center>
     );
   }

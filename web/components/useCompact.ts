@@ -1,4 +1,25 @@
-import { useMediaQuery } from '@mantine/hooks';
+import { useCallback, useSyncExternalStore } from 'react';
 
-/** Under 640 px tables become cards. Read at once (not after a first paint), so a phone never draws the table first. */
-export const useCompact = () => useMediaQuery('(max-width: 39.99em)', undefined, { getInitialValueInEffect: false });
+/**
+ * Whether a media query matches, read at the first render (not after a first paint), so a phone
+ * never draws the wide layout first. The server knows no screen: where it draws a page it takes
+ * `drawnAs`, and the app's first render of that page does too; the next one, at once, the screen's own.
+ */
+export function useMedia(query: string, drawnAs = false): boolean {
+  const subscribe = useCallback(
+    (changed: () => void) => {
+      const list = window.matchMedia(query);
+      list.addEventListener('change', changed);
+      return () => list.removeEventListener('change', changed);
+    },
+    [query],
+  );
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(query).matches,
+    () => drawnAs,
+  );
+}
+
+/** Under 640 px tables become cards. */
+export const useCompact = () => useMedia('(max-width: 39.99em)');

@@ -1,6 +1,6 @@
+import { useMedia } from '../components/useCompact';
 import { useDeferredValue, useState } from 'react';
 import { Alert, Badge, Button, Checkbox, Group, Loader, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { PageTitle } from '../components/PageTitle';
 import { ApiError } from '../../domain/errors';
@@ -21,7 +21,7 @@ export default function ManagementPage() {
   const { isManager } = useSession();
   const [showDeleted, setShowDeleted] = useState(false);
   const [dialog, setDialog] = useState<{ user: ManagedUser | null } | null>(null);
-  const phone = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
+  const phone = useMedia('(max-width: 48em)');
   const q = useUsers(showDeleted);
   const status = useStatus();
   // The page's frame comes first; the list of users and the sections under it are built after it,

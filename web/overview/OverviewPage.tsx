@@ -14,6 +14,7 @@ import { formatClock } from '../../domain/format';
 import { useTimeZone } from '../stores/store';
 import { FloorHours } from './FloorHours';
 import { GrabsCard } from '../grabs/GrabsCard';
+import { isTakingOver } from '../components/AfterDraw';
 
 /** A salesman clocks in and out of the rotation themselves, like a showroom up-board. */
 function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
@@ -55,8 +56,9 @@ export default function OverviewPage() {
   const { user, isManager } = useSession();
   const q = useRotation(OVERVIEW_LOG_SIZE);
   // Where the line stands comes first; the line itself and the recent actions are built after it,
-  // in slices between which a phone still paints and answers taps (a deferred value).
-  const line = useDeferredValue(q.data ?? null, null);
+  // in slices between which a phone still paints and answers taps (a deferred value). A page the
+  // server drew has them already: it is taken over whole.
+  const line = useDeferredValue(q.data ?? null, isTakingOver() ? (q.data ?? null) : null);
   const tz = useTimeZone();
   const me = q.data?.queue.find((m) => m.id === user?.uid);
   const mine = q.data?.team.find((m) => m.id === user?.uid);

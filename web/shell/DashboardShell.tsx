@@ -1,7 +1,8 @@
+import { useMedia } from '../components/useCompact';
 import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { AppShell, Burger, Center, Group, Loader, Text } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { useSession } from '../session/SessionProvider';
 import { useSignedOut } from '../session/useSignedOut';
 import { ALL_STORES, useLiveEvents } from '../api/live';
@@ -14,7 +15,7 @@ import { useStore, useTimeZone } from '../stores/store';
 import { StoreSwitcher } from '../stores/StoreSwitcher';
 import { UserMenu } from './UserMenu';
 import { MainMenu } from './MainMenu';
-import { AfterFirstFrame } from '../components/AfterDraw';
+import { AfterFirstFrame, TakenOver } from '../components/AfterDraw';
 import { NamePrompt } from './NamePrompt';
 import { Notifications } from '@mantine/notifications';
 import { ModalsProvider } from '@mantine/modals';
@@ -43,9 +44,9 @@ export default function DashboardShell({ group = false }: { group?: boolean }) {
   const location = useLocation();
   const hour = useHour();
   // Below the sm breakpoint the sidebar is a slide-over; while it is shut it is off screen, so it
-  // must also be out of the tab order and the accessibility tree. Read at the first render (the
-  // app is never rendered on a server), so a phone does not build the whole screen twice.
-  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
+  // must also be out of the tab order and the accessibility tree. A page the server draws is drawn
+  // for a phone: a phone taking it over then has nothing to draw again.
+  const phone = useMedia('(max-width: 47.99em)', true);
 
   useEffect(close, [location.pathname, close]);
   useEffect(() => prefetchWhenIdle(likelyNext(location.pathname, isManager)), [location.pathname, isManager]);
@@ -108,6 +109,7 @@ export default function DashboardShell({ group = false }: { group?: boolean }) {
           >
             <NamePrompt />
             <Outlet />
+            <TakenOver />
           </Suspense>
         </AppShell.Main>
       </AppShell>

@@ -1,12 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useState, useSyncExternalStore, type FormEvent } from 'react';
 import { useLocation } from 'react-router';
 import { Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useSession } from '../session/SessionProvider';
 import { hasDefaultName } from '../../domain/format';
 import { notifyOk } from '../components/notify';
 import { messageOf } from '../../domain/errors';
+import type { SessionUser } from '../../domain/contract/answers';
 
 const skipKey = (uid: string) => `namePromptSkipped:${uid}`;
+const noChange = () => () => undefined;
+const skippedHere = (user: SessionUser | null) => !!user && localStorage.getItem(skipKey(user.uid)) === '1';
 
 /**
  * Someone still called by the default name is asked, once, what to call him. Skipping is
@@ -14,7 +17,15 @@ const skipKey = (uid: string) => `namePromptSkipped:${uid}`;
  */
 export function NamePrompt() {
   const { user, updateProfileName } = useSession();
-  const [skipped, setSkipped] = useState(() => !!user && localStorage.getItem(skipKey(user.uid)) === '1');
+  // The server does not know this browser: the page it drew leaves the prompt out until taken over.
+  // The server does not know this browser: the page it drew leaves the prompt out until taken over.
+  const skippedBefore = useSyncExternalStore(
+    noChange,
+    () => skippedHere(user),
+    () => true,
+  );
+  const [skippedNow, setSkipped] = useState(false);
+  const skipped = skippedBefore || skippedNow;
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

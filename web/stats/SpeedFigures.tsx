@@ -1,6 +1,6 @@
+import { useMedia } from '../components/useCompact';
 import { useState } from 'react';
 import { Anchor, Group, Paper, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { formatSeconds, type Spread } from '../../domain/speed';
 import type { Speed } from '../../domain/contract/answers';
 import { StatCard } from '../components/StatCard';
@@ -13,7 +13,7 @@ type Row = Speed['today']['team'] & { id?: string; name: string };
 export function SpeedFigures({ speed, canExport }: { speed: Speed; canExport: boolean }) {
   const [period, setPeriod] = useState<'today' | 'month'>('today');
   const { code } = useStore();
-  const narrow = useMediaQuery('(max-width: 40em)', undefined, { getInitialValueInEffect: false });
+  const narrow = useMedia('(max-width: 40em)');
   const figures = speed[period];
   const rows: Row[] = [...figures.associates, { ...figures.team, name: 'Team' }];
   return (

@@ -1,0 +1,99 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { personPage, unique, uniqueEmail } from './support/people';
+
+// The overview is drawn on the server with its data (server/http/drawn.ts): the page paints
+// before the app's code arrives, and the app then takes it over.
+
+const uniqueCode = () => `D${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
+
+/** A store of the spec's own with one salesman on its floor, so its line is known: him alone. */
+async function storeWithOneSalesman(browser: Browser) {
+  const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
+  const home: string = (await (await boss.request.get('/api/auth/me')).json()).user.store;
+  const code = uniqueCode();
+  const made = await boss.request.post('/api/stores', { data: { name: unique('Drawn Motors'), code, timezone: 'America/New_York' } });
+  expect(made.status(), await made.text()).toBe(201);
+  const name = unique('Drew');
+  const email = uniqueEmail('drew');
+  const added = await boss.request.post('/api/users', { data: { email, name, role: 'staff', stores: [code] }, headers: { 'x-store': code } });
+  expect(added.ok(), await added.text()).toBe(true);
+  const rep = await personPage(browser, email, name);
+  return { boss, home, code, name, rep };
+}
+
+/** Errors and warnings the page logs: a hydration that did not match, a script the CSP refused. */
+function problemsOf(page: Page) {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  return problems;
+}
+
+test('a phone gets the overview drawn with its line; the app takes the page over and acts on a tap, logging nothing', async ({ browser }) => {
+  const { boss, code, name, rep } = await storeWithOneSalesman(browser);
+
+  // Without any script: what the server drew is all there is.
+  const bare = await browser.newContext({ storageState: await rep.context().storageState(), javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+  const still = await bare.newPage();
+  await still.goto('/dashboard/overview');
+  await expect(still.getByTestId('your-position')).toContainText('#1');
+  await expect(still.getByTestId('next-up')).toHaveText(name);
+  await expect(still.getByText('Eligible salesmen')).toBeVisible();
+  await bare.close();
+
+  // With the app, in the dark and on a phone: the same screen, now live.
+  const phone = await browser.newContext({ storageState: await rep.context().storageState(), colorScheme: 'dark', viewport: { width: 375, height: 800 } });
+  const page = await phone.newPage();
+  const problems = problemsOf(page);
+  await page.goto('/dashboard/overview');
+  await expect(page).toHaveURL(new RegExp(`/s/${code}/dashboard/overview$`));
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await expect(page.getByTestId('your-position')).toContainText('#1');
+  await page.getByText('Off duty', { exact: true }).click();
+  await expect(page.getByTestId('your-position')).toContainText('Not in rotation');
+  await expect(page.getByText('Clock in below to join the line.')).toBeVisible();
+  // The menu, drawn after the first frame, opens and leads on.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Profile', exact: true })).toBeVisible();
+  expect(problems).toEqual([]);
+  await phone.close();
+  await rep.context().close();
+  await boss.context().close();
+});
+
+test('a drawn page is its person’s own: never kept by a cache, not drawn without a session or in a store he may not open', async ({ browser, playwright }) => {
+  const { boss, home, code, name, rep } = await storeWithOneSalesman(browser);
+
+  const own = await rep.request.get('/dashboard/overview');
+  expect(own.headers()['cache-control']).toBe('no-store');
+  const page = await own.text();
+  expect(page).toContain('id="drawn"');
+  expect(page).toContain(`"at":"/s/${code}/dashboard/overview"`);
+  expect(page).toContain(name);
+
+  // A store's code in any case is that store.
+  expect(await (await rep.request.get(`/s/${code.toLowerCase()}/dashboard`)).text()).toContain(`"at":"/s/${code}/dashboard/overview"`);
+
+  // Another store's address: the plain page, nothing of that store in it.
+  const other = await (await rep.request.get(`/s/${home}/dashboard/overview`)).text();
+  expect(other).not.toContain('id="drawn"');
+  expect(other).not.toContain('data-testid="next-up"');
+
+  // Signed out: the plain page, shared by everyone.
+  const anyone = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  const plain = await anyone.get(`/s/${code}/dashboard/overview`);
+  expect(plain.headers()['cache-control']).toBe('no-cache');
+  const text = await plain.text();
+  expect(text).not.toContain('id="drawn"');
+  expect(text).not.toContain(name);
+  await anyone.dispose();
+
+  // A signed-out session: the same.
+  expect((await rep.request.post('/api/auth/logout')).ok()).toBe(true);
+  expect(await (await rep.request.get('/dashboard/overview')).text()).not.toContain('id="drawn"');
+  await rep.context().close();
+  await boss.context().close();
+});
