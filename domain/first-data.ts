@@ -11,8 +11,9 @@ export const isAskedAtStart = (screen: string): screen is AskedAtStart => (ASKED
 export const DRAWN_SCREENS: readonly AskedAtStart[] = ['overview'];
 /** The element of a drawn page that holds its data for the app to take over (web/main.tsx). */
 export const DRAWN_ID = 'drawn';
-/** A drawn page's data: the address it was drawn at (a store's) and the app's cache as the server filled it. */
+/** A drawn page's data: the address it was drawn at (a store's), the app's cache as the server filled it, and whether it was drawn for a phone. */
 export interface Drawn {
   at: string;
   state: unknown;
+  phone: boolean;
 }

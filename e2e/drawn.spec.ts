@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { devices, expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 
 // The overview is drawn on the server with its data (server/http/drawn.ts): the page paints
@@ -21,6 +21,9 @@ async function storeWithOneSalesman(browser: Browser) {
   return { boss, home, code, name, rep };
 }
 
+/** A phone: its browser's name and its screen. */
+const PHONE = { userAgent: devices['Pixel 7'].userAgent, viewport: { width: 375, height: 800 } };
+
 /** Errors and warnings the page logs: a hydration that did not match, a script the CSP refused. */
 function problemsOf(page: Page) {
   const problems: string[] = [];
@@ -34,17 +37,19 @@ function problemsOf(page: Page) {
 test('a phone gets the overview drawn with its line; the app takes the page over and acts on a tap, logging nothing', async ({ browser }) => {
   const { boss, code, name, rep } = await storeWithOneSalesman(browser);
 
-  // Without any script: what the server drew is all there is.
-  const bare = await browser.newContext({ storageState: await rep.context().storageState(), javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+  // Without any script: what the server drew is all there is, laid out for a phone (its menu folded away).
+  const bare = await browser.newContext({ storageState: await rep.context().storageState(), javaScriptEnabled: false, ...PHONE });
   const still = await bare.newPage();
   await still.goto('/dashboard/overview');
   await expect(still.getByTestId('your-position')).toContainText('#1');
+  await expect(still).toHaveTitle('Round Robin · BDC Portal');
   await expect(still.getByTestId('next-up')).toHaveText(name);
-  await expect(still.getByText('Eligible salesmen')).toBeVisible();
+  await expect(still.getByTestId('queue-row')).toHaveText([new RegExp(`^#1${name}`)]);
+  await expect(still.locator('nav[aria-label="Main"]')).toHaveAttribute('inert', '');
   await bare.close();
 
   // With the app, in the dark and on a phone: the same screen, now live.
-  const phone = await browser.newContext({ storageState: await rep.context().storageState(), colorScheme: 'dark', viewport: { width: 375, height: 800 } });
+  const phone = await browser.newContext({ storageState: await rep.context().storageState(), colorScheme: 'dark', ...PHONE });
   const page = await phone.newPage();
   const problems = problemsOf(page);
   await page.goto('/dashboard/overview');
@@ -90,6 +95,11 @@ test('a drawn page is its person’s own: never kept by a cache, not drawn witho
   expect(text).not.toContain('id="drawn"');
   expect(text).not.toContain(name);
   await anyone.dispose();
+
+  // The drawing's own code stays on the server.
+  const drawing = await rep.request.get('/.server/entry-server.js');
+  expect(drawing.headers()['content-type']).toMatch(/^text\/html/);
+  expect(await drawing.text()).not.toContain('prerender');
 
   // A signed-out session: the same.
   expect((await rep.request.post('/api/auth/logout')).ok()).toBe(true);

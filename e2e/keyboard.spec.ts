@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { mailsTo, nextLink } from './support/mail';
 import { personPage, unique } from './support/people';
+import { takenOver } from './support/settle';
 
 /**
  * The portal works with the keyboard alone: every step below is Tab / Shift+Tab / Enter / Space /
@@ -14,6 +15,7 @@ const isFocused = (target: Locator) => target.evaluate((el) => el === document.a
 /** Presses `key` until `target` has focus; fails if it never does (unreachable or a trap). */
 async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Tab', max = 60) {
   await expect(target).toBeVisible();
+  await takenOver(page);
   for (let i = 0; i < max; i++) {
     await page.keyboard.press(key);
     if (await isFocused(target)) return;

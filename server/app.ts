@@ -11,7 +11,7 @@ import type { Db, DbHandle } from './db';
 import { isUnavailable, ping } from './db';
 import type { Ctx } from './context';
 import { createBus, type Bus } from './events/bus';
-import { createMailer, type Mailer } from './mail/mailer';
+import { createMailer, escapeHtml, type Mailer } from './mail/mailer';
 import { createOutbox, OUTBOX_TIMING, type OutboxTiming } from './mail/outbox';
 import { createMailIn, type MailIn } from './mailin/mailin';
 import { mailRoutes } from './mailin/routes';
@@ -324,12 +324,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         if (COMPRESSIBLE.test(file.replace(/\.(br|gz)$/, ''))) res.setHeader('vary', 'Accept-Encoding');
       },
     });
-    const esc = (v: string) => v.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
     const template = fs
       .readFileSync(path.join(webDist, 'index.html'), 'utf8')
-      .replaceAll('__APP_NAME__', esc(config.APP_NAME))
-      .replaceAll('__DEALERSHIP_NAME__', esc(config.DEALERSHIP_NAME ?? ''))
-      .replaceAll('__APP_TIMEZONE__', esc(config.APP_TIMEZONE));
+      .replaceAll('__APP_NAME__', escapeHtml(config.APP_NAME))
+      .replaceAll('__DEALERSHIP_NAME__', escapeHtml(config.DEALERSHIP_NAME ?? ''))
+      .replaceAll('__APP_TIMEZONE__', escapeHtml(config.APP_TIMEZONE));
     // One page per set of hints (a dashboard screen's code and its store's data), compressed once.
     // An address may name any store code: once so many are kept, a new one gets its screen's page
     // without the store's data (never a compression per request).

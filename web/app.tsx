@@ -11,6 +11,7 @@ import FinishLoginPage from './signin/FinishLoginPage';
 import ConfirmEmailPage from './signin/ConfirmEmailPage';
 import NotFoundPage from './components/NotFoundPage';
 import { ScreenError } from './components/ScreenError';
+import { DrawnForPhone } from './components/AfterDraw';
 import { cssVariablesResolver, theme } from './theme';
 import { screens } from './screens';
 import { rotationQuery } from './api/rotation';
@@ -144,13 +145,15 @@ export const FIRST: Record<AskedAtStart, First[]> = {
   routing: [(s) => rotationQuery(ROUTING_LOG_SIZE, s)],
 };
 
-/** The portal around its router (the browser's, or the server's for one address). */
-export function Portal({ client, children }: { client: QueryClient; children: ReactNode }) {
+/** The portal around its router (the browser's, or the server's for one address); `phone`: a drawn page's, drawn for a phone. */
+export function Portal({ client, phone = false, children }: { client: QueryClient; phone?: boolean; children: ReactNode }) {
   return (
     <StrictMode>
       <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
         <QueryClientProvider client={client}>
-          <SessionProvider>{children}</SessionProvider>
+          <DrawnForPhone.Provider value={phone}>
+            <SessionProvider>{children}</SessionProvider>
+          </DrawnForPhone.Provider>
         </QueryClientProvider>
       </MantineProvider>
     </StrictMode>

@@ -10,6 +10,7 @@ import { setTakingOver } from './components/AfterDraw';
 import { meQuery } from './session/SessionProvider';
 import { FIRST, newQueryClient, Portal, Screens } from './app';
 import { screens } from './screens';
+import { TitleSink } from './components/PageTitle';
 import { readCode, storePath } from '../domain/stores';
 import { DRAWN_SCREENS, type AskedAtStart, type Drawn } from '../domain/first-data';
 
@@ -36,26 +37,35 @@ export const colorSchemeScript = renderToStaticMarkup(<ColorSchemeScript default
 export const ready = Promise.all([screens.shell(), ...DRAWN_SCREENS.map((s) => screens[s]())]);
 
 /**
- * Draws `screen` at a store's address (`code`, or the person's own store when null), with `send`
- * answering its calls as the API answers this request. Null when it is not to be drawn here: no
- * session, a store he may not open, or an answer that was not a success (the app then says so).
+ * Draws `screen` at a store's address (`code`, or the person's own store when null), laid out for
+ * a phone or not, with `send` answering its calls as the API answers this request. Null when it is
+ * not to be drawn here: no session, a store he may not open, or an answer that was not a success
+ * (the app then asks again and says what went wrong). Nothing is asked twice: the page must not wait.
  */
-export async function draw(screen: AskedAtStart, code: string | null, send: Send): Promise<{ html: string; drawn: Drawn } | null> {
+export async function draw(
+  screen: AskedAtStart,
+  code: string | null,
+  phone: boolean,
+  send: Send,
+): Promise<{ html: string; title: string; drawn: Drawn } | null> {
   const client = newQueryClient();
   return requests.run(send, async () => {
-    const me = await client.fetchQuery(meQuery).catch(() => null);
+    const me = await client.fetchQuery({ ...meQuery, retry: false }).catch(() => null);
     const store = me?.stores.find((s) => s.code === (code === null ? me.store : readCode(code)));
     if (!store) return null;
     const asked = FIRST[screen].map((q) => q(store.code));
-    await Promise.all(asked.map((q) => client.prefetchQuery(q)));
+    await Promise.all(asked.map((q) => client.prefetchQuery({ ...q, retry: false })));
     if (asked.some((q) => client.getQueryState(q.queryKey)?.status !== 'success')) return null;
     const at = storePath(store.code, `/dashboard/${screen}`);
     const failures: unknown[] = [];
+    let title = '';
     const { prelude } = await prerenderToNodeStream(
-      <Portal client={client}>
-        <StaticRouter location={at}>
-          <Screens />
-        </StaticRouter>
+      <Portal client={client} phone={phone}>
+        <TitleSink.Provider value={(t) => (title = t)}>
+          <StaticRouter location={at}>
+            <Screens />
+          </StaticRouter>
+        </TitleSink.Provider>
       </Portal>,
       // One piece: no boundary is sent apart to be put in place by an inline script (the CSP has none).
       { onError: (err) => void failures.push(err), progressiveChunkSize: Number.POSITIVE_INFINITY },
@@ -63,6 +73,6 @@ export async function draw(screen: AskedAtStart, code: string | null, send: Send
     if (failures.length) throw new AggregateError(failures, 'The screen could not be drawn whole.');
     let html = '';
     for await (const chunk of prelude) html += String(chunk);
-    return { html, drawn: { at, state: dehydrate(client) } };
+    return { html, title, drawn: { at, state: dehydrate(client), phone } };
   });
 }

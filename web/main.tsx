@@ -80,7 +80,7 @@ else if (first.length) {
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('div'));
 
 const app = (
-  <Portal client={queryClient}>
+  <Portal client={queryClient} phone={drawn?.phone}>
     <BrowserRouter>
       <Screens />
     </BrowserRouter>
@@ -94,13 +94,16 @@ else startTransition(() => createRoot(root).render(app));
 
 /**
  * Takes a drawn page over. The greeting's first clock (the browser's first time-zone formatter,
- * some 30 ms on a phone) is built in a task of its own first, not in the middle of taking over.
+ * some 30 ms on a phone) is built in a task of its own first, apart from the screen's code starting
+ * and from taking over.
  */
 async function takeOver() {
+  const nextTask = () => new Promise((next) => setTimeout(next));
+  await nextTask();
   const me = queryClient.getQueryData<SessionUser | null>(meQuery.queryKey);
   const zone = me?.stores.find((s) => s.code === addressCode)?.timezone;
   if (zone) localHour(new Date(), zone);
-  await new Promise((next) => setTimeout(next));
+  await nextTask();
   setTakingOver(true);
   startTransition(() => void hydrateRoot(root, app));
 }

@@ -16,3 +16,9 @@ export async function noSidewaysScroll(page: Page) {
   const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   await expect.poll(overflow, { message: 'the page scrolls sideways' }).toBeLessThanOrEqual(0);
 }
+
+/**
+ * A page the server drew (the overview, routing) takes no key or tap until the app has taken it
+ * over: it stays inert until then. Keys do not wait by themselves as clicks do.
+ */
+export const takenOver = (page: Page) => expect(page.locator('#root')).not.toHaveAttribute('inert');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { DRAWN_ID, DRAWN_SCREENS, type AskedAtStart, type Drawn } from '../../domain/first-data';
+import { escapeHtml } from '../mail/mailer';
 
 /** What the build's drawing module (web/entry-server.tsx, built to WEB_DIST/.server) gives. */
 interface Drawing {
@@ -13,8 +14,9 @@ interface Drawing {
   draw: (
     screen: AskedAtStart,
     code: string | null,
+    phone: boolean,
     send: (url: string, init: RequestInit) => Promise<Response>,
-  ) => Promise<{ html: string; drawn: Drawn } | null>;
+  ) => Promise<{ html: string; title: string; drawn: Drawn } | null>;
 }
 
 /** Where the build puts the drawing module: beside the app, in a folder the server does not serve. */
@@ -81,7 +83,9 @@ export async function loadDrawing(webDist: string, names: { appName: string; dea
         return new Response(res.body, { status: res.statusCode, headers: { 'content-type': String(res.headers['content-type'] ?? '') } });
       };
       try {
-        const out = await drawing.draw(screen as AskedAtStart, m[1] ?? null, send);
+        // A phone's browser says "Mobi" in its name (as Chrome, Safari and Firefox on phones do): its page is laid out for a phone.
+        const phone = /Mobi/i.test(req.headers['user-agent'] ?? '');
+        const out = await drawing.draw(screen as AskedAtStart, m[1] ?? null, phone, send);
         if (!out) return null;
         // The app's code starts after the first paint; until it has taken the page over, the page
         // takes no tap (inert): a button drawn here would not yet do anything.
@@ -95,6 +99,7 @@ export async function loadDrawing(webDist: string, names: { appName: string; dea
           },
         );
         return rest
+          .replace(/<title>[^<]*<\/title>/, (plain) => (out.title ? `<title>${escapeHtml(out.title)}</title>` : plain))
           .replace('</head>', `${drawing.colorSchemeScript}</head>`)
           .replace(
             '<div id="root"></div>',

@@ -1,4 +1,4 @@
-import { Suspense, useDeferredValue, useEffect, type ReactNode } from 'react';
+import { createContext, Suspense, useDeferredValue, useEffect, type ReactNode } from 'react';
 import { Skeleton } from '@mantine/core';
 import { useIdle } from './idle';
 
@@ -20,6 +20,9 @@ export function AfterDraw({ h, children }: { h: number; children: ReactNode }) {
 export function AfterFirstFrame({ children }: { children: ReactNode }) {
   return useDeferredValue(true, false) ? children : null;
 }
+
+/** Whether the page the app takes over was drawn for a phone (the server tells by the browser's name). */
+export const DrawnForPhone = createContext(false);
 
 let takingOver = false;
 /** Set where the server draws a page (entry-server.tsx), and while the app's first render takes over a drawn page (main.tsx). */

@@ -1,11 +1,14 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useContext, useSyncExternalStore } from 'react';
+import { DrawnForPhone } from './AfterDraw';
 
 /**
- * Whether a media query matches, read at the first render (not after a first paint), so a phone
- * never draws the wide layout first. The server knows no screen: where it draws a page it takes
- * `drawnAs`, and the app's first render of that page does too; the next one, at once, the screen's own.
+ * Whether a media query for a phone's screen matches, read at the first render (not after a first
+ * paint), so a phone never draws the wide layout first. The server knows no screen: where it
+ * draws a page, it takes a phone's browser for a phone; the app's first render of that page does
+ * too, and the next one, at once, the screen's own.
  */
-export function useMedia(query: string, drawnAs = false): boolean {
+export function useMedia(query: string): boolean {
+  const phone = useContext(DrawnForPhone);
   const subscribe = useCallback(
     (changed: () => void) => {
       const list = window.matchMedia(query);
@@ -17,7 +20,7 @@ export function useMedia(query: string, drawnAs = false): boolean {
   return useSyncExternalStore(
     subscribe,
     () => window.matchMedia(query).matches,
-    () => drawnAs,
+    () => phone,
   );
 }
 

@@ -44,9 +44,8 @@ export default function DashboardShell({ group = false }: { group?: boolean }) {
   const location = useLocation();
   const hour = useHour();
   // Below the sm breakpoint the sidebar is a slide-over; while it is shut it is off screen, so it
-  // must also be out of the tab order and the accessibility tree. A page the server draws is drawn
-  // for a phone: a phone taking it over then has nothing to draw again.
-  const phone = useMedia('(max-width: 47.99em)', true);
+  // must also be out of the tab order and the accessibility tree.
+  const phone = useMedia('(max-width: 47.99em)');
 
   useEffect(close, [location.pathname, close]);
   useEffect(() => prefetchWhenIdle(likelyNext(location.pathname, isManager)), [location.pathname, isManager]);
