@@ -9,6 +9,7 @@ export const isAskedAtStart = (screen: string): screen is AskedAtStart => (ASKED
 
 /** The screens the server draws with their data, so a phone paints them before the app's code arrives (server/http/drawn.ts). */
 export const DRAWN_SCREENS: readonly AskedAtStart[] = ['overview'];
+export const isDrawn = (screen: string | null): screen is AskedAtStart => DRAWN_SCREENS.some((s) => s === screen);
 /** The element of a drawn page that holds its data for the app to take over (web/main.tsx). */
 export const DRAWN_ID = 'drawn';
 /** A drawn page's data: the address it was drawn at (a store's), the app's cache as the server filled it, and whether it was drawn for a phone. */

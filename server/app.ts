@@ -347,7 +347,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // server draws is that person's own page: never kept by a cache.
     const page = async (req: FastifyRequest, reply: FastifyReply) => {
       if (req.url.startsWith('/assets/')) return reply.status(404).header('cache-control', 'no-store').send({ error: 'Not found.' });
-      const drawn = await drawing?.pageFor(app, req, template.replace('</head>', `${hintsFor(req.url, true)}</head>`));
+      const drawn = await drawing?.pageFor(app, req, () => template.replace('</head>', `${hintsFor(req.url, true)}</head>`));
       reply.type('text/html; charset=utf-8');
       if (drawn) return reply.header('cache-control', 'no-store').send(await compressNow(req, reply, drawn));
       return sendPrecompressed(req, reply.header('cache-control', 'no-cache'), pageFor(req.url));

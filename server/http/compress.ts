@@ -94,9 +94,9 @@ export function compressApi(app: FastifyInstance) {
     if (!req.url.startsWith('/api/') || req.method === 'HEAD') return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     if (!String(reply.getHeader('content-type') ?? '').includes('json')) return payload;
+    if (Buffer.byteLength(payload) >= API_MIN_BYTES && !reply.getHeader('content-encoding')) return compressNow(req, reply, payload);
     varyOnEncoding(reply);
-    if (Buffer.byteLength(payload) < API_MIN_BYTES || reply.getHeader('content-encoding')) return payload;
-    return compressNow(req, reply, payload);
+    return payload;
   });
 }
 

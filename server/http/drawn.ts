@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import { DRAWN_ID, DRAWN_SCREENS, type AskedAtStart, type Drawn } from '../../domain/first-data';
+import { DRAWN_ID, isDrawn, type AskedAtStart, type Drawn } from '../../domain/first-data';
 import { escapeHtml } from '../mail/mailer';
 
 /** What the build's drawing module (web/entry-server.tsx, built to WEB_DIST/.server) gives. */
@@ -64,14 +64,14 @@ export async function loadDrawing(webDist: string, names: { appName: string; dea
     /** The hashes of the drawn page's two inline scripts, for the CSP. */
     scriptHashes: [sha256(body), sha256(START_LATER)],
     /**
-     * The drawn page for this request, or null: `page` is the app's page for the address (with
-     * its code hints, without its data's: the data comes drawn).
+     * The drawn page for this request, or null: `page` makes the app's page for the address (with
+     * its code hints, without its data's: the data comes drawn), only when one is drawn.
      */
-    async pageFor(app: FastifyInstance, req: FastifyRequest, page: string): Promise<string | null> {
+    async pageFor(app: FastifyInstance, req: FastifyRequest, page: () => string): Promise<string | null> {
       const [pathname, query] = req.url.split('?', 2);
       const m = ADDRESS.exec(pathname);
       const screen = m ? (m[2] ?? 'overview') : null;
-      if (!m || query !== undefined || !req.headers.cookie || !DRAWN_SCREENS.some((s) => s === screen)) return null;
+      if (!m || query !== undefined || !req.headers.cookie || !isDrawn(screen)) return null;
       const send = async (url: string, init: RequestInit) => {
         if (init.method && init.method !== 'GET') throw new Error('A drawn page only reads.');
         const res = await app.inject({
@@ -85,12 +85,12 @@ export async function loadDrawing(webDist: string, names: { appName: string; dea
       try {
         // A phone's browser says "Mobi" in its name (as Chrome, Safari and Firefox on phones do): its page is laid out for a phone.
         const phone = /Mobi/i.test(req.headers['user-agent'] ?? '');
-        const out = await drawing.draw(screen as AskedAtStart, m[1] ?? null, phone, send);
+        const out = await drawing.draw(screen, m[1] ?? null, phone, send);
         if (!out) return null;
         // The app's code starts after the first paint; until it has taken the page over, the page
         // takes no tap (inert): a button drawn here would not yet do anything.
         const later: string[] = [];
-        const rest = page.replace(
+        const rest = page().replace(
           /<script type="module" crossorigin src="([^"]+)"><\/script>|<link rel="modulepreload" crossorigin href="([^"]+)">/g,
           (_, src?: string, href?: string) => {
             if (src) later.unshift(src);
