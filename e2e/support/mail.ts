@@ -18,17 +18,19 @@ export function mailsTo(address: string): { to: string[]; text: string }[] {
     .map((m) => ({ to: m.to, text: decodeQp(m.raw) }));
 }
 
-/** Waits for a sign-in mail beyond the first `seen` ones and returns its link. */
+/**
+ * Waits for a sign-in mail beyond the first `seen` ones and returns its link (the newest). Other
+ * mail to the same person (a new lead's notice) may come in between: it is passed over.
+ */
 export async function nextLink(address: string, seen: number, timeoutMs = 10_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mails = mailsTo(address);
-    if (mails.length > seen) {
-      const m = /(https?:\/\/\S+\/finish-login\?e=[^\s"<>]+&t=[A-Za-z0-9_-]+)/.exec(mails[mails.length - 1].text);
-      if (!m) throw new Error('mail without a sign-in link');
-      return m[1];
-    }
-    if (Date.now() > deadline) throw new Error(`no sign-in mail for ${address}`);
+    const links = mailsTo(address)
+      .slice(seen)
+      .map((mail) => /(https?:\/\/\S+\/finish-login\?e=[^\s"<>]+&t=[A-Za-z0-9_-]+)/.exec(mail.text)?.[1])
+      .filter((link) => link !== undefined);
+    if (links.length) return links[links.length - 1];
+    if (Date.now() > deadline) throw new Error(`no sign-in mail for ${address} among ${mailsTo(address).length - seen} new mails`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
