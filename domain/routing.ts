@@ -211,8 +211,14 @@ export function afterServe(line: readonly Member[], served: Member, now: Date): 
   return { pointer: served.position, owed: eligible.map((m) => ({ id: m.id, owed: credit(m) - (m.id === served.id ? total : 0) })) };
 }
 
-/** Places left free between people when a line is renumbered, so a later move to the back is one write. */
-const GAP = 64;
+/**
+ * Places left free between people when a line is renumbered, so a later move to the back is one
+ * write. With 64, a team served in turn used up its free places on the floor's line every 63 ups;
+ * PostgreSQL's one-call assign hands such an up to the stepwise path, and so did the assigns already
+ * waiting behind it: 1 up in 19 in the routing bench, each holding the rotation lock for several
+ * round trips. Positions grow by about one per up either way.
+ */
+const GAP = 1024;
 
 /**
  * Serving him in one line puts him at the back of another he stands in. When the place just after

@@ -1,5 +1,4 @@
 /** Assign through routing rules: 20 rules and 4 teams in the store, over HTTP with 16 managers, beside the plain assign. */
-import { sql } from 'kysely';
 import { type DbHandle } from '../../server/db';
 import { freshDb } from '../../server/test/harness';
 import { FIRST_STORE_ID } from '../../server/users/repo';
@@ -7,7 +6,7 @@ import { DEFAULT_RULES } from '../../domain/rules';
 import type { RoutingRule } from '../../domain/routing';
 import { LEAD_SOURCE } from '../../domain/leads';
 import { CONCURRENCY, load, round, say, SECONDS } from '../load';
-import { seed, startServer } from '../server';
+import { analyzeSeeded, seed, startServer } from '../server';
 import type { Results } from '../table';
 
 const TEAMS = ['New', 'Used', 'BDC', 'Spanish'];
@@ -49,7 +48,7 @@ async function routed(dbh: DbHandle) {
     .set({ rules: JSON.stringify(rules) })
     .where('id', '=', FIRST_STORE_ID)
     .execute();
-  if (dbh.dialect === 'postgres') await sql`analyze`.execute(dbh.db);
+  await analyzeSeeded(dbh);
 }
 
 /** The same store's assign over HTTP, first plain (the baseline, in the same run), then with its teams and rules. */

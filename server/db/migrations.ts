@@ -27,6 +27,7 @@ import m029 from './migrations/029_mail_intake';
 import m030 from './migrations/030_notices';
 import m031 from './migrations/031_routing';
 import m032 from './migrations/032_signin';
+import m033 from './migrations/033_unassigned_leads_index';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -64,6 +65,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '030_notices': m030(dialect),
     '031_routing': m031(dialect),
     '032_signin': m032(dialect),
+    '033_unassigned_leads_index': m033(),
   };
 }
 
