@@ -116,7 +116,8 @@ function assignFunction(db: Db): { name: string; text: string } {
   // choose, PostgreSQL planned the pick and the passed-over query anew at every call, its custom plans
   // always looking cheaper (the hold-out switch folded away): 1.3 ms of planning an assign, with
   // 200,000 leads, beside 0.5 ms of work. A kept plan's cost is an estimate for any argument, high
-  // enough to start JIT compilation at every call (80 ms), which an assign never gains from (jit off).
+  // enough to start JIT compilation at every call (80 ms). The portal's connections have JIT off
+  // (db/index.ts), but options in the database address replace that; the function keeps it off itself.
   const body = `(
   p_store bigint, p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text, p_source text,
   p_by_id text, p_by_name text, p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text,
