@@ -13,6 +13,9 @@ import { messageOf } from '../../domain/errors';
 
 export const SESSIONS_KEY = ['sessions'];
 
+/** Devices listed before "Show all": this one and the latest used (a month of sign-in links makes a long list). */
+const SHOWN = 5;
+
 /** Settings → Signed-in devices: where he is signed in, signing one device or all of them out. */
 export function DevicesCard() {
   const qc = useQueryClient();
@@ -21,6 +24,7 @@ export function DevicesCard() {
   const { logout } = useSession();
   const q = useQuery({ queryKey: SESSIONS_KEY, queryFn: () => call('GET /auth/sessions') });
   const [busy, setBusy] = useState<string | null>(null);
+  const [all, setAll] = useState(false);
 
   /** This device leaves like the menu's Sign out: its notifications off, then the sign-in page. */
   const leave = async () => {
@@ -64,6 +68,7 @@ export function DevicesCard() {
     });
 
   const list = q.data?.sessions ?? [];
+  const shown = all ? list : list.slice(0, SHOWN);
   return (
     <Paper withBorder p="md" radius="md" aria-label="Signed-in devices" component="section">
       <Stack gap="sm">
@@ -79,7 +84,7 @@ export function DevicesCard() {
           <LoadError what="your devices" error={q.error} onRetry={() => q.refetch()} />
         ) : (
           <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Your devices">
-            {list.map((s) => (
+            {shown.map((s) => (
               <Group key={s.sid} component="li" justify="space-between" wrap="nowrap" align="flex-start" gap="xs" data-testid="device-row">
                 <Stack gap={2} style={{ minWidth: 0 }}>
                   <Group gap="xs">
@@ -114,6 +119,11 @@ export function DevicesCard() {
               </Group>
             ))}
           </Stack>
+        )}
+        {list.length > SHOWN && (
+          <Button variant="subtle" size="xs" style={{ alignSelf: 'flex-start' }} onClick={() => setAll(!all)}>
+            {all ? 'Show fewer' : `Show all ${list.length} devices`}
+          </Button>
         )}
         <Button variant="light" color="red" style={{ alignSelf: 'flex-start' }} loading={busy === 'all'} onClick={everywhere}>
           Sign out everywhere
