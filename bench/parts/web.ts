@@ -15,15 +15,17 @@ export async function webBench(port: number, cookie: string): Promise<Results> {
     const ctx = await browser.newContext();
     if (withCookie) await ctx.addCookies([{ name: 'bdc_session', value: cookie.split('=')[1], url: base }]);
     const page = await ctx.newPage();
-    // The first load is what the page asked for before it showed its content (a moment the page
-    // itself notes); the next screen's code, fetched afterwards while idle, counts on the wire
-    // (pages) but not here.
+    // The first load is what the page asked for before it showed its content and took taps (moments
+    // the page itself notes): a page the server drew shows its content before any code, and takes
+    // taps once the app has taken it over (#root no longer inert). The next screen's code, fetched
+    // afterwards while idle, counts on the wire (pages) but not here.
     // (A string: tsx would wrap the inner function in a helper the page does not have.)
     const selector = url.includes('overview') ? '[data-testid="queue-size"]' : 'h1';
     await page.addInitScript(`new MutationObserver(() => {
       const el = document.querySelector('${selector}');
-      if (window.shownAt === undefined && el && /\\S/.test(el.textContent)) window.shownAt = performance.now();
-    }).observe(document, { childList: true, subtree: true, characterData: true });`);
+      const root = document.getElementById('root');
+      if (window.shownAt === undefined && el && /\\S/.test(el.textContent) && root && !root.hasAttribute('inert')) window.shownAt = performance.now();
+    }).observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['inert'] });`);
     const bodies = new Map<string, Promise<number>>();
     page.on('response', (res) => {
       const type = res.request().resourceType();
