@@ -7,9 +7,13 @@ const ASKED_AT_START = ['overview', 'routing'] as const;
 export type AskedAtStart = (typeof ASKED_AT_START)[number];
 export const isAskedAtStart = (screen: string): screen is AskedAtStart => (ASKED_AT_START as readonly string[]).includes(screen);
 
-/** The screens the server draws with their data, so a phone paints them before the app's code arrives (server/http/drawn.ts). */
-export const DRAWN_SCREENS: readonly AskedAtStart[] = ['overview'];
-export const isDrawn = (screen: string | null): screen is AskedAtStart => DRAWN_SCREENS.some((s) => s === screen);
+/**
+ * The screens the server draws with their data (server/http/drawn.ts), by their address after
+ * /dashboard/: a phone paints them before the app's code arrives.
+ */
+const DRAWN_SCREENS = ['overview', 'routing', 'leads', 'desk', 'management', 'associates', 'stats/sales', 'stats/leads', 'stats/funnel'] as const;
+export type DrawnScreen = (typeof DRAWN_SCREENS)[number];
+export const isDrawn = (screen: string | null): screen is DrawnScreen => DRAWN_SCREENS.some((s) => s === screen);
 /** The element of a drawn page that holds its data for the app to take over (web/main.tsx). */
 export const DRAWN_ID = 'drawn';
 /** A drawn page's data: the address it was drawn at (a store's), the app's cache as the server filled it, and whether it was drawn for a phone. */

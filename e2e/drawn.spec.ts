@@ -1,5 +1,6 @@
 import { devices, expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
+import { takenOver } from './support/settle';
 
 // The overview is drawn on the server with its data (server/http/drawn.ts): the page paints
 // before the app's code arrives, and the app then takes it over.
@@ -106,4 +107,53 @@ test('a drawn page is its person’s own: never kept by a cache, not drawn witho
   expect(await (await rep.request.get('/dashboard/overview')).text()).not.toContain('id="drawn"');
   await rep.context().close();
   await boss.context().close();
+});
+
+test('every screen a phone opens comes drawn with its data, and the app takes each over logging nothing', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
+  const rep = await personPage(browser, uniqueEmail('drawn'), unique('Dee Drawn'), { onFloor: false });
+  // Each screen, whose it is, its heading, and a query key its drawn answers hold.
+  const screens: [string, Page, string, string][] = [
+    ['routing', boss, 'Round Robin (Manager)', '"rotation"'],
+    ['leads', boss, 'Leads', '"leads"'],
+    ['desk', boss, 'Desk log', '"desk"'],
+    ['management', boss, 'User Management', '"users"'],
+    ['stats/sales', boss, 'Sales Tracker', '"sales"'],
+    ['stats/leads', boss, 'Lead Stats', '"kpis"'],
+    ['stats/funnel', boss, 'Funnel', '"funnel"'],
+    ['stats/sales', rep, 'Sales Tracker', '"sales"'],
+    ['associates', rep, 'My Stats & Notes', '"notes"'],
+  ];
+  for (const [screen, person, heading, key] of screens) {
+    const address = `/dashboard/${screen}`;
+    const own = await person.request.get(address);
+    expect(own.headers()['cache-control'], address).toBe('no-store');
+    const drawn = /<script type="application\/json" id="drawn">([^<]*)<\/script>/.exec(await own.text())?.[1];
+    expect(drawn, address).toContain(key);
+
+    // Without any script: the screen with its data, titled as the screen.
+    const bare = await browser.newContext({ storageState: await person.context().storageState(), javaScriptEnabled: false, ...PHONE });
+    const still = await bare.newPage();
+    await still.goto(address);
+    await expect(still).toHaveTitle(`${heading} · BDC Portal`);
+    await expect(still.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+    await bare.close();
+
+    // With the app, in the dark: the same screen, taken over without a mismatch or a refused script.
+    const phone = await browser.newContext({ storageState: await person.context().storageState(), colorScheme: 'dark', ...PHONE });
+    const page = await phone.newPage();
+    const problems = problemsOf(page);
+    await page.goto(address);
+    await takenOver(page);
+    await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(problems, address).toEqual([]);
+    await phone.close();
+  }
+
+  // A screen its person may not open (a guard sends him on) is not drawn: the app moves him on.
+  expect(await (await rep.request.get('/dashboard/management')).text()).not.toContain('id="drawn"');
+  await boss.context().close();
+  await rep.context().close();
 });

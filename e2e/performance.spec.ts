@@ -112,7 +112,9 @@ test("the leads screen and a salesman's sales tracker use every hint their page 
   await rep.context().close();
 });
 
-test('every other screen names its code and first data with the page, uses each hint, and no chart code before it draws', async ({ browser }) => {
+test('every other screen names its code and first data with the page (or comes drawn with it), uses each hint, and no chart code before it draws', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
   const problems: string[] = [];
@@ -121,25 +123,31 @@ test('every other screen names its code and first data with the page, uses each 
   });
   const store: string = (await (await boss.request.get('/api/auth/me')).json()).user.store;
   const at = (path: string) => `/s/${store}/dashboard/${path}`;
-  // Each address, its screen's code, the data it names, and what shows once its data is in.
-  const screens: [string, RegExp, string[], string][] = [
-    [at('settings'), /SettingsPage/, ['/api/auth/passkeys', '/api/auth/sessions', `/api/profile/notify?store=${store}`], 'Profile'],
-    ['/dashboard/settings', /SettingsPage/, ['/api/push/subscriptions', '/api/profile/mobile'], 'Profile'],
-    [at('management'), /ManagementPage/, [`/api/users?store=${store}`, `/api/routing?store=${store}`, '/api/stores'], 'User Management'],
-    [at('stats/leads'), /LeadsKpiPage/, [`/api/leads/kpis?store=${store}`], 'Lead Stats'],
-    [at('desk'), /DeskPage/, [`/api/rotation?log=1&store=${store}`], 'Desk log'],
-    [at('stats/funnel'), /FunnelPage/, ['/api/auth/me'], 'Funnel'],
-    ['/group', /GroupPage/, ['/api/group', '/api/group/waiting'], 'Group'],
-    [at('leads?view=mail'), /LeadsPage/, ['/api/auth/me'], 'Leads'],
+  // Each address, its screen's code, its first data (the addresses it names, or a query key the
+  // page drawn on the server holds: e2e/drawn.spec.ts), and what shows once its data is in.
+  const screens: [string, RegExp, { named: string[] } | { drawn: string }, string][] = [
+    [at('settings'), /SettingsPage/, { named: ['/api/auth/passkeys', '/api/auth/sessions', `/api/profile/notify?store=${store}`] }, 'Profile'],
+    ['/dashboard/settings', /SettingsPage/, { named: ['/api/push/subscriptions', '/api/profile/mobile'] }, 'Profile'],
+    [at('management'), /ManagementPage/, { drawn: `["users","${store}"` }, 'User Management'],
+    [at('stats/leads'), /LeadsKpiPage/, { drawn: `["kpis","${store}"]` }, 'Lead Stats'],
+    [at('desk'), /DeskPage/, { drawn: `["leads","desk","${store}"` }, 'Desk log'],
+    [at('stats/funnel'), /FunnelPage/, { drawn: `["kpis","${store}","funnel"` }, 'Funnel'],
+    ['/group', /GroupPage/, { named: ['/api/group', '/api/group/waiting'] }, 'Group'],
+    [at('leads?view=mail'), /LeadsPage/, { named: ['/api/auth/me'] }, 'Leads'],
   ];
   for (const [address, code, data, shown] of screens) {
     const page = await (await boss.request.get(address)).text();
-    const hinted = [...page.matchAll(/rel="(?:modulepreload|preload)"(?: as="\w+")? crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    // A drawn page names its code in #later, started once it has painted.
+    const later = /<script type="application\/json" id="later">([^<]*)<\/script>/.exec(page)?.[1];
+    const hinted = [...page.matchAll(/rel="(?:modulepreload|preload)"(?: as="\w+")? crossorigin href="([^"]+)"/g)]
+      .map((m) => m[1])
+      .concat(later ? (JSON.parse(later) as string[]) : []);
     expect(
       hinted.some((h) => code.test(h)),
       address,
     ).toBe(true);
-    for (const d of data) expect(hinted, address).toContain(d);
+    if ('named' in data) for (const d of data.named) expect(hinted, address).toContain(d);
+    else expect(/<script type="application\/json" id="drawn">([^<]*)<\/script>/.exec(page)?.[1], address).toContain(data.drawn);
     // The chart library is fetched once a screen has drawn, never named with its page.
     expect(
       hinted.filter((h) => /\/charts-/.test(h)),

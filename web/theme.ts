@@ -6,7 +6,13 @@ export const theme = createTheme({
   primaryShade: { light: 8, dark: 8 },
   defaultRadius: 'md',
   // A badge is one or two words: it takes the room they need and never ends in "…" (a squeezed table cell cut "ASSIGN" to "ASSI…").
-  components: { Badge: { styles: { root: { minWidth: 'max-content', flexShrink: 0 } } } },
+  components: {
+    Badge: { styles: { root: { minWidth: 'max-content', flexShrink: 0 } } },
+    // A closed picker's list is not in the page: kept there (the library's default), every Select
+    // placed its hidden list as the screen appeared, each forcing the whole page's styles to be
+    // worked out in the middle of drawing it, and followed the page's scrolling from then on.
+    Combobox: { defaultProps: { keepMounted: false } },
+  },
 });
 
 const AA = 4.5;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import { DRAWN_ID, isDrawn, type AskedAtStart, type Drawn } from '../../domain/first-data';
+import { DRAWN_ID, isDrawn, type DrawnScreen, type Drawn } from '../../domain/first-data';
 import { escapeHtml } from '../mail/mailer';
 
 /** What the build's drawing module (web/entry-server.tsx, built to WEB_DIST/.server) gives. */
@@ -12,7 +12,7 @@ interface Drawing {
   colorSchemeScript: string;
   ready: Promise<unknown>;
   draw: (
-    screen: AskedAtStart,
+    screen: DrawnScreen,
     code: string | null,
     phone: boolean,
     send: (url: string, init: RequestInit) => Promise<Response>,
@@ -39,8 +39,8 @@ const START_LATER = `requestAnimationFrame(function () {
 });`;
 const sha256 = (script: string) => `'sha256-${crypto.createHash('sha256').update(script).digest('base64')}'`;
 
-/** A screen's address the server draws: /s/CODE/dashboard/overview, /dashboard (the overview) and the like, without a query. */
-const ADDRESS = /^(?:\/s\/([A-Za-z0-9]{2,8}))?\/dashboard(?:\/([a-z]+))?\/?$/;
+/** A screen's address the server draws: /s/CODE/dashboard/overview, /dashboard (the overview), /dashboard/stats/funnel and the like, without a query. */
+const ADDRESS = /^(?:\/s\/([A-Za-z0-9]{2,8}))?\/dashboard(?:\/([a-z]+(?:\/[a-z]+)?))?\/?$/;
 
 /**
  * The first frame of a phone's most used screens drawn on the server, with its data: the page

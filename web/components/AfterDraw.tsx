@@ -21,6 +21,13 @@ export function AfterFirstFrame({ children }: { children: ReactNode }) {
   return useDeferredValue(true, false) ? children : null;
 }
 
+/**
+ * A query's `meta` for what only the browser asks (an outside service, which may be slow): a page
+ * the server draws does not wait for it, and shows it as loading.
+ */
+export const IN_BROWSER_ONLY = { inBrowserOnly: true };
+export const isInBrowserOnly = (meta: Record<string, unknown> | undefined) => meta?.inBrowserOnly === true;
+
 /** Whether the page the app takes over was drawn for a phone (the server tells by the browser's name). */
 export const DrawnForPhone = createContext(false);
 

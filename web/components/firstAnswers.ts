@@ -9,10 +9,11 @@ import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 export function useFirstAnswers(keys: readonly QueryKey[]): boolean {
   const cache = useQueryClient().getQueryCache();
   const subscribe = useCallback((changed: () => void) => cache.subscribe(changed), [cache]);
-  return useSyncExternalStore(subscribe, () =>
+  const answered = () =>
     keys.every((key) => {
       const state = cache.find({ queryKey: key, exact: true })?.state;
       return state !== undefined && (state.dataUpdatedAt > 0 || state.errorUpdatedAt > 0);
-    }),
-  );
+    });
+  // The same on the server, which draws a screen once its answers are in (web/entry-server.tsx).
+  return useSyncExternalStore(subscribe, answered, answered);
 }

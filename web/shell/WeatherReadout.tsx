@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Text } from '@mantine/core';
 import { call } from '../api/client';
+import { IN_BROWSER_ONLY } from '../components/AfterDraw';
 
 export function WeatherReadout() {
   const q = useQuery({
@@ -9,6 +10,7 @@ export function WeatherReadout() {
     staleTime: 10 * 60 * 1000,
     refetchInterval: 10 * 60 * 1000,
     retry: false,
+    meta: IN_BROWSER_ONLY,
   });
   return (
     <Text size="sm" c="dimmed" data-testid="weather" aria-live="polite" style={{ whiteSpace: 'nowrap' }}>

@@ -7,7 +7,12 @@ export function codeInPath(pathname: string): string | null {
 }
 
 /** The store the current address names, read as a code (capitals); null outside a store's screens. */
-export const codeInAddress = () => readCode(codeInPath(window.location.pathname));
+let pathname = () => window.location.pathname;
+/** Where the address is read: the browser's, or (web/entry-server.tsx) that of the page being drawn. */
+export const addressVia = (fn: () => string) => {
+  pathname = fn;
+};
+export const codeInAddress = () => readCode(codeInPath(pathname()));
 
 /** The same screen in another store: /s/NSH/dashboard/routing → /s/DTN/dashboard/routing; elsewhere its overview. */
 export function sameScreenIn(pathname: string, code: string): string {
