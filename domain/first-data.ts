@@ -11,7 +11,7 @@ export const isAskedAtStart = (screen: string): screen is AskedAtStart => (ASKED
  * The screens the server draws with their data (server/http/drawn.ts), by their address after
  * /dashboard/: a phone paints them before the app's code arrives.
  */
-const DRAWN_SCREENS = ['overview', 'routing', 'leads', 'desk', 'management', 'associates', 'stats/sales', 'stats/leads', 'stats/funnel'] as const;
+const DRAWN_SCREENS = ['overview', 'routing', 'leads', 'desk', 'settings', 'management', 'associates', 'stats/sales', 'stats/leads', 'stats/funnel'] as const;
 export type DrawnScreen = (typeof DRAWN_SCREENS)[number];
 export const isDrawn = (screen: string | null): screen is DrawnScreen => DRAWN_SCREENS.some((s) => s === screen);
 /** The element of a drawn page that holds its data for the app to take over (web/main.tsx). */
@@ -19,6 +19,8 @@ export const DRAWN_ID = 'drawn';
 /** A drawn page's data: the address it was drawn at (a store's), the app's cache as the server filled it, and whether it was drawn for a phone. */
 export interface Drawn {
   at: string;
+  /** When the server began drawing it, by its clock: a change after that is not in it. */
+  drawnAt: number;
   state: unknown;
   phone: boolean;
 }

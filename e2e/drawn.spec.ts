@@ -124,6 +124,8 @@ test('every screen a phone opens comes drawn with its data, and the app takes ea
     ['stats/funnel', boss, 'Funnel', '"funnel"'],
     ['stats/sales', rep, 'Sales Tracker', '"sales"'],
     ['associates', rep, 'My Stats & Notes', '"notes"'],
+    ['settings', boss, 'Settings', '"sessions"'],
+    ['settings', rep, 'Settings', '"availability"'],
   ];
   for (const [screen, person, heading, key] of screens) {
     const address = `/dashboard/${screen}`;
@@ -156,4 +158,46 @@ test('every screen a phone opens comes drawn with its data, and the app takes ea
   expect(await (await rep.request.get('/dashboard/management')).text()).not.toContain('id="drawn"');
   await boss.context().close();
   await rep.context().close();
+});
+
+test('a drawn page is current: its live stream asks nothing again, unless its store changed after the drawing', async ({ browser }) => {
+  const { boss, code, name, rep } = await storeWithOneSalesman(browser);
+  const context = await browser.newContext({ storageState: await rep.context().storageState(), ...PHONE });
+  const askedForLine = (page: Page) => {
+    const asked: string[] = [];
+    page.on('request', (r) => void (/\/api\/rotation\?/.test(r.url()) && asked.push(r.url())));
+    return asked;
+  };
+  // Nothing changed in the store for longer than the servers' clocks may differ (2 s).
+  await new Promise((r) => setTimeout(r, 2500));
+  const quiet = await context.newPage();
+  const asked = askedForLine(quiet);
+  const stream = quiet.waitForResponse((r) => /\/api\/events\?/.test(r.url()));
+  await quiet.goto('/dashboard/overview');
+  await expect(quiet.getByTestId('next-up')).toHaveText(name);
+  await stream;
+  // A change after the stream opened is asked for once, by its own news: the hello asked nothing.
+  const changed = await rep.request.post('/api/rotation/duty', { data: { onDuty: false }, headers: { 'x-store': code } });
+  expect(changed.ok(), await changed.text()).toBe(true);
+  await expect(quiet.getByTestId('your-position')).toContainText('Not in rotation');
+  expect(asked).toHaveLength(1);
+
+  // A change between the drawing and the stream: the hello says so, and the page asks again.
+  const late = await context.newPage();
+  let open: () => void = () => undefined;
+  const held = new Promise<void>((r) => (open = r));
+  await late.route(/\/api\/events\?/, async (r) => {
+    await held;
+    await r.continue();
+  });
+  await late.goto('/dashboard/overview');
+  await expect(late.getByTestId('your-position')).toContainText('Not in rotation');
+  await takenOver(late);
+  const back = await rep.request.post('/api/rotation/duty', { data: { onDuty: true }, headers: { 'x-store': code } });
+  expect(back.ok(), await back.text()).toBe(true);
+  open();
+  await expect(late.getByTestId('your-position')).toContainText('#1');
+  await context.close();
+  await rep.context().close();
+  await boss.context().close();
 });

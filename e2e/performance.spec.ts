@@ -126,8 +126,8 @@ test('every other screen names its code and first data with the page (or comes d
   // Each address, its screen's code, its first data (the addresses it names, or a query key the
   // page drawn on the server holds: e2e/drawn.spec.ts), and what shows once its data is in.
   const screens: [string, RegExp, { named: string[] } | { drawn: string }, string][] = [
-    [at('settings'), /SettingsPage/, { named: ['/api/auth/passkeys', '/api/auth/sessions', `/api/profile/notify?store=${store}`] }, 'Profile'],
-    ['/dashboard/settings', /SettingsPage/, { named: ['/api/push/subscriptions', '/api/profile/mobile'] }, 'Profile'],
+    [at('settings'), /SettingsPage/, { drawn: '["profile","notify"]' }, 'Profile'],
+    ['/dashboard/settings', /SettingsPage/, { drawn: '["push-devices"]' }, 'Profile'],
     [at('management'), /ManagementPage/, { drawn: `["users","${store}"` }, 'User Management'],
     [at('stats/leads'), /LeadsKpiPage/, { drawn: `["kpis","${store}"]` }, 'Lead Stats'],
     [at('desk'), /DeskPage/, { drawn: `["leads","desk","${store}"` }, 'Desk log'],

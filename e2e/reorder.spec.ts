@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { makeNextUp, personPage, unique, uniqueEmail } from './support/people';
+import { takenOver } from './support/settle';
 
 const MANAGER = 'manager@e2e.test';
 
@@ -86,6 +87,8 @@ test('a row dragged on a desktop takes the place it is dropped on; on a phone th
     await boss.goto('/dashboard/routing');
     const line = () => shownLine(boss, names);
     await expect.poll(line).toEqual([luis, marcus, nina, omar]);
+    // A drag is the mouse's alone: it waits for the app to have taken the drawn page over.
+    await takenOver(boss);
     const row = (name: string) => boss.getByTestId('team-row').filter({ hasText: name });
     await row(omar).dragTo(row(marcus));
     await expect(boss.getByText(`${omar} is now #2`)).toBeVisible();

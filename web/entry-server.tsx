@@ -63,6 +63,7 @@ export async function draw(
   phone: boolean,
   send: Send,
 ): Promise<{ html: string; title: string; drawn: Drawn } | null> {
+  const drawnAt = Date.now();
   const client = newQueryClient();
   // Nothing is asked twice: the page must not wait.
   client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
@@ -98,7 +99,7 @@ export async function draw(
       const asked = client.getQueryCache().findAll().filter(unanswered);
       // A screen that sent its person elsewhere (a guard) drew no title: the app moves him on.
       if (!title) return null;
-      if (!asked.length) return { html, title, drawn: { at, state: dehydrate(client), phone } };
+      if (!asked.length) return { html, title, drawn: { at, drawnAt, state: dehydrate(client), phone } };
       await Promise.all(asked.map((q) => q.fetch().catch(() => undefined)));
       if (asked.some((q) => q.state.status !== 'success')) return null;
     }

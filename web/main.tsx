@@ -11,6 +11,7 @@ import { DRAWN_ID, isAskedAtStart, type Drawn } from '../domain/first-data';
 import { localHour } from '../domain/time';
 import type { SessionUser } from '../domain/contract/answers';
 import { setTakingOver } from './components/AfterDraw';
+import { keepDrawn } from './api/drawnAnswers';
 
 // The page's CSP allows no eval: zod's probe for it (a new Function, when its first object schema
 // is built) would be refused and reported. zod reads its settings from this global, so it is set
@@ -55,7 +56,10 @@ if (screen) {
 }
 
 const queryClient = newQueryClient();
-if (drawn) hydrate(queryClient, drawn.state as DehydratedState);
+if (drawn) {
+  hydrate(queryClient, drawn.state as DehydratedState);
+  keepDrawn(drawn.drawnAt, drawn.state as DehydratedState);
+}
 // A screen's first data is asked for now (the page named it, so it is on its way): its first render
 // then has it, instead of drawing placeholders and then the data once the shell and the screen have
 // drawn. An address without a store (/dashboard/..., the installed app's start) named it without

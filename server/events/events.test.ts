@@ -49,6 +49,21 @@ describe.each(DIALECTS)('live events on %s', (dialect) => {
   const uid = async (cookie: string) => (await (await fetch(`${base}/api/auth/me`, { headers: { cookie } })).json()).user.uid as string;
   const assign = (customer: string) => post('/api/rotation/assign', boss, { customer });
 
+  it("says with each stream's hello when its store last changed, so a page drawn after that knows it is current", async () => {
+    const first = await openEvents(`${base}/api/events`, boss);
+    const before = (await first.next('hello')) as { since?: number };
+    expect(typeof before.since).toBe('number');
+    expect((await assign('Since Customer')).status).toBe(200);
+    let news = await first.next('rotation', 1000);
+    while (news.at < (before.since ?? 0)) news = await first.next('rotation', 1000);
+    first.close();
+    const again = await openEvents(`${base}/api/events`, boss);
+    const after = (await again.next('hello')) as { since?: number };
+    expect(after.since).toBeGreaterThanOrEqual(news.at);
+    expect(after.since).toBeLessThanOrEqual(Date.now());
+    again.close();
+  });
+
   it('ends a stream within 5 s when its session logs out; another session of the same person stays open', async () => {
     const phone = await t.signIn('two.devices@dealer.test');
     const laptop = await t.signIn('two.devices@dealer.test');

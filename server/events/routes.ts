@@ -70,9 +70,20 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
   const unwatch = ctx.bus.subscribe((e) => {
     if (e.topic === 'users') setImmediate(runCheck);
   });
+  // When each store's data last changed, as far as this server heard: by a change's own time, and
+  // for news of no one store (a profile, the bus reconnecting) or anything before this server
+  // started, of all. A stream's hello says it, so a page drawn after it knows its answers are
+  // current (web/api/live.ts).
+  let lastAny = Date.now();
+  const lastIn = new Map<number, number>();
+  const unheard = ctx.bus.subscribe((e) => {
+    if (e.storeId === undefined) lastAny = Math.max(lastAny, e.at);
+    else lastIn.set(e.storeId, Math.max(lastIn.get(e.storeId) ?? 0, e.at));
+  });
   app.addHook('onClose', async () => {
     clearInterval(timer);
     unwatch();
+    unheard();
   });
 
   app.get('/events', access('user'), async (req, reply) => {
@@ -99,7 +110,7 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
     });
     res.write(`retry: 1000\n\n`);
     const send = (data: object) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-    send({ topic: 'hello', at: Date.now() });
+    send({ topic: 'hello', at: Date.now(), since: Math.max(lastAny, ...[...stores].map((id) => lastIn.get(id) ?? 0)) });
     const stream: Stream = { session, sid, userId: me.id, role: me.role, end: () => end(), revoke: () => revoke() };
     // signedOut: this session was signed out (from another device, or by a manager), not his access turned off.
     const revoke = (at = Date.now(), signedOut = false) => {

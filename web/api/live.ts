@@ -3,6 +3,7 @@ import { isRecord } from '../../domain/guards';
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { whenIdle } from '../components/idle';
+import { stillAsDrawn } from './drawnAnswers';
 import type { SignedOutWhy } from '../session/SessionProvider';
 
 /** Which cached queries each server topic makes stale. */
@@ -63,19 +64,23 @@ export function useLiveEvents(store: string, onRevoked: (why: SignedOutWhy) => v
       source.onmessage = (msg: MessageEvent<string>) => {
         let topic: unknown;
         let signedOut = false;
+        let since = Number.POSITIVE_INFINITY;
         try {
           const e: unknown = JSON.parse(msg.data);
           topic = isRecord(e) ? e.topic : undefined;
           signedOut = isRecord(e) && e.signedOut === true;
+          if (isRecord(e) && typeof e.since === 'number') since = e.since;
         } catch {
           return;
         }
         if (topic === 'hello') {
           // What was fetched before the stream was open (or while it was down) may have missed
-          // an event: refresh what is on screen once it is. A first fetch still under way is
-          // left alone (React Query would only join it), so a change made in that moment shows
-          // with the next event.
-          void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'weather' && q.state.dataUpdatedAt > 0 });
+          // an event: refresh what is on screen once it is, but for a drawn page's answers when
+          // nothing changed after it was drawn. A first fetch still under way is left alone
+          // (React Query would only join it), so a change made in that moment shows with the next event.
+          void qc.invalidateQueries({
+            predicate: (q) => q.queryKey[0] !== 'weather' && q.state.dataUpdatedAt > 0 && !stillAsDrawn(q, since),
+          });
         } else if (topic === 'session-revoked') {
           source?.close();
           // This device was signed out (from another, or by a manager), or his access turned off.

@@ -18,8 +18,15 @@ export function AfterDraw({ h, children }: { h: number; children: ReactNode }) {
  * in a render of its own just after the screen's first frame, so it does not delay that paint.
  */
 export function AfterFirstFrame({ children }: { children: ReactNode }) {
-  return useDeferredValue(true, false) ? children : null;
+  return useInBrowser() ? children : null;
 }
+
+/**
+ * False where the server draws a page and in the app's first render, which must be the server's;
+ * true from the next render: for what only the browser knows (what this device supports, its
+ * permissions, its colour scheme).
+ */
+export const useInBrowser = () => useDeferredValue(true, false);
 
 /**
  * A query's `meta` for what only the browser asks (an outside service, which may be slow): a page

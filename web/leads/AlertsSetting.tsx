@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { useInBrowser } from '../components/AfterDraw';
 import { alertPermission, askForAlerts, type AlertPermission } from './alerts';
 
 const STATE: Record<AlertPermission, string> = {
@@ -11,7 +12,9 @@ const STATE: Record<AlertPermission, string> = {
 
 /** Settings → New-lead notifications: the browser asks once, when he chooses to. */
 export function AlertsSetting() {
-  const [permission, setPermission] = useState(alertPermission);
+  const inBrowser = useInBrowser();
+  const [asked, setPermission] = useState<AlertPermission | null>(null);
+  const permission = asked ?? (inBrowser ? alertPermission() : null);
   return (
     <Paper withBorder p="md" radius="md">
       <Stack gap="sm" align="flex-start">
@@ -19,7 +22,7 @@ export function AlertsSetting() {
           New-lead notifications
         </Title>
         <Text size="sm" c="dimmed" data-testid="alerts-state">
-          {STATE[permission]}
+          {permission ? STATE[permission] : '\u00a0'}
         </Text>
         {permission === 'default' && (
           <Button variant="light" onClick={() => void askForAlerts().then(setPermission)}>

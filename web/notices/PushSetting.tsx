@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useInBrowser } from '../components/AfterDraw';
 import { notifications } from '@mantine/notifications';
 import { call } from '../api/client';
 import { LoadError } from '../components/LoadError';
@@ -42,7 +43,8 @@ export function PushSetting() {
   const devices = useQuery({ queryKey: PUSH_DEVICES_KEY, queryFn: () => call('GET /push/subscriptions') });
   const [here, setHere] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const supported = canPush();
+  const inBrowser = useInBrowser();
+  const supported = inBrowser && canPush();
 
   useEffect(() => {
     if (supported)
@@ -82,13 +84,15 @@ export function PushSetting() {
           Notifications on this device
         </Title>
         <Text size="sm" c="dimmed" data-testid="push-state">
-          {!supported
-            ? 'This browser cannot get push notifications. On an iPhone, add the portal to the home screen first, then open it from there.'
-            : on
-              ? 'On: this device gets a notification for each new lead, even with the portal closed. Accept takes the lead from the notification.'
-              : Notification.permission === 'denied'
-                ? 'Blocked: allow notifications for this site in the browser’s site settings, then come back.'
-                : 'Off: turn them on to hear of a new lead on this device, even with the portal closed.'}
+          {!inBrowser
+            ? '\u00a0'
+            : !supported
+              ? 'This browser cannot get push notifications. On an iPhone, add the portal to the home screen first, then open it from there.'
+              : on
+                ? 'On: this device gets a notification for each new lead, even with the portal closed. Accept takes the lead from the notification.'
+                : Notification.permission === 'denied'
+                  ? 'Blocked: allow notifications for this site in the browser’s site settings, then come back.'
+                  : 'Off: turn them on to hear of a new lead on this device, even with the portal closed.'}
         </Text>
         {supported && !on && Notification.permission !== 'denied' && (
           <Button variant="light" loading={busy} onClick={() => void act(turnOn, 'Notifications are on for this device.')}>

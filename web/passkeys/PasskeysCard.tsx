@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useInBrowser } from '../components/AfterDraw';
 import { modals } from '@mantine/modals';
 import { call } from '../api/client';
 import { LoadError } from '../components/LoadError';
@@ -61,6 +62,7 @@ export function PasskeysCard() {
   const form = useSchemaForm(passkeyRenameSchema, { name: '' });
   const [adding, setAdding] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
+  const inBrowser = useInBrowser();
   const supported = canPasskey();
 
   const add = form.onSubmit(async ({ name }) => {
@@ -161,7 +163,7 @@ export function PasskeysCard() {
             ))}
           </Stack>
         )}
-        {!supported ? (
+        {!inBrowser ? null : !supported ? (
           <Text size="sm" c="dimmed">
             {PASSKEY_MSG.unsupported}
           </Text>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Button, Paper, Stack, Text, TextInput, Title, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { Button, Paper, Skeleton, Stack, Text, TextInput, Title, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { PageTitle } from '../components/PageTitle';
+import { useInBrowser } from '../components/AfterDraw';
 import { useSession } from '../session/SessionProvider';
 import { AlertsSetting } from '../leads/AlertsSetting';
 import { PUSH_DEVICES_KEY, PushSetting } from '../notices/PushSetting';
@@ -22,6 +23,8 @@ const FIRST = [PUSH_DEVICES_KEY, MOBILE_KEY, NOTIFY_KEY, PASSKEYS_KEY, SESSIONS_
 export default function SettingsPage() {
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme('light');
+  // The scheme saved on this device is the browser's to tell.
+  const inBrowser = useInBrowser();
   const { user, updateProfileName } = useSession();
   const { code } = useStore();
   // A salesman's own availability is among them.
@@ -57,12 +60,18 @@ export default function SettingsPage() {
           <Title order={2} size="h4">
             Appearance
           </Title>
-          <Text size="sm" c="dimmed">
-            The portal is in {scheme} mode on this device.
-          </Text>
-          <Button variant="light" onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
-            {scheme === 'dark' ? 'Switch to light mode' : 'Switch to dark mode'}
-          </Button>
+          {inBrowser ? (
+            <>
+              <Text size="sm" c="dimmed">
+                The portal is in {scheme} mode on this device.
+              </Text>
+              <Button variant="light" onClick={() => setColorScheme(scheme === 'dark' ? 'light' : 'dark')}>
+                {scheme === 'dark' ? 'Switch to light mode' : 'Switch to dark mode'}
+              </Button>
+            </>
+          ) : (
+            <Skeleton h={62} />
+          )}
         </Stack>
       </Paper>
       <Stack display={ready ? undefined : 'none'}>
