@@ -44,11 +44,13 @@ export const setTakingOver = (on: boolean) => {
   takingOver = on;
 };
 /**
- * Whether this render must be the server's: the page was drawn there and the app now takes it
- * over (hydration). Read at a component's first render; it starts no render of its own (a
- * subscription would draw the whole screen again, in one long task, right after taking over).
+ * A part of a screen built after its first frame: null in that frame, then `value`, built in
+ * slices between which a phone still paints and answers taps (a deferred value). A page the
+ * server drew has the part already and is taken over whole: whether this render takes one over
+ * is read at the component's first render and starts no render of its own (a subscription would
+ * draw the whole screen again, in one long task, right after taking over).
  */
-export const isTakingOver = () => takingOver;
+export const useBuiltAfter = <T,>(value: T | null): T | null => useDeferredValue(value, takingOver ? value : null);
 
 /**
  * Ends taking over a drawn page, once the screen in it is the app's: the page then takes taps

@@ -1,4 +1,3 @@
-import { useDeferredValue } from 'react';
 import { Badge, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../api/client';
@@ -14,7 +13,7 @@ import { formatClock } from '../../domain/format';
 import { useTimeZone } from '../stores/store';
 import { FloorHours } from './FloorHours';
 import { GrabsCard } from '../grabs/GrabsCard';
-import { isTakingOver } from '../components/AfterDraw';
+import { useBuiltAfter } from '../components/AfterDraw';
 
 /** A salesman clocks in and out of the rotation themselves, like a showroom up-board. */
 function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
@@ -55,10 +54,8 @@ function MyDuty({ onDuty, active }: { onDuty: boolean; active: boolean }) {
 export default function OverviewPage() {
   const { user, isManager } = useSession();
   const q = useRotation(OVERVIEW_LOG_SIZE);
-  // Where the line stands comes first; the line itself and the recent actions are built after it,
-  // in slices between which a phone still paints and answers taps (a deferred value). A page the
-  // server drew has them already: it is taken over whole.
-  const line = useDeferredValue(q.data ?? null, isTakingOver() ? (q.data ?? null) : null);
+  // Where the line stands comes first; the line itself and the recent actions are built after it.
+  const line = useBuiltAfter(q.data ?? null);
   const tz = useTimeZone();
   const me = q.data?.queue.find((m) => m.id === user?.uid);
   const mine = q.data?.team.find((m) => m.id === user?.uid);

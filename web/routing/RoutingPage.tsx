@@ -1,4 +1,4 @@
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Button, NumberInput, Paper, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { PageTitle } from '../components/PageTitle';
@@ -8,7 +8,7 @@ import { notifyFail, notifyOk } from '../components/notify';
 import { useRotation, type RotationView } from '../api/rotation';
 import { call, newActionId } from '../api/client';
 import { useSession } from '../session/SessionProvider';
-import { isTakingOver } from '../components/AfterDraw';
+import { useBuiltAfter } from '../components/AfterDraw';
 import { ROUTING_LOG_SIZE, SKIP_WHOM } from '../../domain/rotation';
 import { useRulesNow } from '../api/rules';
 import { assignSchema, skipSchema } from '../../domain/schemas';
@@ -22,9 +22,8 @@ export default function RoutingPage() {
   const q = useRotation(ROUTING_LOG_SIZE);
   const noCustomer = useNoCustomer();
   const failed = q.isError && <LoadError what="the queue" error={q.error} onRetry={() => q.refetch()} />;
-  // The forms and what waits come first; the line and the recent actions under them are built
-  // after, in slices between which a phone still paints and answers taps (a deferred value).
-  const below = useDeferredValue(q.data ?? null, isTakingOver() ? (q.data ?? null) : null);
+  // The forms and what waits come first; the line and the recent actions under them are built after.
+  const below = useBuiltAfter(q.data ?? null);
   if (!isManager) {
     const me = q.data?.queue.find((m) => m.id === user?.uid);
     return (
