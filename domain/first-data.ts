@@ -9,9 +9,21 @@ export const isAskedAtStart = (screen: string): screen is AskedAtStart => (ASKED
 
 /**
  * The screens the server draws with their data (server/http/drawn.ts), by their address after
- * /dashboard/: a phone paints them before the app's code arrives.
+ * /dashboard/ (the group's is /group): a phone paints them before the app's code arrives.
  */
-const DRAWN_SCREENS = ['overview', 'routing', 'leads', 'desk', 'settings', 'management', 'associates', 'stats/sales', 'stats/leads', 'stats/funnel'] as const;
+const DRAWN_SCREENS = [
+  'overview',
+  'routing',
+  'leads',
+  'desk',
+  'settings',
+  'management',
+  'associates',
+  'stats/sales',
+  'stats/leads',
+  'stats/funnel',
+  'group',
+] as const;
 export type DrawnScreen = (typeof DRAWN_SCREENS)[number];
 export const isDrawn = (screen: string | null): screen is DrawnScreen => DRAWN_SCREENS.some((s) => s === screen);
 /** The element of a drawn page that holds its data for the app to take over (web/main.tsx). */

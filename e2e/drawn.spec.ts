@@ -113,26 +113,30 @@ test('every screen a phone opens comes drawn with its data, and the app takes ea
   test.setTimeout(180_000);
   const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
   const rep = await personPage(browser, uniqueEmail('drawn'), unique('Dee Drawn'), { onFloor: false });
-  // Each screen, whose it is, its heading, and a query key its drawn answers hold.
+  // Each screen's address (after /dashboard/, or whole), whose it is, its heading, and a query key its drawn answers hold.
   const screens: [string, Page, string, string][] = [
     ['routing', boss, 'Round Robin (Manager)', '"rotation"'],
     ['leads', boss, 'Leads', '"leads"'],
+    // An address's query is the screen's, as in the browser: the mail to review, without the leads list it does not show.
+    ['leads?view=mail', boss, 'Leads', '"mail","review"'],
     ['desk', boss, 'Desk log', '"desk"'],
     ['management', boss, 'User Management', '"users"'],
     ['stats/sales', boss, 'Sales Tracker', '"sales"'],
     ['stats/leads', boss, 'Lead Stats', '"kpis"'],
     ['stats/funnel', boss, 'Funnel', '"funnel"'],
+    ['/group', boss, 'Group', '"group","waiting"'],
     ['stats/sales', rep, 'Sales Tracker', '"sales"'],
     ['associates', rep, 'My Stats & Notes', '"notes"'],
     ['settings', boss, 'Settings', '"sessions"'],
     ['settings', rep, 'Settings', '"availability"'],
   ];
   for (const [screen, person, heading, key] of screens) {
-    const address = `/dashboard/${screen}`;
+    const address = screen.startsWith('/') ? screen : `/dashboard/${screen}`;
     const own = await person.request.get(address);
     expect(own.headers()['cache-control'], address).toBe('no-store');
     const drawn = /<script type="application\/json" id="drawn">([^<]*)<\/script>/.exec(await own.text())?.[1];
     expect(drawn, address).toContain(key);
+    if (screen === 'leads?view=mail') expect(drawn, address).not.toContain('"unassigned"');
 
     // Without any script: the screen with its data, titled as the screen.
     const bare = await browser.newContext({ storageState: await person.context().storageState(), javaScriptEnabled: false, ...PHONE });
@@ -156,6 +160,10 @@ test('every screen a phone opens comes drawn with its data, and the app takes ea
 
   // A screen its person may not open (a guard sends him on) is not drawn: the app moves him on.
   expect(await (await rep.request.get('/dashboard/management')).text()).not.toContain('id="drawn"');
+  expect(await (await rep.request.get('/group')).text()).not.toContain('id="drawn"');
+  // The group's screen has one address; an address with a query longer than any screen's filters is the plain page.
+  expect(await (await boss.request.get('/dashboard/group')).text()).not.toContain('id="drawn"');
+  expect(await (await boss.request.get(`/dashboard/leads?view=mail&q=${'x'.repeat(600)}`)).text()).not.toContain('id="drawn"');
   await boss.context().close();
   await rep.context().close();
 });

@@ -50,7 +50,8 @@ function unanswered(q: Query) {
 }
 
 /**
- * Draws `screen` at a store's address (`code`, or the person's own store when null), laid out for
+ * Draws `screen` at a store's address (`code`, or the person's own store when null) with its
+ * query (`search`, '' or '?...', read by the screen as in the browser), laid out for
  * a phone or not, with `send` answering its calls as the API answers this request. The screen's
  * own queries say what it needs: it is drawn, what it asked for is fetched, and it is drawn again
  * with the answers, until it asks for nothing more. Null when it is not to be drawn here: no
@@ -60,6 +61,7 @@ function unanswered(q: Query) {
 export async function draw(
   screen: DrawnScreen,
   code: string | null,
+  search: string,
   phone: boolean,
   send: Send,
 ): Promise<{ html: string; title: string; drawn: Drawn } | null> {
@@ -72,16 +74,29 @@ export async function draw(
     const me = await client.fetchQuery(meQuery).catch(() => null);
     const store = me?.stores.find((s) => s.code === (code === null ? me.store : readCode(code)));
     if (!store) return null;
-    const at = storePath(store.code, `/dashboard/${screen}`);
+    // The group's screen has an address of its own, in the person's own store's shell.
+    const at = screen === 'group' ? '/group' : storePath(store.code, `/dashboard/${screen}`);
     page.at = at;
     let title = '';
+    // The queries the last render asked for: only their answers go with the page (an earlier
+    // render may have asked for more, e.g. the leads list before the mail tab's answer said the
+    // address's ?view=mail is there).
+    let used = new Set<string>();
+    const cache = client.getQueryCache();
+    const build = cache.build.bind(cache);
+    cache.build = (...args) => {
+      const q = build(...args);
+      used.add(q.queryHash);
+      return q;
+    };
     const render = async () => {
       title = '';
+      used = new Set();
       const failures: unknown[] = [];
       const { prelude } = await prerenderToNodeStream(
         <Portal client={client} phone={phone}>
           <TitleSink.Provider value={(t) => (title = t)}>
-            <StaticRouter location={at}>
+            <StaticRouter location={at + search}>
               <Screens />
             </StaticRouter>
           </TitleSink.Provider>
@@ -99,7 +114,10 @@ export async function draw(
       const asked = client.getQueryCache().findAll().filter(unanswered);
       // A screen that sent its person elsewhere (a guard) drew no title: the app moves him on.
       if (!title) return null;
-      if (!asked.length) return { html, title, drawn: { at, drawnAt, state: dehydrate(client), phone } };
+      if (!asked.length) {
+        const state = dehydrate(client, { shouldDehydrateQuery: (q) => used.has(q.queryHash) && q.state.status === 'success' });
+        return { html, title, drawn: { at, drawnAt, state, phone } };
+      }
       await Promise.all(asked.map((q) => q.fetch().catch(() => undefined)));
       if (asked.some((q) => q.state.status !== 'success')) return null;
     }

@@ -14,6 +14,7 @@ interface Drawing {
   draw: (
     screen: DrawnScreen,
     code: string | null,
+    search: string,
     phone: boolean,
     send: (url: string, init: RequestInit) => Promise<Response>,
   ) => Promise<{ html: string; title: string; drawn: Drawn } | null>;
@@ -39,8 +40,10 @@ const START_LATER = `requestAnimationFrame(function () {
 });`;
 const sha256 = (script: string) => `'sha256-${crypto.createHash('sha256').update(script).digest('base64')}'`;
 
-/** A screen's address the server draws: /s/CODE/dashboard/overview, /dashboard (the overview), /dashboard/stats/funnel and the like, without a query. */
-const ADDRESS = /^(?:\/s\/([A-Za-z0-9]{2,8}))?\/dashboard(?:\/([a-z]+(?:\/[a-z]+)?))?\/?$/;
+/** A screen's address the server draws: /s/CODE/dashboard/overview, /dashboard (the overview), /dashboard/stats/funnel and the like, or /group. */
+const ADDRESS = /^(?:(?:\/s\/([A-Za-z0-9]{2,8}))?\/dashboard(?:\/([a-z]+(?:\/[a-z]+)?))?|\/(group))\/?$/;
+/** The longest query a drawn address may carry (a screen's filters); a longer one gets the plain page. */
+const QUERY_MAX = 512;
 
 /**
  * The first frame of a phone's most used screens drawn on the server, with its data: the page
@@ -70,8 +73,9 @@ export async function loadDrawing(webDist: string, names: { appName: string; dea
     async pageFor(app: FastifyInstance, req: FastifyRequest, page: () => string): Promise<string | null> {
       const [pathname, query] = req.url.split('?', 2);
       const m = ADDRESS.exec(pathname);
-      const screen = m ? (m[2] ?? 'overview') : null;
-      if (!m || query !== undefined || !req.headers.cookie || !isDrawn(screen)) return null;
+      // The group's screen is at /group only.
+      const screen = !m ? null : m[3] ? 'group' : m[2] === 'group' ? null : (m[2] ?? 'overview');
+      if (!m || (query?.length ?? 0) > QUERY_MAX || !req.headers.cookie || !isDrawn(screen)) return null;
       const send = async (url: string, init: RequestInit) => {
         if (init.method && init.method !== 'GET') throw new Error('A drawn page only reads.');
         const res = await app.inject({
@@ -85,7 +89,7 @@ export async function loadDrawing(webDist: string, names: { appName: string; dea
       try {
         // A phone's browser says "Mobi" in its name (as Chrome, Safari and Firefox on phones do): its page is laid out for a phone.
         const phone = /Mobi/i.test(req.headers['user-agent'] ?? '');
-        const out = await drawing.draw(screen, m[1] ?? null, phone, send);
+        const out = await drawing.draw(screen, m[1] ?? null, query ? `?${query}` : '', phone, send);
         if (!out) return null;
         // The app's code starts after the first paint; until it has taken the page over, the page
         // takes no tap (inert): a button drawn here would not yet do anything.

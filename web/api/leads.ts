@@ -8,7 +8,7 @@ import { useStore } from '../stores/store';
 export type { Lead };
 
 /** Leads newest first, a page at a time; the search runs on the server. */
-export function useLeads(filter: { q: string; open: boolean; mine?: boolean; unassigned?: boolean }) {
+export function useLeads(filter: { q: string; open: boolean; mine?: boolean; unassigned?: boolean }, enabled = true) {
   const { code: store } = useStore();
   return useInfiniteQuery({
     queryKey: ['leads', store, filter],
@@ -19,6 +19,7 @@ export function useLeads(filter: { q: string; open: boolean; mine?: boolean; una
         store,
       }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    enabled,
   });
 }
 

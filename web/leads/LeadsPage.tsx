@@ -20,7 +20,8 @@ export default function LeadsPage() {
   const asked = params.get('view');
   const [view, setView] = useState<string>(asked === 'unassigned' || (asked === 'mail' && mailTab.length) ? asked : 'all');
   const unassigned = view === 'unassigned';
-  const leads = useLeads({ q, open, unassigned });
+  // Mail to review shows no leads: they are asked for when another view is picked.
+  const leads = useLeads({ q, open, unassigned }, view !== 'mail');
 
   const picker = (
     <SegmentedControl
