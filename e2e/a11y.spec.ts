@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { mailsTo } from './support/mail';
 import { personPage, unique } from './support/people';
-import { animationsDone } from './support/settle';
+import { animationsDone, settled } from './support/settle';
 import { today } from './support/clock';
 
 /**
@@ -34,12 +34,6 @@ const heading =
   async (page: Page) => {
     await expect(page.getByRole('heading', { level: 1, name, exact })).toBeVisible();
   };
-
-/** Waits for skeletons and loaders to go, so the scan sees the real content. */
-async function settled(page: Page) {
-  await expect(page.locator('.mantine-Skeleton-root')).toHaveCount(0);
-  await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0);
-}
 
 async function scheme(page: Page, mode: Mode) {
   await page.emulateMedia({ colorScheme: mode, reducedMotion: 'reduce' });

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { devices, expect, test } from '@playwright/test';
+import { takenOver } from './support/settle';
 import { personPage, uniqueEmail } from './support/people';
 
 test('a signed-out visit logs no error, loads no dashboard code and asks search engines to stay away', async ({ page }) => {
@@ -109,6 +110,32 @@ test("the leads screen and a salesman's sales tracker use every hint their page 
   await boss.waitForTimeout(3500);
   expect(problems).toEqual([]);
   await boss.context().close();
+  await rep.context().close();
+});
+
+test('a phone builds a chart only once it is scrolled to: the chart code is not fetched before', async ({ browser }) => {
+  const rep = await personPage(browser, uniqueEmail('perf'), 'Perry Phone', { onFloor: false });
+  const phone = await browser.newContext({
+    storageState: await rep.context().storageState(),
+    userAgent: devices['Pixel 7'].userAgent,
+    viewport: { width: 375, height: 800 },
+  });
+  const page = await phone.newPage();
+  const charts: string[] = [];
+  page.on('request', (r) => void (/\/assets\/(charts|Plots)-/.test(r.url()) && charts.push(r.url())));
+  await page.goto('/dashboard/stats/sales');
+  await takenOver(page);
+  const daily = page.getByRole('img', { name: /^Commission per day this month/ });
+  await expect(daily).not.toBeInViewport();
+  await page.waitForLoadState('networkidle');
+  // Once the browser has been idle (the charts' other condition) and drawn a frame after, nothing was fetched.
+  await page.evaluate(() => new Promise((r) => requestIdleCallback(() => requestAnimationFrame(r))));
+  await expect(daily.locator('.mantine-Skeleton-root')).toHaveCount(1);
+  expect(charts).toEqual([]);
+  await daily.scrollIntoViewIfNeeded();
+  await expect(daily.locator('.recharts-surface')).toBeVisible();
+  expect(charts.length).toBeGreaterThan(0);
+  await phone.close();
   await rep.context().close();
 });
 

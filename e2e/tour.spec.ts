@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { signIn } from './support/session';
-import { animationsDone, takenOver } from './support/settle';
+import { settled, takenOver } from './support/settle';
 import { layoutProblems } from './support/layout';
 
 /**
@@ -30,12 +30,6 @@ interface Stop {
 }
 
 const h1 = (page: Page, name: string) => expect(page.getByRole('heading', { level: 1, name, exact: true })).toBeVisible();
-
-async function settled(page: Page) {
-  await expect(page.locator('.mantine-Skeleton-root')).toHaveCount(0);
-  await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0);
-  await animationsDone(page);
-}
 
 async function scheme(page: Page, mode: Mode) {
   if (page.url() === 'about:blank') await page.goto('/');

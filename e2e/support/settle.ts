@@ -22,3 +22,19 @@ export async function noSidewaysScroll(page: Page) {
  * over: it stays inert until then. Keys do not wait by themselves as clicks do.
  */
 export const takenOver = (page: Page) => expect(page.locator('#root')).not.toHaveAttribute('inert');
+
+/**
+ * Waits for placeholders and loaders to go, so what is measured is the real content. A chart is
+ * built once it is on screen (web/components/AfterDraw.tsx): each placeholder is scrolled to,
+ * then the page goes back to its top.
+ */
+export async function settled(page: Page) {
+  const skeletons = page.locator('.mantine-Skeleton-root');
+  await expect(async () => {
+    for (const s of await skeletons.all()) await s.scrollIntoViewIfNeeded({ timeout: 1000 }).catch(() => undefined);
+    await expect(skeletons).toHaveCount(0, { timeout: 1000 });
+  }).toPass();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(page.locator('.mantine-Loader-root:visible')).toHaveCount(0);
+  await animationsDone(page);
+}

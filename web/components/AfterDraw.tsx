@@ -1,16 +1,38 @@
-import { createContext, Suspense, useDeferredValue, useEffect, type ReactNode } from 'react';
+import { createContext, Suspense, useDeferredValue, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Skeleton } from '@mantine/core';
 import { useIdle } from './idle';
 
 /**
  * What a screen can wait for (a chart, whose library is fetched on demand): drawn once the
- * browser has been idle after the screen appeared, in a placeholder of its height until then, so
- * the figures above show first and nothing below moves when it comes.
+ * browser has been idle after the screen appeared and the placeholder (of its height, so nothing
+ * below moves when it comes) is on screen: the figures above show first, and a phone, where the
+ * charts sit below the first screenful, builds them only when scrolled to.
  */
 export function AfterDraw({ h, children }: { h: number; children: ReactNode }) {
-  const drawn = useIdle(2000);
+  const idle = useIdle(2000);
+  const [ref, seen] = useSeen();
   const placeholder = <Skeleton h={h} />;
-  return <Suspense fallback={placeholder}>{drawn ? children : placeholder}</Suspense>;
+  return (
+    <div ref={ref}>
+      <Suspense fallback={placeholder}>{idle && seen ? children : placeholder}</Suspense>
+    </div>
+  );
+}
+
+/** Whether the element has been on screen (and from then on, true). */
+function useSeen() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [seen, setSeen] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (seen || !el) return;
+    const watch = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setSeen(true);
+    });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [seen]);
+  return [ref, seen] as const;
 }
 
 /**
