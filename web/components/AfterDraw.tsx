@@ -1,6 +1,6 @@
-import { createContext, Suspense, useDeferredValue, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, startTransition, Suspense, useDeferredValue, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Skeleton } from '@mantine/core';
-import { useIdle } from './idle';
+import { useIdle, whenIdle } from './idle';
 
 /**
  * What a screen can wait for (a chart, whose library is fetched on demand): drawn once the
@@ -33,6 +33,20 @@ function useSeen() {
     return () => watch.disconnect();
   }, [seen]);
   return [ref, seen] as const;
+}
+
+/**
+ * How many of `n` parts of a screen to show: one more each time the browser has been idle after
+ * the last one came, so each is built and laid out in a task of its own rather than all together
+ * in one long task. A page the server draws has them all, and is taken over with them all.
+ */
+export function useOneByOne(n: number): number {
+  const [shown, setShown] = useState(() => (takingOver ? n : 0));
+  useEffect(() => {
+    if (shown >= n) return;
+    return whenIdle(() => startTransition(() => setShown(shown + 1)), 500);
+  }, [shown, n]);
+  return shown;
 }
 
 /**

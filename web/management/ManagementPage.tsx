@@ -1,8 +1,9 @@
 import { useMedia } from '../components/useCompact';
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Badge, Button, Checkbox, Group, Loader, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { PageTitle } from '../components/PageTitle';
+import { useBuiltAfter, useOneByOne } from '../components/AfterDraw';
 import { ApiError } from '../../domain/errors';
 import { useSession } from '../session/SessionProvider';
 import { statusOf, visibleUsers } from '../../domain/users';
@@ -17,6 +18,9 @@ import { SignInSection } from './SignInSection';
 
 const NO_PERMISSION = 'You need manager permissions to view this page.';
 
+/** The settings under the list of users, top to bottom. */
+const SECTIONS = [StoresSection, RulesSection, RoutingRulesSection, PayPlanSection, Integrations, SignInSection];
+
 export default function ManagementPage() {
   const { isManager } = useSession();
   const [showDeleted, setShowDeleted] = useState(false);
@@ -25,12 +29,14 @@ export default function ManagementPage() {
   const q = useUsers(showDeleted);
   const status = useStatus();
   // The page's frame comes first; the list of users and the sections under it are built after it,
-  // in slices between which a phone still paints and answers taps (deferred values).
-  const list = useDeferredValue(q.data ?? null, null);
-  const sections = useDeferredValue(true, false);
+  // in slices between which a phone still paints and answers taps (deferred values), or drawn
+  // with it on the server.
+  const list = useBuiltAfter(q.data ?? null);
   // Once the users have come the sections stay shown (Show deleted asks for another list).
   const [listed, setListed] = useState(false);
   if (list && !listed) setListed(true);
+  // The sections come one by one after the frame (a phone builds each in a task of its own); a drawn page has them all.
+  const sections = useOneByOne(SECTIONS.length);
 
   if (!isManager || (q.error instanceof ApiError && q.error.status === 403)) {
     return (
@@ -139,14 +145,11 @@ export default function ManagementPage() {
       <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
       {/* The sections ask for their data at once but show once the users are in: drawn before, the
           list would push them all down as it came (on a phone, far out of sight). */}
-      {sections && (
+      {sections > 0 && (
         <Stack display={!q.isError && !listed ? 'none' : undefined}>
-          <StoresSection />
-          <RulesSection />
-          <RoutingRulesSection />
-          <PayPlanSection />
-          <Integrations />
-          <SignInSection />
+          {SECTIONS.slice(0, sections).map((Section, i) => (
+            <Section key={i} />
+          ))}
         </Stack>
       )}
     </Stack>
