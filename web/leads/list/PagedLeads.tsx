@@ -1,4 +1,5 @@
-import { useDeferredValue, useMemo, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
+import { useBuiltAfter } from '../../components/AfterDraw';
 import { Button, Skeleton, Stack, Title } from '@mantine/core';
 import type { Lead, useLeads } from '../../api/leads';
 import { useTimeZone } from '../../stores/store';
@@ -38,8 +39,9 @@ function DueFirst({ leads, ...list }: { leads: Lead[]; onOpen: OpenDialog; showA
 export function PagedLeads({ query, dueFirst = false, ...list }: { query: ReturnType<typeof useLeads>; showAssignee?: boolean; dueFirst?: boolean }) {
   const leads = useMemo(() => query.data?.pages.flatMap((p) => p.leads), [query.data]);
   // A page of lead cards takes a slow phone a good part of a second to build: React builds it
-  // in slices between which the page still answers taps (a deferred value), not in one go.
-  const shown = useDeferredValue(leads ?? null, null);
+  // in slices between which the page still answers taps (a deferred value), not in one go. A
+  // page the server drew has them: taking them over is lighter than building them.
+  const shown = useBuiltAfter(leads ?? null);
   const { open, ...dialogs } = useLeadDialogs(leads);
   let pages: ReactNode = null;
   if (query.isPending || (leads && !shown))
