@@ -79,8 +79,7 @@ export async function draw(
     page.at = at;
     let title = '';
     // The queries the last render asked for: only their answers go with the page (an earlier
-    // render may have asked for more, e.g. the leads list before the mail tab's answer said the
-    // address's ?view=mail is there).
+    // render, made before some answer came, may have shown and asked for something else).
     let used = new Set<string>();
     const cache = client.getQueryCache();
     const build = cache.build.bind(cache);
