@@ -78,19 +78,8 @@ export async function draw(
     const at = screen === 'group' ? '/group' : storePath(store.code, `/dashboard/${screen}`);
     page.at = at;
     let title = '';
-    // The queries the last render asked for: only their answers go with the page (an earlier
-    // render, made before some answer came, may have shown and asked for something else).
-    let used = new Set<string>();
-    const cache = client.getQueryCache();
-    const build = cache.build.bind(cache);
-    cache.build = (...args) => {
-      const q = build(...args);
-      used.add(q.queryHash);
-      return q;
-    };
     const render = async () => {
       title = '';
-      used = new Set();
       const failures: unknown[] = [];
       const { prelude } = await prerenderToNodeStream(
         <Portal client={client} phone={phone}>
@@ -113,10 +102,7 @@ export async function draw(
       const asked = client.getQueryCache().findAll().filter(unanswered);
       // A screen that sent its person elsewhere (a guard) drew no title: the app moves him on.
       if (!title) return null;
-      if (!asked.length) {
-        const state = dehydrate(client, { shouldDehydrateQuery: (q) => used.has(q.queryHash) && q.state.status === 'success' });
-        return { html, title, drawn: { at, drawnAt, state, phone } };
-      }
+      if (!asked.length) return { html, title, drawn: { at, drawnAt, state: dehydrate(client), phone } };
       await Promise.all(asked.map((q) => q.fetch().catch(() => undefined)));
       if (asked.some((q) => q.state.status !== 'success')) return null;
     }

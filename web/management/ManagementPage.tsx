@@ -143,8 +143,8 @@ export default function ManagementPage() {
       )}
 
       <UserDialog opened={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
-      {/* The sections ask for their data at once but show once the users are in: drawn before, the
-          list would push them all down as it came (on a phone, far out of sight). */}
+      {/* The sections ask for their data as they come but show once the users are in: drawn before,
+          the list would push them all down as it came (on a phone, far out of sight). */}
       {sections > 0 && (
         <Stack display={!q.isError && !listed ? 'none' : undefined}>
           {SECTIONS.slice(0, sections).map((Section, i) => (
