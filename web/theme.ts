@@ -12,6 +12,9 @@ export const theme = createTheme({
     // placed its hidden list as the screen appeared, each forcing the whole page's styles to be
     // worked out in the middle of drawing it, and followed the page's scrolling from then on.
     Combobox: { defaultProps: { keepMounted: false } },
+    // A wide table scrolls sideways with the browser's own scrolling: the library's drawn scrollbars
+    // measured the page each time it changed, each time working out the layout of the whole page.
+    TableScrollContainer: { defaultProps: { type: 'native' } },
   },
 });
 

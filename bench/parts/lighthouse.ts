@@ -121,6 +121,8 @@ async function lighthouseRuns(demo: Demo, runs = Number(process.env.LIGHTHOUSE_R
           tbtMs: ms('total-blocking-time'),
           report: result.lhr,
         });
+        const t = tries[tries.length - 1];
+        say(`[lighthouse] ${name} ${i + 1}/${runs}: ${t.performance}, LCP ${t.lcpMs} ms, TBT ${t.tbtMs} ms`);
       } finally {
         await chrome.stop();
       }

@@ -94,7 +94,7 @@ export default function ManagementPage() {
       ) : phone ? (
         <Stack gap="sm" role="list" aria-label="Users">
           {users.map((u) => (
-            <Paper key={u.id} withBorder p="sm" radius="md" role="listitem" data-testid="user-row" aria-label={u.email}>
+            <Paper key={u.id} withBorder p="sm" radius="md" role="listitem" data-testid="user-row" aria-label={u.email} className="laid-out-near">
               <Stack gap={6}>
                 <Badges user={u} />
                 <Text fw={600}>{u.name}</Text>
@@ -148,7 +148,9 @@ export default function ManagementPage() {
       {sections > 0 && (
         <Stack display={!q.isError && !listed ? 'none' : undefined}>
           {SECTIONS.slice(0, sections).map((Section, i) => (
-            <Section key={i} />
+            <div key={i} className="laid-out-near">
+              <Section />
+            </div>
           ))}
         </Stack>
       )}

@@ -537,7 +537,8 @@ function TestLead() {
               style={{ minWidth: 140 }}
             />
           </Group>
-          <Textarea label="Comments" autosize minRows={2} value={traits.comments ?? ''} onChange={(e) => set('comments', e.currentTarget.value)} />
+          {/* Not autosized: that measures the page as the section is drawn; it can be pulled taller. */}
+          <Textarea label="Comments" rows={2} resize="vertical" value={traits.comments ?? ''} onChange={(e) => set('comments', e.currentTarget.value)} />
           <Group>
             <Button type="submit" color="blue.8" loading={busy}>
               Test

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { NavLink as RouterLink, useLocation, useNavigate } from 'react-router';
-import { AppShell, NavLink, ScrollArea, Text } from '@mantine/core';
+import { AppShell, NavLink, Text } from '@mantine/core';
 import {
   IconBuildingStore,
   IconChartBar,
@@ -42,7 +42,7 @@ export function MainMenu() {
   );
   return (
     <>
-      <AppShell.Section grow component={ScrollArea}>
+      <AppShell.Section grow style={{ overflowY: 'auto' }}>
         {user?.groupManager && link('/group', 'Group', IconBuildingStore)}
         {link(to('/dashboard/overview'), 'Overview', IconHome)}
         {link(to('/dashboard/associates'), 'Salesman', IconUser)}

@@ -136,7 +136,7 @@ export function FloorReport() {
           ))}
         </Stack>
       ) : (
-        <Table.ScrollContainer minWidth={880} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Floor report' } }}>
+        <Table.ScrollContainer minWidth={880} tabIndex={0} role="region" aria-label="Floor report">
           <Table striped aria-label="Floor report per salesman">
             <Table.Thead>
               <Table.Tr>

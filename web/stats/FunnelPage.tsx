@@ -68,7 +68,7 @@ function FunnelTable({ f, compact }: { f: FunnelAnswer; compact: boolean }) {
       </Stack>
     );
   return (
-    <Table.ScrollContainer minWidth={720} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': label } }}>
+    <Table.ScrollContainer minWidth={720} tabIndex={0} role="region" aria-label={label}>
       <Table striped aria-label={label}>
         <Table.Thead>
           <Table.Tr>

@@ -92,7 +92,7 @@ export default function LeadsKpiPage() {
                 ))}
               </Stack>
             ) : (
-              <Table.ScrollContainer minWidth={480} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Leads per associate' } }}>
+              <Table.ScrollContainer minWidth={480} tabIndex={0} role="region" aria-label="Leads per associate">
                 <Table striped aria-label="Leads per associate">
                   <Table.Thead>
                     <Table.Tr>

@@ -130,7 +130,7 @@ export default function SalesPage() {
           {!below ? (
             <Skeleton h={280} aria-hidden />
           ) : (
-            <Grid>
+            <Grid className="laid-out-near">
               {!below.readOnly && (
                 <Grid.Col span={{ base: 12, md: 4 }}>
                   <Paper withBorder p="md" radius="md">

@@ -11,7 +11,7 @@ export const LeadCard = memo(function LeadCard({ showAssignee, day: _day, ...row
   const when = useWhen();
   const l = row.lead;
   return (
-    <Paper component="li" withBorder p="sm" radius="md" data-testid="lead-row">
+    <Paper component="li" withBorder p="sm" radius="md" data-testid="lead-row" className="laid-out-near">
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
         <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
           <LeadDetails lead={l} onOpen={row.onOpen} />

@@ -40,7 +40,7 @@ export function PlanCard() {
   const d = q.data;
   const next = d?.plans.filter((p) => p.state === 'upcoming').at(-1);
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="pay-plan-title" data-testid="pay-plan">
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="pay-plan-title" data-testid="pay-plan" className="laid-out-near">
       <Group justify="space-between" gap="xs" mb="xs">
         <Title order={2} size="h4" id="pay-plan-title">
           Your pay plan

@@ -152,7 +152,7 @@ export function SalesList({ sales, today }: { sales: (Sale & { store?: string })
       ) : compact ? (
         <Stack component="ul" gap="xs" aria-label="Sales" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {shown.map((s) => (
-            <Paper component="li" key={s.id} withBorder radius="md" p="sm" data-testid="sale-row">
+            <Paper component="li" key={s.id} withBorder radius="md" p="sm" data-testid="sale-row" className="laid-out-near">
               <Group justify="space-between" wrap="nowrap" gap="xs">
                 <Text size="sm" fw={600} data-testid="sale-date">
                   {formatDay(s.date)}
