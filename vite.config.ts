@@ -7,8 +7,13 @@ import { precompressDir } from './server/http/compress';
 const CHARTS =
   /node_modules[\\/](recharts|@mantine[\\/]charts|d3-|victory-vendor|decimal\.js-light|es-toolkit|@reduxjs|redux|immer|reselect|react-redux|eventemitter3)/;
 
-/** What only the screens with forms need: zod and the schemas built with it, number inputs. */
-const FORMS = /node_modules[\\/](zod|react-number-format)[\\/]|[\\/]domain[\\/](schemas|rules|contract[\\/]\w+)\.ts|[\\/]web[\\/](forms|leads[\\/]list)[\\/]/;
+/**
+ * What only the screens with forms need: zod, number inputs, the lead lists. No module that builds
+ * schemas is in it: every module of a chunk starts with it, and building a screen's schemas it
+ * does not use was the largest part of starting its code on a phone. The forms' schemas
+ * (web/forms/checks.ts, domain/schemas.ts) are a chunk of their own, fetched after the screen is up.
+ */
+const FORMS = /node_modules[\\/](zod|react-number-format)[\\/]|[\\/]web[\\/](forms[\\/](?!checks)|leads[\\/]list[\\/])/;
 
 /** Writes .br and .gz beside every text file of the build; the server sends them as they are. */
 function precompress(): Plugin {

@@ -1,5 +1,8 @@
 import { tierFor, type PayPlan } from './payplan';
 
+/** The earliest day a sale may be dated. */
+export const MIN_SALE_DATE = '2000-01-01';
+
 export type Split = 'full' | 'half';
 
 export type Plan = {

@@ -8,6 +8,7 @@ export const OVERVIEW_LOG_SIZE = 10;
 export const ROUTING_LOG_SIZE = 12;
 /** Skip names someone in the queue: not a manager, not someone off duty or already snoozed. */
 export const SKIP_WHOM = 'Select a user to skip';
+export const HAND_OUT_WHOM = 'Choose the salesman to hand it to';
 
 export type Member = {
   id: string;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MSG } from './auth-messages';
-import { parseMoneyToCents } from './commission';
+import { MIN_SALE_DATE, parseMoneyToCents } from './commission';
 import { normalizeName, normalizeRole } from './roles';
-import { SKIP_WHOM } from './rotation';
+import { HAND_OUT_WHOM, SKIP_WHOM } from './rotation';
 import { isValidDayKey } from './time';
 import { CONTACT_CHANNELS } from './speed';
 import { CONTACT_OUTCOMES, LOCAL_TIME } from './stages';
@@ -216,7 +216,6 @@ export const soldSchema = z
 /** A change to a sale: the fields sent replace the sale's, the others stay. */
 export const salePatchSchema = z.object(saleFields, { error: 'Invalid request body' }).partial().transform(inCents);
 
-export const MIN_SALE_DATE = '2000-01-01';
 const DATE_IN_FUTURE = 'Date cannot be in the future.';
 const DATE_TOO_EARLY = 'Date cannot be before 2000.';
 
@@ -310,7 +309,6 @@ export const showSchema = body({ shown: z.boolean({ error: 'Say whether the cust
 export const lostSchema = body({ reason: text('Choose why the lead was lost', 60), note: optionalText(MAX_NOTE).optional() });
 
 const HAND_OUT_WHY = 'Say why you hand it to this salesman';
-export const HAND_OUT_WHOM = 'Choose the salesman to hand it to';
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
 /**

@@ -113,6 +113,45 @@ test("the leads screen and a salesman's sales tracker use every hint their page 
   await rep.context().close();
 });
 
+test("a form's schemas are fetched after its screen is up, apart from it; out of reach, the server's check still answers", async ({ browser }) => {
+  const rep = await personPage(browser, uniqueEmail('schemas'), 'Sam Schemas', { onFloor: false });
+  const refused: string[] = [];
+  await rep.route(/\/assets\/(checks|schemas)-/, (r) => {
+    refused.push(new URL(r.request().url()).pathname);
+    return r.abort();
+  });
+  const posts: string[] = [];
+  rep.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/sales') posts.push(r.url());
+  });
+  await rep.goto('/dashboard/stats/sales');
+  await expect(rep.getByTestId('daily-summary')).toBeVisible();
+  await takenOver(rep);
+  const page = await (await rep.request.get('/dashboard/stats/sales')).text();
+  const later = /<script type="application\/json" id="later">([^<]*)<\/script>/.exec(page)?.[1];
+  const hinted = [...page.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]).concat(later ? (JSON.parse(later) as string[]) : []);
+  expect(hinted.some((h) => /SalesPage/.test(h))).toBe(true);
+  expect(hinted.filter((h) => /\/(checks|schemas)-/.test(h))).toEqual([]);
+  // The screen is up without them; they are asked for once it is idle.
+  await expect.poll(() => refused.length).toBeGreaterThan(0);
+  const form = rep.getByRole('form', { name: 'Add Sale' });
+  const gross = form.getByLabel('Front gross ($)');
+  const refusal = 'Front gross must be a number like 1500 or 1500.50';
+  await gross.fill('fifteen hundred');
+  await form.getByRole('button', { name: 'Add Sale' }).click();
+  await expect(gross).toHaveAccessibleDescription(refusal);
+  expect(posts).toHaveLength(1);
+  // Once they can come, the form checks by itself: the same words, and nothing sent.
+  await rep.unroute(/\/assets\/(checks|schemas)-/);
+  await gross.fill('1500');
+  await expect(gross).not.toHaveAccessibleDescription(refusal);
+  await gross.fill('twelve');
+  await form.getByRole('button', { name: 'Add Sale' }).click();
+  await expect(gross).toHaveAccessibleDescription(refusal);
+  expect(posts).toHaveLength(1);
+  await rep.context().close();
+});
+
 test('a phone builds a chart only once it is scrolled to: the chart code is not fetched before', async ({ browser }) => {
   const rep = await personPage(browser, uniqueEmail('perf'), 'Perry Phone', { onFloor: false });
   const phone = await browser.newContext({

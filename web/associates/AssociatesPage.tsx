@@ -13,11 +13,10 @@ import { useSession } from '../session/SessionProvider';
 import { MySpeed } from '../stats/SpeedFigures';
 import { Fairness } from '../ledger/Fairness';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
-import { notesSchema } from '../../domain/schemas';
 
 function Notes() {
   const saved = useQuery({ queryKey: ['notes'], queryFn: () => call('GET /profile/notes') });
-  const form = useSchemaForm(notesSchema, { notes: '' });
+  const form = useSchemaForm((c) => c.notesSchema, { notes: '' });
   const { notes } = form.getValues();
   // When the saved notes arrive (or change elsewhere), the editor shows them.
   const [shown, setShown] = useState<string | null>(null);
@@ -35,7 +34,7 @@ function Notes() {
       <Stack gap="sm">
         <Textarea label="Notes" autosize minRows={4} maxLength={5000} {...form.getInputProps('notes')} disabled={saved.isPending} />
         <Button
-          onClick={() => !form.validate().hasErrors && save.mutate(form.getValues())}
+          onClick={() => void Promise.resolve(form.validate()).then((r) => !r.hasErrors && save.mutate(form.getValues()))}
           loading={save.isPending}
           disabled={saved.data?.notes === notes}
           style={{ alignSelf: 'flex-start' }}

@@ -12,7 +12,7 @@ import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { formatClock, formatDay } from '../../domain/format';
 import { STAGE_LABELS } from '../../domain/stages';
 import { dayKey, isValidDayKey } from '../../domain/time';
-import { deskUpSchema, type DeskLog, type DeskPatch, type DeskRow } from '../../domain/desk';
+import { type DeskLog, type DeskPatch, type DeskRow } from '../../domain/desk';
 
 /** Under the "leads" key: every change to a lead (the "leads" and "rotation" topics) refetches it. */
 const deskKey = (store: string, day: string) => ['leads', 'desk', store, day];
@@ -62,7 +62,11 @@ function LogUpForm() {
   const team = rotation.data?.team ?? [];
   const nextUp = rotation.data?.nextUp?.name;
   const qc = useQueryClient();
-  const form = useSchemaForm(deskUpSchema, { customer: '', vehicle: '', tradeIn: false, askedFor: '' }, { onValuesChange: () => setActionId(newActionId()) });
+  const form = useSchemaForm(
+    (c) => c.deskUpSchema,
+    { customer: '', vehicle: '', tradeIn: false, askedFor: '' },
+    { onValuesChange: () => setActionId(newActionId()) },
+  );
   const { customer, askedFor } = form.getValues();
   const m = useMutation({
     mutationFn: (v: { customer: string; vehicle: string; tradeIn: boolean; askedFor: string }) =>

@@ -4,7 +4,6 @@ import { notifyFail, notifyOk } from '../components/notify';
 import { useCompact } from '../components/useCompact';
 import { useWhen } from '../components/when';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
-import { leadAddressSchema } from '../../domain/schemas';
 import type { Answer } from '../../domain/contract/routes';
 import { useAddAddress, useLeadAddresses, useRemoveAddress, useTestAddress, type LeadAddress } from './api';
 
@@ -167,7 +166,7 @@ function AddressList({ rows, receiverOn, act }: { rows: LeadAddress[]; receiverO
 /** Manager → Integrations → Lead mail: the addresses the portal takes lead mail for, how each fares today, a test lead. */
 export function LeadMail() {
   const q = useLeadAddresses();
-  const form = useSchemaForm(leadAddressSchema, { address: '' });
+  const form = useSchemaForm((c) => c.leadAddressSchema, { address: '' });
   const add = useAddAddress();
   const remove = useRemoveAddress();
   const test = useTestAddress();

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Group, List, Loader, Modal, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { formatDateTime } from '../../domain/format';
-import { dismissMailSchema, mailLeadSchema } from '../../domain/schemas';
 import { notifyFail, notifyOk } from '../components/notify';
 import { useCompact } from '../components/useCompact';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
@@ -12,7 +11,7 @@ import { leadMadeText, Outcome, StateBadge } from './Outcome';
 const blank = (s: string) => s.trim() || undefined;
 
 function MakeLead({ mail, onDone, onDismiss }: { mail: OpenedMail; onDone: () => void; onDismiss: () => void }) {
-  const form = useSchemaForm(mailLeadSchema, { ...mail.prefill });
+  const form = useSchemaForm((c) => c.mailLeadSchema, { ...mail.prefill });
   const make = useMakeLead({
     onSuccess: (r, v) => {
       const lead = r.message.leads[0];
@@ -58,7 +57,7 @@ function MakeLead({ mail, onDone, onDismiss }: { mail: OpenedMail; onDone: () =>
 }
 
 function Dismiss({ mail, onDone, onBack }: { mail: OpenedMail; onDone: () => void; onBack: () => void }) {
-  const form = useSchemaForm(dismissMailSchema, { reason: '' });
+  const form = useSchemaForm((c) => c.dismissMailSchema, { reason: '' });
   const dismiss = useDismissMail({
     onSuccess: () => {
       notifyOk('Mail dismissed.');

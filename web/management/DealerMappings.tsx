@@ -4,7 +4,6 @@ import { call } from '../api/client';
 import { notifyFail, notifyOk } from '../components/notify';
 import { useCompact } from '../components/useCompact';
 import { useStores } from '../stores/api';
-import { dealerMapSchema } from '../../domain/schemas';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import type { Answer } from '../../domain/contract/routes';
 
@@ -32,7 +31,7 @@ export function DealerMappings() {
   const compact = useCompact();
   const stores = useStores();
   const list = useQuery({ queryKey: ['dealers'], queryFn: () => call('GET /group/dealers') });
-  const form = useSchemaForm(dealerMapSchema, { dealer: '', store: '' });
+  const form = useSchemaForm((c) => c.dealerMapSchema, { dealer: '', store: '' });
   const map = useMapDealer(() => form.reset());
   const remove = useMutation({
     mutationFn: (m: Mapping) => call('DELETE /group/dealers/:id', { params: { id: m.id } }),

@@ -9,7 +9,6 @@ import type { Answer } from '../../domain/contract/routes';
 import { KeyList } from './KeyList';
 import { DealerMappings } from './DealerMappings';
 import { LeadMail } from '../mail/LeadMail';
-import { keyNameSchema } from '../../domain/schemas';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { useStore } from '../stores/store';
 import { useSession } from '../session/SessionProvider';
@@ -25,7 +24,7 @@ interface KeyPlace {
 /** Create a key (shown once), list and revoke the keys of one place. */
 function Keys({ place, label, action }: { place: KeyPlace; label: string; action: string }) {
   const qc = useQueryClient();
-  const form = useSchemaForm(keyNameSchema, { name: '' });
+  const form = useSchemaForm((c) => c.keyNameSchema, { name: '' });
   const [fresh, setFresh] = useState<{ name: string; key: string } | null>(null);
   const keys = useQuery({ queryKey: place.queryKey, queryFn: place.list });
   const refresh = () => qc.invalidateQueries({ queryKey: place.queryKey });

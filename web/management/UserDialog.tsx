@@ -1,9 +1,9 @@
 import { Button, Divider, Group, Loader, Modal, MultiSelect, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useEffect } from 'react';
 import { modals } from '@mantine/modals';
 import { SaveCancel } from '../components/SaveCancel';
-import { schemaResolver, useForm } from '@mantine/form';
-import { saveUserSchema } from '../../domain/schemas';
-import { showFieldError } from '../forms/schemaForm';
+import { useForm } from '@mantine/form';
+import { checks, lazySchemaResolver, showFieldError } from '../forms/schemaForm';
 import { useSession } from '../session/SessionProvider';
 import { useStore } from '../stores/store';
 import { describeAudit } from '../../domain/users';
@@ -35,7 +35,7 @@ interface Draft {
   stores: string[];
 }
 
-const checkBody = schemaResolver(saveUserSchema, { sync: true });
+const checkBody = lazySchemaResolver(async () => (await checks()).saveUserSchema);
 
 /**
  * What is sent. A group manager says who is a group manager and which stores the others are in;
@@ -66,6 +66,7 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
     validate: (v) => checkBody(toBody(v, groupEditor, fixed)),
   });
   const save = useSaveUser(onClose);
+  useEffect(() => checkBody.load(), []);
   const { role } = form.getValues();
 
   const submit = form.onSubmit((v) => save.mutate({ id: user?.id, ...toBody(v, groupEditor, fixed) }, { onError: (err) => showFieldError(form, err) }));

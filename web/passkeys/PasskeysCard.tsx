@@ -9,7 +9,6 @@ import { notifyFail, notifyOk } from '../components/notify';
 import { useWhen } from '../components/when';
 import { SaveCancel } from '../components/SaveCancel';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
-import { passkeyRenameSchema } from '../../domain/passkeys';
 import { PASSKEY_MSG } from '../../domain/passkey-messages';
 import { deviceLabel } from '../../domain/push';
 import { passkeyError } from './errors';
@@ -32,7 +31,7 @@ async function addPasskey(name: string) {
 
 /** The rename dialog's form: the same name rules as when it was added. */
 function RenameForm({ id, name, onDone }: { id: string; name: string; onDone: () => void }) {
-  const form = useSchemaForm(passkeyRenameSchema, { name });
+  const form = useSchemaForm((c) => c.passkeyRenameSchema, { name });
   const [saving, setSaving] = useState(false);
   const save = form.onSubmit(async (v) => {
     setSaving(true);
@@ -59,7 +58,7 @@ export function PasskeysCard() {
   const qc = useQueryClient();
   const when = useWhen();
   const q = useQuery({ queryKey: PASSKEYS_KEY, queryFn: () => call('GET /auth/passkeys') });
-  const form = useSchemaForm(passkeyRenameSchema, { name: '' });
+  const form = useSchemaForm((c) => c.passkeyRenameSchema, { name: '' });
   const [adding, setAdding] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const inBrowser = useInBrowser();

@@ -6,7 +6,7 @@ import { useHandOut } from '../api/leads';
 import { useLeads } from '../api/leads';
 import { notifyFail } from '../components/notify';
 import { timeLeft } from '../../domain/speed';
-import { HAND_OUT_WHOM, handOutSchema } from '../../domain/schemas';
+import { HAND_OUT_WHOM } from '../../domain/rotation';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 
 type Team = RotationView['team'];
@@ -27,7 +27,7 @@ function HandOutForm({
   nextUp?: string;
   onDone: () => void;
 }) {
-  const form = useSchemaForm(handOutSchema, { to: '', reason: '' });
+  const form = useSchemaForm((c) => c.handOutSchema, { to: '', reason: '' });
   const m = useHandOut(onDone);
   const { to } = form.getValues();
   const people = team.filter((t) => t.active && t.id !== lead.holder);

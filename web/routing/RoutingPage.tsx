@@ -11,7 +11,6 @@ import { useSession } from '../session/SessionProvider';
 import { useBuiltAfter } from '../components/AfterDraw';
 import { ROUTING_LOG_SIZE, SKIP_WHOM } from '../../domain/rotation';
 import { useRulesNow } from '../api/rules';
-import { assignSchema, skipSchema } from '../../domain/schemas';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { Line } from './Line';
 import { PendingAccepts, WaitingLeads } from './Pending';
@@ -82,7 +81,7 @@ function useActionId() {
 
 function AssignForm({ nextUp, team }: { nextUp?: string; team: RotationView['team'] }) {
   const [actionId, renew] = useActionId();
-  const form = useSchemaForm(assignSchema, { customer: '', askedFor: '' }, { onValuesChange: renew });
+  const form = useSchemaForm((c) => c.assignSchema, { customer: '', askedFor: '' }, { onValuesChange: renew });
   const { customer, askedFor } = form.getValues();
   const m = useMutation({
     mutationFn: (v: { customer: string; askedFor: string }) =>
@@ -126,7 +125,7 @@ function AssignForm({ nextUp, team }: { nextUp?: string; team: RotationView['tea
 
 function SkipForm({ team }: { team: RotationView['team'] }) {
   const [actionId, renew] = useActionId();
-  const form = useSchemaForm(skipSchema, { targetUid: '', reason: '' }, { onValuesChange: renew });
+  const form = useSchemaForm((c) => c.skipSchema, { targetUid: '', reason: '' }, { onValuesChange: renew });
   // Only someone in the queue can be skipped: the server refuses anyone else.
   const queue = team.filter((t) => t.eligible).sort((a, b) => (a.place ?? 0) - (b.place ?? 0));
   const minutes = useRulesNow().skipSnoozeMinutes;

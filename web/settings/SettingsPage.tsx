@@ -14,7 +14,6 @@ import { PASSKEYS_KEY, PasskeysCard } from '../passkeys/PasskeysCard';
 import { DevicesCard, SESSIONS_KEY } from '../sessions/DevicesCard';
 import { useFirstAnswers } from '../components/firstAnswers';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
-import { profileSchema } from '../../domain/schemas';
 import { messageOf } from '../../domain/errors';
 
 /** What the cards below ask for first: they show together once it is in (useFirstAnswers). */
@@ -29,7 +28,7 @@ export default function SettingsPage() {
   const { code } = useStore();
   // A salesman's own availability is among them.
   const ready = useFirstAnswers(user?.role === 'staff' ? [...FIRST, availabilityKey(code, user.uid)] : FIRST);
-  const form = useSchemaForm(profileSchema, { name: user?.name ?? '', greeting: user?.profile.greeting ?? '' });
+  const form = useSchemaForm((c) => c.profileSchema, { name: user?.name ?? '', greeting: user?.profile.greeting ?? '' });
   const [saving, setSaving] = useState(false);
 
   // A change saved elsewhere (another tab) shows here too.

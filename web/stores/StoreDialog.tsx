@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import { SaveCancel } from '../components/SaveCancel';
 import { Alert, Modal, Select, Stack, TextInput } from '@mantine/core';
-import { storeSchema } from '../../domain/schemas';
 import { messageOf } from '../../domain/errors';
 import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { APP_TIMEZONE } from '../api/meta';
@@ -27,7 +26,7 @@ export function StoreDialog({ store, opened, onClose }: { store: Store | null; o
 
 function StoreForm({ store, onClose }: { store: Store | null; onClose: () => void }) {
   // A store's code is checked as it was when it was added; an edit sends only name and time zone.
-  const form = useSchemaForm(storeSchema, {
+  const form = useSchemaForm((c) => c.storeSchema, {
     name: store?.name ?? '',
     code: store?.code ?? '',
     timezone: store?.timezone ?? APP_TIMEZONE,

@@ -3,8 +3,8 @@ import { Button, Group, Select, SimpleGrid, Stack, Textarea, TextInput } from '@
 import { useLogContact, type Lead } from '../../api/leads';
 import { useRulesNow } from '../../api/rules';
 import { useTimeZone } from '../../stores/store';
-import { contactSchema } from '../../../domain/schemas';
 import { CONTACT_CHANNELS } from '../../../domain/speed';
+import { checks } from '../../forms/schemaForm';
 import { CONTACT_OUTCOMES, localTimeOf } from '../../../domain/stages';
 
 /**
@@ -25,15 +25,19 @@ export function ContactForm({ lead, onDone }: { lead: Lead; onDone?: () => void 
     setNote('');
     onDone?.();
   });
+  const submit = async () => {
+    const { contactSchema } = await checks();
+    const r = contactSchema.safeParse({ channel: channel ?? undefined, outcome: outcome ?? undefined, note, nextFollowUp: next || undefined });
+    if (!r.success) return setErrors(Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.message])));
+    setErrors({});
+    log.mutate({ id: lead.id, ...r.data });
+  };
   return (
     <form
       aria-label="Log a contact"
       onSubmit={(e) => {
         e.preventDefault();
-        const r = contactSchema.safeParse({ channel: channel ?? undefined, outcome: outcome ?? undefined, note, nextFollowUp: next || undefined });
-        if (!r.success) return setErrors(Object.fromEntries(r.error.issues.map((i) => [String(i.path[0]), i.message])));
-        setErrors({});
-        log.mutate({ id: lead.id, ...r.data });
+        void submit();
       }}
     >
       <Stack gap="xs">

@@ -1,11 +1,10 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useSetLeadName, type Lead } from '../../api/leads';
 import { showFieldError, useSchemaForm } from '../../forms/schemaForm';
-import { leadNameSchema } from '../../../domain/schemas';
 
 /** A lead that came in without a name: its salesman (or a manager) types the name in. */
 export function NameDialog({ lead, opened, onClose }: { lead: Lead; opened: boolean; onClose: () => void }) {
-  const form = useSchemaForm(leadNameSchema, { customer: '' });
+  const form = useSchemaForm((c) => c.leadNameSchema, { customer: '' });
   const save = useSetLeadName(onClose);
   return (
     <Modal opened={opened} onClose={onClose} title="Customer name" closeButtonProps={{ 'aria-label': 'Close' }}>

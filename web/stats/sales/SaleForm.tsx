@@ -1,6 +1,6 @@
 import { Button, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { commissionFor, formatCents, parseMoneyToCents, planLabel } from '../../../domain/commission';
-import { MIN_SALE_DATE, saleSchemaOn } from '../../../domain/schemas';
+import { MIN_SALE_DATE } from '../../../domain/commission';
 import { showFieldError, useSchemaForm } from '../../forms/schemaForm';
 import { useSaveSale, type SaleDraft } from './api';
 import { planOn, type PayPlan } from '../../../domain/payplan';
@@ -38,7 +38,7 @@ export function SaleForm({
   action?: string;
 }) {
   // The server's own rules, from domain/: a typed date after today or before 2000 says so at once.
-  const form = useSchemaForm(saleSchemaOn(today), initial, { validateInputOnChange: ['date'] });
+  const form = useSchemaForm((c) => c.saleSchemaOn(today), initial, { validateInputOnChange: ['date'] });
   const d = form.getValues();
   const dateError = form.errors.date;
   const own = useSaveSale(id);
