@@ -1,12 +1,20 @@
 import { expect, type Page } from '@playwright/test';
 
-/** Waits for every finite animation and transition on the page (a dialog's fade, a menu's slide) to end, so colours and positions are measured as they stay. */
+/**
+ * Waits for every finite animation and transition on the page (a dialog's fade, a menu's slide) to
+ * end, so colours and positions are measured as they stay. One in a part the browser does not lay
+ * out yet (content-visibility: auto, far from the screen) does not run until that part comes near.
+ */
 export const animationsDone = (page: Page) =>
   page.evaluate(() =>
     Promise.all(
       document
         .getAnimations()
         .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .filter((a) => {
+          const target = a.effect instanceof KeyframeEffect ? a.effect.target : null;
+          return !target || target.checkVisibility({ contentVisibilityAuto: true });
+        })
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );

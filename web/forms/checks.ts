@@ -1,20 +1,4 @@
-import {
-  assignSchema,
-  contactSchema,
-  dealerMapSchema,
-  dismissMailSchema,
-  handOutSchema,
-  keyNameSchema,
-  leadAddressSchema,
-  leadNameSchema,
-  mailLeadSchema,
-  notesSchema,
-  profileSchema,
-  saleSchemaOn,
-  saveUserSchema,
-  skipSchema,
-  storeSchema,
-} from '../../domain/schemas';
+import * as forms from '../../domain/schemas';
 import { passkeyRenameSchema } from '../../domain/passkeys';
 import { deskUpSchema } from '../../domain/desk';
 
@@ -23,22 +7,4 @@ import { deskUpSchema } from '../../domain/desk';
  * building them (zod) was the largest part of starting a screen's code on a phone, and nothing
  * on a screen's first frame needs them. A chunk of its own (vite.config.ts).
  */
-export const schemas = {
-  assignSchema,
-  contactSchema,
-  dealerMapSchema,
-  deskUpSchema,
-  dismissMailSchema,
-  handOutSchema,
-  keyNameSchema,
-  leadAddressSchema,
-  leadNameSchema,
-  mailLeadSchema,
-  notesSchema,
-  passkeyRenameSchema,
-  profileSchema,
-  saleSchemaOn,
-  saveUserSchema,
-  skipSchema,
-  storeSchema,
-};
+export const schemas = { ...forms, passkeyRenameSchema, deskUpSchema };
