@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright';
 import nodemailer from 'nodemailer';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeNextUp, personPage, unique } from './support/people';
-import { animationsDone, noSidewaysScroll } from './support/settle';
+import { animationsDone, layOutWhole, noSidewaysScroll } from './support/settle';
 
 /**
  * Leads by e-mail in the browser: a manager adds a lead address, a real mail with no ADF reaches
@@ -166,6 +166,7 @@ test('Lead mail and Mail to review at 375 and 1280 px, light and dark: no sidewa
 
       const section = await leadMail(boss);
       await expect(boss.locator('html')).toHaveAttribute('data-mantine-color-scheme', mode);
+      await layOutWhole(boss);
       await noSidewaysScroll(boss);
       // The whole page's picture, cut to the section: a picture of the element alone has the sticky header over it.
       const clip = await section.evaluate((el) => {

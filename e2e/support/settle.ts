@@ -32,14 +32,19 @@ export async function noSidewaysScroll(page: Page) {
 export const takenOver = (page: Page) => expect(page.locator('#root')).not.toHaveAttribute('inert');
 
 /**
+ * Lays out the cards and sections a browser lays out only near the screen (.laid-out-near), as a
+ * person scrolling sees each: a full-page picture, axe's colours and the sideways check then cover
+ * the whole page, not its first screenful, and a part far below has its real place.
+ */
+export const layOutWhole = (page: Page) => page.addStyleTag({ content: '.laid-out-near { content-visibility: visible !important; }' });
+
+/**
  * Waits for placeholders and loaders to go, so what is measured is the real content. A chart is
  * built once it is on screen (web/components/AfterDraw.tsx): each placeholder is scrolled to,
- * then the page goes back to its top. The cards and sections a browser lays out only near the
- * screen (.laid-out-near) are laid out whole, as a person scrolling sees each: a full-page picture,
- * axe's colours and the sideways check then cover the whole page, not its first screenful.
+ * then the page goes back to its top. The whole page is laid out (layOutWhole).
  */
 export async function settled(page: Page) {
-  await page.addStyleTag({ content: '.laid-out-near { content-visibility: visible !important; }' });
+  await layOutWhole(page);
   const skeletons = page.locator('.mantine-Skeleton-root');
   await expect(async () => {
     for (const s of await skeletons.all()) await s.scrollIntoViewIfNeeded({ timeout: 1000 }).catch(() => undefined);
