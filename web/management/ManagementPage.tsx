@@ -148,9 +148,7 @@ export default function ManagementPage() {
       {sections > 0 && (
         <Stack display={!q.isError && !listed ? 'none' : undefined}>
           {SECTIONS.slice(0, sections).map((Section, i) => (
-            <div key={i} className="laid-out-near">
-              <Section />
-            </div>
+            <Section key={i} />
           ))}
         </Stack>
       )}
