@@ -8,12 +8,16 @@ const CHARTS =
   /node_modules[\\/](recharts|@mantine[\\/]charts|d3-|victory-vendor|decimal\.js-light|es-toolkit|@reduxjs|redux|immer|reselect|react-redux|eventemitter3)/;
 
 /**
- * What only the screens with forms need: zod, number inputs, the lead lists. No module that builds
- * schemas is in it: every module of a chunk starts with it, and building a screen's schemas it
- * does not use was the largest part of starting its code on a phone. The forms' schemas
- * (web/forms/checks.ts, domain/schemas.ts) are a chunk of their own, fetched after the screen is up.
+ * What only the screens with forms need: number inputs, the lead lists. No module that builds
+ * schemas is in it, nor zod: every module of a chunk starts with it, and building a screen's
+ * schemas it does not use was the largest part of starting its code on a phone. The forms'
+ * schemas (web/forms/checks.ts, domain/schemas.ts) are a chunk of their own, fetched after the
+ * screen is up.
  */
-const FORMS = /node_modules[\\/](zod|react-number-format)[\\/]|[\\/]web[\\/](forms[\\/](?!checks)|leads[\\/]list[\\/])/;
+const FORMS = /node_modules[\\/]react-number-format[\\/]|[\\/]web[\\/](forms[\\/](?!checks)|leads[\\/]list[\\/])/;
+
+/** zod: with the forms' schemas (fetched after a screen is up) and the few screens that build a schema as they start. */
+const ZOD = /node_modules[\\/]zod[\\/]/;
 
 /** Writes .br and .gz beside every text file of the build; the server sends them as they are. */
 function precompress(): Plugin {
@@ -30,6 +34,16 @@ function precompress(): Plugin {
   };
 }
 
+/** Mantine's `useId` is ours (web/components/mantineId.ts), in the app and in the server's drawing alike. */
+function reactIds(): Plugin {
+  const ours = path.resolve('web/components/mantineId.ts');
+  return {
+    name: 'react-ids',
+    enforce: 'pre',
+    resolveId: (source, importer) => (source === './use-id/use-id.mjs' && importer && /@mantine[\\/]hooks[\\/]/.test(importer) ? ours : null),
+  };
+}
+
 /** The build's output: WEB_DIST lets parallel test runs build into folders of their own. */
 const outDir = process.env.WEB_DIST ?? '../dist';
 
@@ -39,7 +53,7 @@ const outDir = process.env.WEB_DIST ?? '../dist';
  */
 const drawing: UserConfig = {
   root: 'web',
-  plugins: [react()],
+  plugins: [react(), reactIds()],
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
   ssr: { noExternal: true },
   build: {
@@ -55,7 +69,7 @@ export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? drawing : app));
 
 const app: UserConfig = {
   root: 'web',
-  plugins: [react(), precompress()],
+  plugins: [react(), reactIds(), precompress()],
   build: {
     outDir,
     emptyOutDir: true,
@@ -76,13 +90,17 @@ const app: UserConfig = {
             {
               name: 'dashboard',
               test: (id: string) =>
-                /node_modules|[\\/]web[\\/](api|components|shell|session|styles)[\\/]|[\\/]domain[\\/]hours\.ts/.test(id) &&
+                /node_modules|[\\/]web[\\/](api|components|shell|session|styles)[\\/]|[\\/]domain[\\/](hours|notice-kinds|routing-terms|rule-defaults)\.ts/.test(
+                  id,
+                ) &&
                 !CHARTS.test(id) &&
-                !FORMS.test(id),
+                !FORMS.test(id) &&
+                !ZOD.test(id),
               priority: 20,
             },
-            // Schemas and number inputs: the screens with forms and lead lists; the overview shows none.
+            // Number inputs and the lead lists: the screens with forms; the overview shows none.
             { name: 'forms', test: FORMS, priority: 15 },
+            { name: 'zod', test: ZOD, priority: 15 },
             { name: 'charts', test: CHARTS, priority: 10 },
           ],
         },

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   backoffMs,
-  CHANNELS,
-  CHOICE_KINDS,
   choicesChangeSchema,
   choicesSchema,
   clockSeconds,
@@ -11,13 +9,13 @@ import {
   deliveryText,
   escalationAt,
   isQuiet,
-  NOTICE_KINDS,
   noticeWords,
   readChoices,
   routeFor,
   timeLeftAt,
   type Choices,
 } from './notices';
+import { CHANNELS, CHOICE_KINDS, NOTICE_KINDS } from './notice-kinds';
 import { TYPICAL_HOURS } from './hours';
 import { DEFAULT_RULES, readRules, rulesSchema } from './rules';
 

@@ -1,17 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { commissionFor, roundDiv } from './commission';
-import {
-  DEFAULT_PAY_PLAN,
-  MAX_TIERS,
-  effectiveFromError,
-  payPlanChangeSchema,
-  payPlanSchema,
-  planOn,
-  tierWords,
-  type DatedPlan,
-  type PayPlan,
-} from './payplan';
+import { DEFAULT_PAY_PLAN, MAX_TIERS, effectiveFromError, planOn, tierWords, type DatedPlan, type PayPlan } from './payplan';
+import { payPlanChangeSchema, payPlanSchema } from './payplan-schema';
 
 /** The specification's table as commission.ts had it in code before pay plans: the oracle. */
 function oldCommission(frontGrossCents: number, split: 'full' | 'half') {

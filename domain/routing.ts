@@ -3,6 +3,7 @@ import { checkIn } from './floor';
 import { compare } from './conditions';
 import { isEligible, NEXT_UP, pickNext, type Member } from './rotation';
 import { wall } from './time';
+import { FLOOR, LANGUAGE_WORDS } from './routing-terms';
 
 /**
  * Smarter routing: a store's ordered routing rules send each new lead to a team's line (or to the
@@ -11,9 +12,7 @@ import { wall } from './time';
  * transaction (server/rotation/assign.ts).
  */
 
-export const MAX_TEAMS = 20;
 const MAX_ROUTING_RULES = 50;
-export const MAX_WEIGHT = 5;
 const TEAM_NAME_MSG = 'A team name must be 1 to 40 characters';
 export const teamNameSchema = z.string({ error: TEAM_NAME_MSG }).trim().min(1, { error: TEAM_NAME_MSG }).max(40, { error: TEAM_NAME_MSG });
 
@@ -22,7 +21,6 @@ const targetSchema = z.union([z.strictObject({ team: z.number().int().positive()
   error: 'Send it to a team or to the whole floor',
 });
 export type Target = z.infer<typeof targetSchema>;
-export const FLOOR: Target = { floor: true };
 
 const text = (label: string, max = 100) =>
   z
@@ -103,16 +101,6 @@ export interface LeadTraits {
   comments: string;
 }
 export const NO_TRAITS: LeadTraits = { source: '', key: '', mailbox: '', condition: '', make: '', language: '', comments: '' };
-
-/** Words that say which language a customer wants, by code; found in the comments. */
-export const LANGUAGE_WORDS: Record<string, string[]> = {
-  es: ['espanol', 'habla espanol', 'hablo espanol', 'spanish', 'en espanol'],
-  fr: ['francais', 'french'],
-  pt: ['portugues', 'portuguese'],
-  zh: ['chinese', 'mandarin', 'cantonese'],
-  vi: ['vietnamese', 'tieng viet'],
-  ko: ['korean'],
-};
 
 /** Folded for comparison: case, accents and runs of spaces do not count. */
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_RULES } from './rule-defaults';
+import { DEFAULT_RULES, isRuleKey } from './rule-defaults';
 import { choicesSchema } from './notices';
 import { routingSchema } from './routing';
 
@@ -72,9 +72,6 @@ export const rulesChangeSchema = rulesSchema.partial().refine((v) => Object.keys
 
 export { DEFAULT_RULES };
 
-/** Whether a key (of a stored record, an audit entry) names a rule. */
-export const isRuleKey = (k: string): k is keyof Rules => Object.hasOwn(rulesSchema.shape, k);
-
 /** A stored record read with today's schema: what is missing or no longer valid takes its default. */
 export function readRules(stored: unknown): Rules {
   const out: Record<string, unknown> = { ...DEFAULT_RULES };
@@ -86,19 +83,6 @@ export function readRules(stored: unknown): Rules {
   // Every field is its default or a value its own schema took, so the whole parses.
   return rulesSchema.parse(out);
 }
-
-export const RULE_LABELS: Record<keyof Rules, string> = {
-  responseWindowMinutes: 'Response window (minutes)',
-  followUpHours: 'Follow-up due (hours)',
-  skipSnoozeMinutes: 'Skip snooze (minutes)',
-  checkInOrder: 'Serve in check-in order',
-  holdOut: 'Hold out salesmen with past-due follow-ups',
-  businessHours: 'Business hours',
-  nextFollowUpHours: 'Next follow-up after (hours)',
-  lostReasons: 'Lost reasons',
-  notify: 'What reaches salesmen',
-  routing: 'Routing rules',
-};
 
 /** What a save changed, field by field, for the audit log. */
 export function ruleChanges(before: Rules, after: Rules): Record<string, { from: unknown; to: unknown }> {

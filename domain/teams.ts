@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { MAX_WEIGHT, teamNameSchema, type Routing, type Target } from './routing';
+import { teamNameSchema, type Routing, type Target } from './routing';
+import { MAX_DAILY_CAP, MAX_OPEN_CAP, MAX_WEIGHT } from './routing-terms';
 
 /**
  * What a manager sends to keep a store's teams, each person's weight and caps, and to try a lead
  * on the routing rules (server/routing/routes.ts); and the words that say where a lead would go.
  */
-
-export const MAX_DAILY_CAP = 200;
-export const MAX_OPEN_CAP = 500;
 
 const strict = <T extends z.ZodRawShape>(shape: T) =>
   z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? `Unknown field: ${iss.keys.join(', ')}` : 'Invalid request body') });

@@ -113,7 +113,7 @@ test("the leads screen and a salesman's sales tracker use every hint their page 
   await rep.context().close();
 });
 
-test("a form's schemas are fetched after its screen is up, apart from it; out of reach, the server's check still answers", async ({ browser }) => {
+test("a form's schemas are fetched once it is used, apart from its screen; out of reach, the server's check still answers", async ({ browser }) => {
   const rep = await personPage(browser, uniqueEmail('schemas'), 'Sam Schemas', { onFloor: false });
   const refused: string[] = [];
   await rep.route(/\/assets\/(checks|schemas)-/, (r) => {
@@ -132,12 +132,14 @@ test("a form's schemas are fetched after its screen is up, apart from it; out of
   const hinted = [...page.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]).concat(later ? (JSON.parse(later) as string[]) : []);
   expect(hinted.some((h) => /SalesPage/.test(h))).toBe(true);
   expect(hinted.filter((h) => /\/(checks|schemas)-/.test(h))).toEqual([]);
-  // The screen is up without them; they are asked for once it is idle.
-  await expect.poll(() => refused.length).toBeGreaterThan(0);
+  // The screen is up without them; they are asked for once a field of the form is used.
   const form = rep.getByRole('form', { name: 'Add Sale' });
   const gross = form.getByLabel('Front gross ($)');
+  await expect(gross).toBeVisible();
+  expect(refused).toEqual([]);
   const refusal = 'Front gross must be a number like 1500 or 1500.50';
   await gross.fill('fifteen hundred');
+  await expect.poll(() => refused.length).toBeGreaterThan(0);
   await form.getByRole('button', { name: 'Add Sale' }).click();
   await expect(gross).toHaveAccessibleDescription(refusal);
   expect(posts).toHaveLength(1);
@@ -150,6 +152,40 @@ test("a form's schemas are fetched after its screen is up, apart from it; out of
   await expect(gross).toHaveAccessibleDescription(refusal);
   expect(posts).toHaveLength(1);
   await rep.context().close();
+});
+
+test('management is taken over with the ids it was drawn with and no schema code; a form fetches its checks once used', async ({ browser }) => {
+  // A page of its own: the screen personPage opened fetches the screens likely next (routing, with its schemas).
+  const boss = await (await personPage(browser, 'manager@e2e.test', 'Manny Manager')).context().newPage();
+  const schemaCode = /\/assets\/(zod|checks|schemas|rules)-/;
+  const fetched: string[] = [];
+  const posts: string[] = [];
+  boss.on('request', (r) => {
+    if (schemaCode.test(r.url())) fetched.push(new URL(r.url()).pathname);
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/routing/teams') posts.push(r.url());
+  });
+  const page = await (await boss.request.get('/dashboard/management')).text();
+  const later = /<script type="application\/json" id="later">([^<]*)<\/script>/.exec(page)?.[1];
+  const hinted = [...page.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]).concat(later ? (JSON.parse(later) as string[]) : []);
+  expect(hinted.filter((h) => schemaCode.test(h))).toEqual([]);
+  const drawnId = /for="([^"]+)">Show deleted</.exec(page)?.[1];
+  expect(drawnId).toMatch(/^mantine-/);
+
+  await boss.goto('/dashboard/management');
+  await takenOver(boss);
+  // The app keeps the drawn ids (Mantine would give each field a new one, re-rendering them all at once).
+  await expect(boss.getByLabel('Show deleted')).toHaveAttribute('id', drawnId ?? '');
+  const form = boss.getByRole('form', { name: 'Add a team' });
+  const name = form.getByLabel('New team');
+  await expect(name).toBeVisible();
+  expect(fetched).toEqual([]);
+  // Used, the form fetches its checks and refuses a blank name by itself, with the server's words.
+  await name.fill('   ');
+  await expect.poll(() => fetched.length).toBeGreaterThan(0);
+  await form.getByRole('button', { name: 'Add team' }).click();
+  await expect(name).toHaveAccessibleDescription('A team name must be 1 to 40 characters');
+  expect(posts).toEqual([]);
+  await boss.context().close();
 });
 
 test('a phone builds a chart only once it is scrolled to: the chart code is not fetched before', async ({ browser }) => {

@@ -19,6 +19,17 @@ interface LighthouseRow {
   tbtMs: number;
 }
 
+/**
+ * LIGHTHOUSE_REPORTS=<folder> keeps each page's median report (`leads.json`) and each run's
+ * (`leads-2.json`), to open in Lighthouse's viewer and see why one run was slower.
+ */
+function keep(name: string, report: unknown) {
+  const folder = process.env.LIGHTHOUSE_REPORTS;
+  if (!folder) return;
+  fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(folder, `${name}.json`), JSON.stringify(report));
+}
+
 /** Chromium with a DevTools port for Lighthouse, on a fresh profile under `dir`; its port and a way to stop it. */
 async function devtoolsChromium(dir: string) {
   const profile = fs.mkdtempSync(path.join(dir, 'profile-'));
@@ -123,17 +134,14 @@ async function lighthouseRuns(demo: Demo, runs: number): Promise<LighthouseRow[]
         });
         const t = tries[tries.length - 1];
         say(`[lighthouse] ${name} ${i + 1}/${runs}: ${t.performance}, LCP ${t.lcpMs} ms, TBT ${t.tbtMs} ms`);
+        keep(`${name}-${i + 1}`, result.lhr);
       } finally {
         await chrome.stop();
       }
     }
     tries.sort((a, b) => a.performance - b.performance);
     const { report, ...median } = tries[Math.floor(tries.length / 2)];
-    // LIGHTHOUSE_REPORTS=<folder> keeps each page's median report, to open in Lighthouse's viewer and see why.
-    if (process.env.LIGHTHOUSE_REPORTS) {
-      fs.mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
-      fs.writeFileSync(path.join(process.env.LIGHTHOUSE_REPORTS, `${name}.json`), JSON.stringify(report));
-    }
+    keep(name, report);
     out.push(median);
   }
   // A helper still writing after all the retries leaves the folder to the system's tmp cleaning.

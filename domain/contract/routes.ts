@@ -36,7 +36,7 @@ import {
 import { rulesChangeSchema } from '../rules';
 import { routingSchema } from '../routing';
 import { limitsSchema, teamBodySchema, teamMemberSchema, traitsSchema } from '../teams';
-import { payPlanChangeSchema, payPlansAnswer } from '../payplan';
+import { payPlanChangeSchema, payPlansAnswer } from '../payplan-schema';
 import { funnelAnswer, funnelQuery } from '../funnel';
 import { deskLog, deskPatchSchema, deskRow, deskUpSchema } from '../desk';
 import { claimed, grabList, noCustomerAnswer } from '../grabs';

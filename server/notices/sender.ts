@@ -5,7 +5,8 @@ import type { Outbox } from '../mail/outbox';
 import { rounds } from '../db/rounds';
 import { sealer } from '../mail/seal';
 import { messageOf } from '../../domain/errors';
-import { backoffMs, type Route } from '../../domain/notices';
+import { backoffMs } from '../../domain/notices';
+import type { Route } from '../../domain/notice-kinds';
 import type { Channel, NoticeBody, Sent } from './channels';
 
 export interface NoticeTiming {

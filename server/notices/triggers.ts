@@ -1,6 +1,7 @@
 import type { StoreCtx } from '../context';
 import type { Rules } from '../../domain/rules';
-import { escalationAt, timeLeftAt, type NoticeKind } from '../../domain/notices';
+import { escalationAt, timeLeftAt } from '../../domain/notices';
+import type { NoticeKind } from '../../domain/notice-kinds';
 import { notifyAssigned, type LeadMail } from '../leads/notify';
 import { nextUp, sqlEnv } from '../rotation/queries';
 import { rememberedRules } from '../rules/service';

@@ -3,7 +3,7 @@ import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { addStore } from '../stores/service';
 import type { Store } from '../../domain/stores';
-import { MAX_TEAMS } from '../../domain/routing';
+import { MAX_TEAMS } from '../../domain/routing-terms';
 import type { PortalEvent } from '../events/bus';
 import type { RoutingAdmin } from '../../domain/contract/answers';
 

@@ -6,7 +6,8 @@ import { loadRules } from '../rules/service';
 import { nextUp, nextUpInTeam, sqlEnv, teamStaff } from '../rotation/queries';
 import type { Actor } from '../../domain/users';
 import type { RoutingAdmin, RoutingTried } from '../../domain/contract/answers';
-import { conditionOf, lineOfTarget, MAX_TEAMS, NO_TRAITS, route, type LeadTraits } from '../../domain/routing';
+import { conditionOf, lineOfTarget, NO_TRAITS, route, type LeadTraits } from '../../domain/routing';
+import { MAX_TEAMS } from '../../domain/routing-terms';
 import { routedText, type Limits, type TraitsInput } from '../../domain/teams';
 
 /** A store's teams, in name order. */

@@ -5,7 +5,8 @@ import type { UserRow } from '../users/repo';
 import { implement, mayCall } from '../http/implement';
 import { ApiError } from '../http/errors';
 import { dayKey } from '../../domain/time';
-import { DEFAULT_PAY_PLAN, currentOf, effectiveFromError, payPlanSchema, planOn, type DatedPlan, type PayPlan } from '../../domain/payplan';
+import { DEFAULT_PAY_PLAN, currentOf, effectiveFromError, planOn, type DatedPlan, type PayPlan } from '../../domain/payplan';
+import { payPlanSchema } from '../../domain/payplan-schema';
 
 /** How many of a store's plans the answer lists (newest date first); every one still pays its sales. */
 const LISTED = 20;

@@ -1,8 +1,8 @@
 import { schemaResolver, useForm, type UseFormInput, type UseFormReturnType } from '@mantine/form';
 import type { z } from 'zod';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ApiError } from '../../domain/errors';
-import { whenIdle } from '../components/idle';
+import { notifyFail } from '../components/notify';
 
 type Checks = (typeof import('./checks'))['schemas'];
 let checksLoading: Promise<Checks> | undefined;
@@ -17,19 +17,42 @@ export const checks = () =>
   ));
 
 /**
+ * Starts fetching the forms' schemas (a form's onFocus): by the time it is sent they are in. Not
+ * when the screen is up: starting them (zod and every schema) is a long task on a phone, and most
+ * visits to a screen send nothing.
+ */
+export const loadChecks = () => void checks().catch(() => undefined);
+
+/**
+ * Runs a form's submit with the forms' schemas, fetched if not in yet (at once when they are). A
+ * fetch that fails (the network is gone) is told as the save's failure, `failed` ("Could not save
+ * the pay plan"), and the submit does nothing.
+ */
+export const withChecks = (failed: string, submit: (c: Checks) => void) => void checks().then(submit, (err: unknown) => notifyFail(failed, err));
+
+/**
  * A form checked by a domain schema (domain/schemas.ts), the one the server parses the same
  * body with: each field shows the first message the server would give for it. `pick` names the
- * schema among the forms' schemas, which are fetched once the browser is idle after the form
- * appears (a check before that waits for them).
+ * schema among the forms' schemas, which are fetched once one of its fields gets focus (a check
+ * before they are in waits for them).
  */
 export function useSchemaForm<S extends z.ZodType, V extends z.input<S> & Record<string, unknown>>(
   pick: (checks: Checks) => S,
   initialValues: V,
-  options: Omit<UseFormInput<V>, 'initialValues' | 'validate'> = {},
+  options: Omit<UseFormInput<V>, 'initialValues' | 'validate' | 'enhanceGetInputProps'> = {},
 ) {
   const [validate] = useState(() => lazySchemaResolver(async () => pick(await checks())));
-  useEffect(() => whenIdle(validate.load, 2000), [validate]);
-  return useForm<V>({ ...options, initialValues, validate });
+  return useForm<V>({
+    ...options,
+    initialValues,
+    validate,
+    enhanceGetInputProps: ({ inputProps }) => ({
+      onFocus: (e: unknown) => {
+        validate.load();
+        (inputProps.onFocus as ((e: unknown) => void) | undefined)?.(e);
+      },
+    }),
+  });
 }
 
 /**

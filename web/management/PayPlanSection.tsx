@@ -4,7 +4,9 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { formatDay } from '../../domain/format';
 import { ApiError } from '../../domain/errors';
 import { parseMoneyToCents } from '../../domain/commission';
-import { MAX_TIERS, payPlanChangeSchema, type PayPlan, type PayPlansAnswer } from '../../domain/payplan';
+import { MAX_TIERS, type PayPlan } from '../../domain/payplan';
+import type { PayPlansAnswer } from '../../domain/payplan-schema';
+import { loadChecks, withChecks } from '../forms/schemaForm';
 import { usePayPlans, useSavePayPlan } from '../api/payplans';
 import { PlanTiers } from '../stats/sales/PlanCard';
 import { useWhen } from '../components/when';
@@ -48,15 +50,18 @@ function PlanForm({ saved }: { saved: PayPlansAnswer }) {
 
   return (
     <form
+      onFocus={loadChecks}
       aria-label="Pay plan"
       onSubmit={(e) => {
         e.preventDefault();
         const unread = tiers.findIndex((t, i) => i > 0 && parseMoneyToCents(t.from) === null);
         if (unread > 0) return setErrors({ [`tiers.${unread}.fromCents`]: `Tier ${unread + 1} must start at an amount like 1500.00` });
-        const r = payPlanChangeSchema.safeParse(toBody(effectiveFrom, split, tiers));
-        if (!r.success) return setErrors({ [fieldOf(r.error.issues[0].path)]: r.error.issues[0].message });
-        setErrors({});
-        save.mutate(r.data, { onError: (err) => err instanceof ApiError && setErrors({ [err.field ?? 'plan']: err.message }) });
+        withChecks('Could not save the pay plan', (c) => {
+          const r = c.payPlanChangeSchema.safeParse(toBody(effectiveFrom, split, tiers));
+          if (!r.success) return setErrors({ [fieldOf(r.error.issues[0].path)]: r.error.issues[0].message });
+          setErrors({});
+          save.mutate(r.data, { onError: (err) => err instanceof ApiError && setErrors({ [err.field ?? 'plan']: err.message }) });
+        });
       }}
     >
       <Stack gap="sm">

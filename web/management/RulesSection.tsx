@@ -5,24 +5,30 @@ import { call } from '../api/client';
 import { rulesKey, useRules } from '../api/rules';
 import { useStore } from '../stores/store';
 import { notifyFail, notifyOk } from '../components/notify';
-import { businessHoursSchema, isRuleKey, RULE_LABELS, rulesSchema, type Rules } from '../../domain/rules';
+import { isRuleKey, RULE_LABELS } from '../../domain/rule-defaults';
+import type { Rules } from '../../domain/rules';
+import type { Routing } from '../../domain/routing';
 import type { RulesAnswer } from '../../domain/contract/answers';
 import { BusinessHours } from './BusinessHours';
 import { dayHoursText, WEEKDAYS, type DayHours } from '../../domain/hours';
 import { useWhen } from '../components/when';
-import { CHANNEL_LABELS, CHANNELS, CHOICE_KINDS, CHOICE_LABELS, choicesSchema } from '../../domain/notices';
-import { routingSchema } from '../../domain/routing';
+import { CHANNEL_LABELS, CHANNELS, CHOICE_KINDS, CHOICE_LABELS, type NoticeChannel } from '../../domain/notice-kinds';
+import { loadChecks, withChecks } from '../forms/schemaForm';
+
+// A change line shows what the server stored, checked when saved: only its shape is read here
+// (the rules' schemas are not on the screen's first path, web/forms/checks.ts).
+const isDay = (d: unknown): d is DayHours =>
+  d === null || (typeof d === 'object' && typeof (d as { open?: unknown }).open === 'string' && typeof (d as { close?: unknown }).close === 'string');
 
 /** Business hours in a change line: each day, or "around the clock". */
-const hoursShown = (v: unknown) => {
-  const hours = businessHoursSchema.safeParse(v);
-  return hours.success && hours.data ? hours.data.map((d, i) => `${WEEKDAYS[i].slice(0, 3)} ${dayHoursText(d)}`).join(', ') : 'around the clock';
-};
+const hoursShown = (v: unknown) =>
+  Array.isArray(v) && v.length === 7 && v.every(isDay) ? v.map((d, i) => `${WEEKDAYS[i].slice(0, 3)} ${dayHoursText(d)}`).join(', ') : 'around the clock';
+
 /** The routing in a change line: how many rules, the store default's kind, the switch. */
 const routingShown = (v: unknown) => {
-  const r = routingSchema.safeParse(v);
-  return r.success
-    ? `${r.data.rules.length} rules, default ${'team' in r.data.fallback ? 'a team' : 'whole floor'}, back of every line ${r.data.backOfEveryLine ? 'on' : 'off'}`
+  const r = v as Partial<Routing> | null;
+  return r && Array.isArray(r.rules) && typeof r.fallback === 'object' && r.fallback && typeof r.backOfEveryLine === 'boolean'
+    ? `${r.rules.length} rules, default ${'team' in r.fallback ? 'a team' : 'whole floor'}, back of every line ${r.backOfEveryLine ? 'on' : 'off'}`
     : '—';
 };
 const shown = (k: string, v: unknown) =>
@@ -44,8 +50,9 @@ const shown = (k: string, v: unknown) =>
 
 /** The notice default in a change line: "New lead Push, Appointments E-mail, …". */
 const choicesText = (v: unknown) => {
-  const c = choicesSchema.safeParse(v);
-  return c.success ? CHOICE_KINDS.map((k) => `${CHOICE_LABELS[k]} ${CHANNEL_LABELS[c.data[k]]}`).join(', ') : '—';
+  const c = (v ?? {}) as Record<string, unknown>;
+  const channel = (k: string) => CHANNELS.find((ch) => ch === c[k]);
+  return CHOICE_KINDS.every(channel) ? CHOICE_KINDS.map((k) => `${CHOICE_LABELS[k]} ${CHANNEL_LABELS[channel(k) as NoticeChannel]}`).join(', ') : '—';
 };
 
 type NumberKey = 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes' | 'nextFollowUpHours';
@@ -74,16 +81,19 @@ function RulesForm({ saved }: { saved: RulesAnswer }) {
   });
   return (
     <form
+      onFocus={loadChecks}
       aria-label="Dealership rules"
       onSubmit={(e) => {
         e.preventDefault();
         const typed = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === '' ? undefined : typeof v === 'string' ? Number(v) : v]));
-        const r = rulesSchema.safeParse(typed);
-        if (!r.success) return setErrors(Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message])));
-        setErrors({});
-        // Routing rules have their own screen (Manager → Routing rules): this form leaves them as stored.
-        const { routing: _routing, ...rest } = r.data;
-        save.mutate(rest);
+        withChecks('Could not save the rules', (c) => {
+          const r = c.rulesSchema.safeParse(typed);
+          if (!r.success) return setErrors(Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message])));
+          setErrors({});
+          // Routing rules have their own screen (Manager → Routing rules): this form leaves them as stored.
+          const { routing: _routing, ...rest } = r.data;
+          save.mutate(rest);
+        });
       }}
     >
       <Stack gap="sm">

@@ -2,7 +2,8 @@ import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../api/client';
 import { notifyFail, notifyOk } from '../components/notify';
-import { CHANNEL_LABELS, CHANNELS, CHOICE_KINDS, CHOICE_LABELS, type Choices } from '../../domain/notices';
+import { CHANNEL_LABELS, CHANNELS, CHOICE_KINDS, CHOICE_LABELS } from '../../domain/notice-kinds';
+import type { Choices } from '../../domain/notices';
 
 export const NOTIFY_KEY = ['profile', 'notify'];
 const OPTIONS = CHANNELS.map((c) => ({ value: c, label: CHANNEL_LABELS[c] }));

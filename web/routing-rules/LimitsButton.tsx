@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
 import { call } from '../api/client';
 import { notifyOk } from '../components/notify';
-import { MAX_WEIGHT } from '../../domain/routing';
-import { limitsSchema, MAX_DAILY_CAP, MAX_OPEN_CAP } from '../../domain/teams';
+import { MAX_DAILY_CAP, MAX_OPEN_CAP, MAX_WEIGHT } from '../../domain/routing-terms';
+import { loadChecks, withChecks } from '../forms/schemaForm';
 import { useRoutingChange } from './api';
 
 interface Person {
@@ -57,14 +57,17 @@ function LimitsForm({ person, onDone }: { person: Person; onDone: () => void }) 
   );
   return (
     <form
+      onFocus={loadChecks}
       aria-label={`Weight and caps of ${person.name}`}
       onSubmit={(e) => {
         e.preventDefault();
         const body = { weight: Number(weight), dailyCap: num(daily), openCap: num(openCap) };
-        const r = limitsSchema.safeParse(body);
-        if (!r.success) return setError(r.error.issues[0]?.message ?? 'Check the numbers');
-        setError(null);
-        save.mutate(body);
+        withChecks('Could not save the weight and caps', (c) => {
+          const r = c.limitsSchema.safeParse(body);
+          if (!r.success) return setError(r.error.issues[0]?.message ?? 'Check the numbers');
+          setError(null);
+          save.mutate(body);
+        });
       }}
     >
       <Stack gap="sm">

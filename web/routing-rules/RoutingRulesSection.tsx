@@ -22,8 +22,9 @@ import { IconArrowDown, IconArrowUp, IconX } from '@tabler/icons-react';
 import { call } from '../api/client';
 import { useStore } from '../stores/store';
 import { notifyFail } from '../components/notify';
-import { FLOOR, LANGUAGE_WORDS, routingRuleSchema, type Match, type Routing, type RoutingRule, type Target } from '../../domain/routing';
-import { teamNameSchema } from '../../domain/routing';
+import type { Match, Routing, RoutingRule, Target } from '../../domain/routing';
+import { FLOOR, LANGUAGE_WORDS } from '../../domain/routing-terms';
+import { loadChecks, withChecks } from '../forms/schemaForm';
 import { useRoutingAdmin, useRoutingChange, type RoutingAdmin, type RoutingTried } from './api';
 
 type Team = RoutingAdmin['teams'][number];
@@ -108,13 +109,16 @@ function Teams({ admin }: { admin: RoutingAdmin }) {
         Teams
       </Title>
       <form
+        onFocus={loadChecks}
         aria-label="Add a team"
         onSubmit={(e) => {
           e.preventDefault();
-          const r = teamNameSchema.safeParse(name);
-          if (!r.success) return setError(r.error.issues[0]?.message ?? 'Check the name');
-          setError(null);
-          create.mutate(r.data);
+          withChecks('Could not add the team', (c) => {
+            const r = c.teamNameSchema.safeParse(name);
+            if (!r.success) return setError(r.error.issues[0]?.message ?? 'Check the name');
+            setError(null);
+            create.mutate(r.data);
+          });
         }}
       >
         <Group align="flex-end" gap="xs" wrap="wrap">
@@ -374,6 +378,7 @@ function RuleForm(p: { rule: RoutingRule; targets: { value: string; label: strin
   const validTo = p.targets.some((t) => t.value === to) ? to : FLOOR_VALUE;
   return (
     <form
+      onFocus={loadChecks}
       aria-label="Rule"
       onSubmit={(e) => {
         e.preventDefault();
@@ -384,10 +389,12 @@ function RuleForm(p: { rule: RoutingRule; targets: { value: string; label: strin
           to: targetOf(validTo),
           grab: grab && { after: grab.after, minutes: grab.minutes, then: grab.then ? targetOf(grab.then) : null },
         };
-        const r = routingRuleSchema.safeParse(rule);
-        if (!r.success) return setError(r.error.issues[0]?.message ?? 'Check the rule');
-        setError(null);
-        p.onSave(r.data);
+        withChecks('Could not save the routing rules', (c) => {
+          const r = c.routingRuleSchema.safeParse(rule);
+          if (!r.success) return setError(r.error.issues[0]?.message ?? 'Check the rule');
+          setError(null);
+          p.onSave(r.data);
+        });
       }}
     >
       <Stack gap="sm">
