@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addDays, floorState, type BusinessHours } from './hours';
+import { addDays, floorState, MAX_TIME_OFF_NOTE, type BusinessHours } from './hours';
 import { formatMonthDay } from './format';
 import { dayKey, isValidDayKey, parseDayKey } from './time';
 import { businessHoursSchema } from './rules';
@@ -12,7 +12,6 @@ export interface TimeOff {
 
 /** The longest time off one entry may cover: a year. */
 const MAX_TIME_OFF_DAYS = 366;
-export const MAX_TIME_OFF_NOTE = 100;
 
 /** "Off Nov 28", "Off Nov 28–30", "Off Nov 30–Dec 2", "Off Dec 30–Jan 2". */
 export function offText({ fromDay, toDay }: TimeOff): string {

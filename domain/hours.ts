@@ -7,6 +7,9 @@ export type DayHours = { open: string; close: string } | null;
 /** Seven days, Sunday first, or null: open around the clock. */
 export type BusinessHours = readonly DayHours[] | null;
 
+/** The longest note on a person's time off (domain/availability.ts); here, apart from its schema, for the form that shows it. */
+export const MAX_TIME_OFF_NOTE = 100;
+
 /** Mon–Sat 9:00 AM–8:00 PM, closed on Sunday: what the form offers when hours are first set. */
 export const TYPICAL_HOURS: DayHours[] = WEEKDAYS.map((_, i) => (i === 0 ? null : { open: '09:00', close: '20:00' }));
 

@@ -8,7 +8,7 @@ import { BusinessHours } from '../management/BusinessHours';
 import { ApiError, messageOf } from '../../domain/errors';
 import type { Availability } from '../../domain/contract/answers';
 import type { DayHours } from '../../domain/hours';
-import { MAX_TIME_OFF_NOTE } from '../../domain/availability';
+import { MAX_TIME_OFF_NOTE } from '../../domain/hours';
 
 /** The key of a person's availability; under 'rotation', so the line's news refreshes it. */
 export const availabilityKey = (store: string, id: string) => ['rotation', 'availability', store, id];
