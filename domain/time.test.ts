@@ -12,6 +12,7 @@ import {
   parseDayKey,
   isLeapYear,
   periodsBefore,
+  wall,
   weekdayOf,
   zoneName,
 } from './time';
@@ -49,6 +50,57 @@ describe('localHour', () => {
   it('reads midnight as 0, never 24', () => {
     expect(localHour(at('2026-06-01T04:00:00Z'), NY)).toBe(0);
     expect(localHour(at('2026-06-01T00:00:00Z'), 'UTC')).toBe(0);
+  });
+});
+
+describe('wall', () => {
+  const ZONES = [NY, 'UTC', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata', 'America/St_Johns', 'Pacific/Chatham', 'Africa/Monrovia'];
+  const intl = (d: Date, tz: string) => {
+    const w: Record<string, number> = {};
+    const f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      calendar: 'gregory',
+      numberingSystem: 'latn',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    for (const p of f.formatToParts(d)) if (p.type !== 'literal') w[p.type] = Number(p.value);
+    return { year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second };
+  };
+
+  it("reads every instant as Intl does, across DST changes, half-hour zones and local mean time's odd seconds", () => {
+    // Near each zone's changes in 2026, and any instant from the year 1 to 2200 (Monrovia kept an offset with seconds until 1972).
+    const near = fc.tuple(
+      fc.constantFrom(Date.UTC(2026, 2, 8, 7), Date.UTC(2026, 10, 1, 6), Date.UTC(2026, 2, 29, 1), Date.UTC(2026, 3, 5, 1)),
+      fc.integer({ min: -7_200_000, max: 7_200_000 }),
+    );
+    const instant = fc.oneof(
+      near.map(([t, d]) => t + d),
+      fc.integer({ min: Date.parse('0001-01-01T00:00:00Z'), max: Date.parse('2200-01-01T00:00:00Z') }),
+    );
+    fc.assert(
+      fc.property(instant, fc.constantFrom(...ZONES), (t, tz) => {
+        expect(wall(new Date(t), tz)).toEqual(intl(new Date(t), tz));
+        expect(wall(new Date(t + 59_999), tz)).toEqual(intl(new Date(t + 59_999), tz));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads the minute of a change on either side of it', () => {
+    // 2026-03-08 2:00 AM in New York is 3:00 AM; Monrovia left its offset of -0:44:30 at 00:44:30 UTC on 1972-01-07.
+    for (const [iso, tz] of [
+      ['2026-03-08T06:59:30Z', NY],
+      ['2026-03-08T07:00:00Z', NY],
+      ['1972-01-07T00:44:00Z', 'Africa/Monrovia'],
+      ['1972-01-07T00:44:59Z', 'Africa/Monrovia'],
+    ] as const)
+      expect(wall(at(iso), tz)).toEqual(intl(at(iso), tz));
   });
 });
 

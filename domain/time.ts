@@ -22,13 +22,58 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** The zone's wall clock at instant d (24-hour). */
-export function wall(d: Date, tz: string): Wall {
+/** The zone's wall clock at instant d (24-hour), as Intl reads it. */
+function intlWall(d: Date, tz: string): Wall {
   const w: Record<string, number> = {};
   for (const p of formatter(tz).formatToParts(d)) {
     if (p.type !== 'literal') w[p.type] = Number(p.value);
   }
   return { year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second };
+}
+
+const MINUTE = 60_000;
+
+/** A minute of a zone: its offset from UTC all through it (null: it changes within the minute, or the year is before 1000, which Date.UTC does not read back), and its short name. */
+type Minute = { offset: number | null; name?: string };
+
+/**
+ * Per zone, the minutes asked of lately. Intl's formatToParts costs tens of microseconds, and an
+ * assign reads several instants' wall clocks (its day, its mail's due times); within a minute
+ * whose offset holds, the wall clock is arithmetic.
+ */
+const minutes = new Map<string, Map<number, Minute>>();
+
+function minuteOf(t: number, tz: string): Minute {
+  const n = Math.floor(t / MINUTE);
+  let zone = minutes.get(tz);
+  if (!zone) minutes.set(tz, (zone = new Map<number, Minute>()));
+  let m = zone.get(n);
+  if (!m) {
+    const first = intlWall(new Date(n * MINUTE), tz);
+    const last = intlWall(new Date(n * MINUTE + MINUTE - 1000), tz);
+    const offsetOf = (w: Wall, at: number) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - at;
+    const offset = offsetOf(first, n * MINUTE);
+    m = { offset: first.year >= 1000 && offset === offsetOf(last, n * MINUTE + MINUTE - 1000) ? offset : null };
+    if (zone.size >= 1024) zone.clear();
+    zone.set(n, m);
+  }
+  return m;
+}
+
+/** The zone's wall clock at instant d (24-hour). */
+export function wall(d: Date, tz: string): Wall {
+  const t = d.getTime();
+  const { offset } = minuteOf(t, tz);
+  if (offset === null) return intlWall(d, tz);
+  const u = new Date(t + offset);
+  return {
+    year: u.getUTCFullYear(),
+    month: u.getUTCMonth() + 1,
+    day: u.getUTCDate(),
+    hour: u.getUTCHours(),
+    minute: u.getUTCMinutes(),
+    second: u.getUTCSeconds(),
+  };
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -53,14 +98,20 @@ export function localHour(d: Date, tz: string): number {
 
 const zoneNames = new Map<string, Intl.DateTimeFormat>();
 
-/** The zone's short name at instant d, as a reader of a mail knows it: "EST", "EDT", or "GMT+9" where it has none in English. */
-export function zoneName(d: Date, tz: string): string {
+function intlZoneName(d: Date, tz: string): string {
   let f = zoneNames.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'short' });
     zoneNames.set(tz, f);
   }
   return f.formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? tz;
+}
+
+/** The zone's short name at instant d, as a reader of a mail knows it: "EST", "EDT", or "GMT+9" where it has none in English. */
+export function zoneName(d: Date, tz: string): string {
+  const m = minuteOf(d.getTime(), tz);
+  if (m.offset === null) return intlZoneName(d, tz);
+  return (m.name ??= intlZoneName(d, tz));
 }
 
 /** How far the zone's wall clock is ahead of UTC at instant t, in ms. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
@@ -189,7 +189,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     : null;
 
   await app.register(cookie);
-  await app.register(helmet, {
+  // Helmet's headers, made once: @fastify/helmet made them anew, parsing the policy, at every request.
+  const secure = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -209,6 +210,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     strictTransportSecurity: config.secureCookies,
   });
+  app.addHook('onRequest', (req, reply, done) => secure(req.raw, reply.raw, () => done()));
   // Counted in the database, so the limits hold across every app server on it.
   await app.register(rateLimit, { global: false, store: dbStore(dbh.db) });
 
