@@ -12,7 +12,7 @@ import type { RulesAnswer } from '../../domain/contract/answers';
 import { BusinessHours } from './BusinessHours';
 import { dayHoursText, WEEKDAYS, type DayHours } from '../../domain/hours';
 import { useWhen } from '../components/when';
-import { CHANNEL_LABELS, CHANNELS, CHOICE_KINDS, CHOICE_LABELS, type NoticeChannel } from '../../domain/notice-kinds';
+import { CHANNEL_LABELS, CHANNELS, CHOICE_KINDS, CHOICE_LABELS } from '../../domain/notice-kinds';
 import { loadChecks, withChecks } from '../forms/schemaForm';
 
 // A change line shows what the server stored, checked when saved: only its shape is read here
@@ -51,8 +51,9 @@ const shown = (k: string, v: unknown) =>
 /** The notice default in a change line: "New lead Push, Appointments E-mail, …". */
 const choicesText = (v: unknown) => {
   const c = (v ?? {}) as Record<string, unknown>;
-  const channel = (k: string) => CHANNELS.find((ch) => ch === c[k]);
-  return CHOICE_KINDS.every(channel) ? CHOICE_KINDS.map((k) => `${CHOICE_LABELS[k]} ${CHANNEL_LABELS[channel(k) as NoticeChannel]}`).join(', ') : '—';
+  const channels = CHOICE_KINDS.map((k) => CHANNELS.find((ch) => ch === c[k]));
+  if (!channels.every((ch) => ch !== undefined)) return '—';
+  return CHOICE_KINDS.map((k, i) => `${CHOICE_LABELS[k]} ${CHANNEL_LABELS[channels[i]]}`).join(', ');
 };
 
 type NumberKey = 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes' | 'nextFollowUpHours';
