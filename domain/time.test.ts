@@ -12,6 +12,7 @@ import {
   parseDayKey,
   isLeapYear,
   periodsBefore,
+  intlWall as intl,
   wall,
   weekdayOf,
   zoneName,
@@ -55,23 +56,6 @@ describe('localHour', () => {
 
 describe('wall', () => {
   const ZONES = [NY, 'UTC', 'Europe/London', 'Australia/Lord_Howe', 'Asia/Kolkata', 'America/St_Johns', 'Pacific/Chatham', 'Africa/Monrovia'];
-  const intl = (d: Date, tz: string) => {
-    const w: Record<string, number> = {};
-    const f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      calendar: 'gregory',
-      numberingSystem: 'latn',
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    for (const p of f.formatToParts(d)) if (p.type !== 'literal') w[p.type] = Number(p.value);
-    return { year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second };
-  };
 
   it("reads every instant as Intl does, across DST changes, half-hour zones and local mean time's odd seconds", () => {
     // Near each zone's changes in 2026, and any instant from the year 1 to 2200 (Monrovia kept an offset with seconds until 1972).

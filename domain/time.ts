@@ -22,8 +22,8 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** The zone's wall clock at instant d (24-hour), as Intl reads it. */
-function intlWall(d: Date, tz: string): Wall {
+/** The zone's wall clock at instant d (24-hour), as Intl reads it: what `wall` answers, the slow way. */
+export function intlWall(d: Date, tz: string): Wall {
   const w: Record<string, number> = {};
   for (const p of formatter(tz).formatToParts(d)) {
     if (p.type !== 'literal') w[p.type] = Number(p.value);
