@@ -32,8 +32,16 @@ export function intlWall(d: Date, tz: string): Wall {
 }
 
 const MINUTE = 60_000;
+/** Before this (with a day to spare for any zone), Date.UTC would not read Intl's year back: such instants are Intl's alone. */
+const EARLIEST = Date.parse('1000-01-02T00:00:00Z');
 
-/** A minute of a zone: its offset from UTC all through it (null: it changes within the minute, or the year is before 1000, which Date.UTC does not read back), and its short name. */
+/** How far the zone's wall clock is ahead of UTC at instant t, in ms, as Intl reads it. */
+function intlOffset(t: number, tz: string): number {
+  const w = intlWall(new Date(t), tz);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - (t - (((t % 1000) + 1000) % 1000));
+}
+
+/** A minute of a zone: its offset from UTC all through it (null: it changes within the minute, or the minute is before EARLIEST), and its short name. */
 type Minute = { offset: number | null; name?: string };
 
 /**
@@ -44,18 +52,15 @@ type Minute = { offset: number | null; name?: string };
 const minutes = new Map<string, Map<number, Minute>>();
 
 function minuteOf(t: number, tz: string): Minute {
-  const n = Math.floor(t / MINUTE);
+  const start = Math.floor(t / MINUTE) * MINUTE;
   let zone = minutes.get(tz);
   if (!zone) minutes.set(tz, (zone = new Map<number, Minute>()));
-  let m = zone.get(n);
+  let m = zone.get(start);
   if (!m) {
-    const first = intlWall(new Date(n * MINUTE), tz);
-    const last = intlWall(new Date(n * MINUTE + MINUTE - 1000), tz);
-    const offsetOf = (w: Wall, at: number) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - at;
-    const offset = offsetOf(first, n * MINUTE);
-    m = { offset: first.year >= 1000 && offset === offsetOf(last, n * MINUTE + MINUTE - 1000) ? offset : null };
+    const offset = start >= EARLIEST ? intlOffset(start, tz) : null;
+    m = { offset: offset !== null && offset === intlOffset(start + MINUTE - 1000, tz) ? offset : null };
     if (zone.size >= 1024) zone.clear();
-    zone.set(n, m);
+    zone.set(start, m);
   }
   return m;
 }
@@ -115,11 +120,7 @@ export function zoneName(d: Date, tz: string): string {
 }
 
 /** How far the zone's wall clock is ahead of UTC at instant t, in ms. */
-function offsetAt(t: number, tz: string): number {
-  const w = wall(new Date(t), tz);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  return asUtc - (t - (((t % 1000) + 1000) % 1000));
-}
+const offsetAt = (t: number, tz: string): number => minuteOf(t, tz).offset ?? intlOffset(t, tz);
 
 /**
  * The first instant of the local day: local midnight (the earlier one when the clock went back
