@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, StoreDb } from '../db';
-import { line, passedQuery, sqlEnv, teamLine } from './queries';
+import { dayStart, line, passedQuery, teamLine } from './queries';
 import { ApiError } from '../http/errors';
 import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { acceptDue } from '../../domain/speed';
@@ -19,6 +19,36 @@ type Answer =
   | { replayed: true; result: Assigned }
   | { assigned: Assigned; to: string | null };
 
+/** The one-call assign's arguments after the store, each with its type. */
+const ARGS = [
+  ['customer', 'text'],
+  ['phone', 'text'],
+  ['email', 'text'],
+  ['vehicle', 'text'],
+  ['vin', 'text'],
+  ['comments', 'text'],
+  ['source', 'text'],
+  ['by_id', 'text'],
+  ['by_name', 'text'],
+  ['at', 'bigint'],
+  ['follow_up_due', 'bigint'],
+  ['keep', 'boolean'],
+  ['action_id', 'text'],
+  ['request', 'text'],
+  ['accept_due', 'bigint'],
+  ['hold_out', 'boolean'],
+  ['rules', 'text'],
+  ['waiting_first', 'boolean'],
+  ['day_start', 'bigint'],
+  ['team', 'bigint'],
+  ['rule', 'text'],
+  ['rule_why', 'text'],
+  ['back', 'boolean'],
+] as const;
+/** With the live updates to send when its lead is stored: the call sends the last of them once, for the whole batch. */
+const COLUMNS = [...ARGS, ['channel', 'text'], ['events', 'text[]']] as const;
+type Item = Record<(typeof COLUMNS)[number][0], string | number | boolean | string[] | null>;
+
 /** One answer, its keys always in the same order: a replay reads the same as the first answer. */
 const shape = (a: Assigned): Assigned => ({
   leadId: Number(a.leadId),
@@ -29,15 +59,21 @@ const shape = (a: Assigned): Assigned => ({
 });
 
 /**
- * At most this many assigns of one app server wait at the database at once for one store. They
+ * At most this many calls of one app server wait at the database at once for one store. They
  * queue on the store's rotation lock anyway; each one waiting there holds a pooled connection,
  * and with sixteen managers pressing at once the pool ran dry for everything else (sessions,
  * mail, events). Two: one running, the next already waiting for the lock, so the lock is never
- * idle. Stores have locks of their own, so each has its own gate; all of them together hold at
+ * idle. Stores have locks of their own, so each has its own queue; all of them together hold at
  * most ALL_STORES connections, leaving the rest of the pool to everything else.
  */
 const IN_FLIGHT = 2;
 const ALL_STORES = 6;
+/**
+ * The assigns that queued meanwhile go in the next call, up to this many, one after another in one
+ * transaction: each call's parse, plan, commit and round trip were half of PostgreSQL's work for
+ * an assign (README, "Where an assign's CPU goes"), now shared by all of them.
+ */
+const BATCH = 32;
 
 /** A queue of at most `size` runs at once; a freed slot passes straight to the next in line. */
 function gate(size: number) {
@@ -55,17 +91,52 @@ function gate(size: number) {
     }
   };
 }
-type Gate = ReturnType<typeof gate>;
-const gates = new WeakMap<Db, { all: Gate; stores: Map<number, Gate> }>();
 
-/** Runs an assign through its store's gate, then the app server's (a store's queue never holds a connection). */
-function gated<T>(h: StoreDb, run: () => Promise<T>): Promise<T> {
-  let g = gates.get(h.db);
-  if (!g) gates.set(h.db, (g = { all: gate(ALL_STORES), stores: new Map() }));
-  let mine = g.stores.get(h.store);
-  if (!mine) g.stores.set(h.store, (mine = gate(IN_FLIGHT)));
-  const all = g.all;
-  return mine(() => all(run));
+type Job = { item: Item; done: (a: Answer) => void; fail: (err: unknown) => void };
+type Queue = { jobs: Job[]; running: number };
+const queues = new WeakMap<Db, { all: ReturnType<typeof gate>; stores: Map<number, Queue> }>();
+
+const call = async (h: StoreDb, fn: string, items: Item[]) =>
+  (await sql<{ r: Answer[] }>`select ${sql.raw(fn)}(${h.store}::bigint, ${JSON.stringify(items)}::json) as r`.execute(h.db)).rows[0].r;
+
+/** A statement the database refused, so nothing of its transaction was kept (not a lost connection, whose commit may have landed). */
+const refused = (err: unknown) => {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && code.length === 5 && !/^(08|57)/.test(code);
+};
+
+/** One call for the jobs; a batch the database refused goes again one by one, so one assign's fault is its own. */
+async function send(h: StoreDb, fn: string, jobs: Job[]) {
+  try {
+    const answers = await call(
+      h,
+      fn,
+      jobs.map((j) => j.item),
+    );
+    jobs.forEach((j, k) => j.done(answers[k]));
+  } catch (err) {
+    if (jobs.length === 1 || !refused(err)) for (const j of jobs) j.fail(err);
+    else for (const j of jobs) await call(h, fn, [j.item]).then(([a]) => j.done(a), j.fail);
+  }
+}
+
+/** One assign through its store's queue; it goes to the database with whatever queued beside it. */
+function assignQueued(h: StoreDb, fn: string, item: Item): Promise<Answer> {
+  let q = queues.get(h.db);
+  if (!q) queues.set(h.db, (q = { all: gate(ALL_STORES), stores: new Map() }));
+  let mine = q.stores.get(h.store);
+  if (!mine) q.stores.set(h.store, (mine = { jobs: [], running: 0 }));
+  const { all } = q;
+  const store = mine;
+  return new Promise<Answer>((done, fail) => {
+    store.jobs.push({ item, done, fail });
+    if (store.running >= IN_FLIGHT) return;
+    store.running++;
+    void (async () => {
+      for (let jobs = store.jobs.splice(0, BATCH); jobs.length; jobs = store.jobs.splice(0, BATCH)) await all(() => send(h, fn, jobs));
+      store.running--;
+    })();
+  });
 }
 
 /**
@@ -75,7 +146,7 @@ function gated<T>(h: StoreDb, run: () => Promise<T>): Promise<T> {
  * pointer, notify) are written here once. Its name carries a hash of its text, so an app server
  * always calls the function of its own rules, even beside another version during a deploy.
  */
-function assignFunction(db: Db): { name: string; text: string } {
+function assignFunction(db: Db): { name: string; texts: string[] } {
   const env = { now: sql.raw('p_at'), holdOut: sql.raw('p_hold_out'), dayStart: sql.raw('p_day_start') };
   const store = sql.raw<number>('p_store');
   const team = sql.raw<number>('v_team');
@@ -112,18 +183,13 @@ function assignFunction(db: Db): { name: string; text: string } {
                (select o.user_id from memberships o where o.store_id = p_store order by o.position desc limit 1)),
       exists (select 1 from memberships o where o.store_id = p_store and o.position = v_floor + 1 and o.user_id <> v_next.id)
     where v_team is not null`;
-  // Each statement is planned once per connection and its plan kept (force_generic_plan). Left to
+  // Each statement is planned once per connection and its plan kept (force_generic_plan, set by the call below). Left to
   // choose, PostgreSQL planned the pick and the passed-over query anew at every call, its custom plans
   // always looking cheaper (the hold-out switch folded away): 1.3 ms of planning an assign, with
   // 200,000 leads, beside 0.5 ms of work. A kept plan's cost is an estimate for any argument, high
   // enough to start JIT compilation at every call (80 ms). The portal's connections have JIT off
-  // (db/index.ts), but options in the database address replace that; the function keeps it off itself.
-  const body = `(
-  p_store bigint, p_customer text, p_phone text, p_email text, p_vehicle text, p_vin text, p_comments text, p_source text,
-  p_by_id text, p_by_name text, p_at bigint, p_follow_up_due bigint, p_keep boolean, p_action_id text, p_request text,
-  p_accept_due bigint, p_hold_out boolean, p_rules text, p_waiting_first boolean, p_channel text, p_events text[], p_day_start bigint,
-  p_team bigint, p_rule text, p_rule_why text, p_back boolean
-) returns json language plpgsql set plan_cache_mode = force_generic_plan set jit = off as $fn$
+  // (db/index.ts), but options in the database address replace that; the call keeps it off itself.
+  const body = `(p_store bigint, ${ARGS.map(([n, t]) => `p_${n} ${t}`).join(', ')}) returns json language plpgsql as $fn$
 declare
   v_floor integer;
   v_pointer integer;
@@ -142,15 +208,24 @@ declare
   v_id bigint;
   v_log bigint;
   v_result json;
+  v_rules_changed boolean;
+  v_waiting boolean;
+  v_weighted boolean;
 begin
   -- The same lock every change to the store's rotation takes (withRotationLock).
   select pointer_pos into strict v_floor from rotation_state where id = p_store for update;
-  -- The store's rules the caller remembers, as stored ('' when none are: the defaults); null: not checked.
-  if p_rules is not null and p_rules <> coalesce((select rules from stores where id = p_store), '') then
+  -- Read in one statement, after the lock is held (one that waited for it would read from before).
+  -- The store's rules the caller remembers, as stored ('' when none are: the defaults; null: not
+  -- checked); leads waiting in Unassigned, which go out before a new one; weights at play.
+  select p_rules is not null and p_rules <> coalesce((select rules from stores where id = p_store), ''),
+         p_waiting_first and exists (${waiting.sql}),
+         exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1)
+    into v_rules_changed, v_waiting, v_weighted;
+  if v_rules_changed then
     return json_build_object('error', 'rules_changed');
   end if;
-  -- Leads waiting in Unassigned go out before a new one: the caller hands them out, then asks again.
-  if p_waiting_first and exists (${waiting.sql}) then
+  -- The caller hands the waiting leads out, then asks again.
+  if v_waiting then
     return json_build_object('error', 'waiting');
   end if;
   if p_action_id is not null then
@@ -179,7 +254,7 @@ begin
   end if;
   if v_has_next then
     -- Weights at play in the store: the stepwise path serves it (serve.ts, domain/routing.ts pickWeighted).
-    if exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1) then
+    if v_weighted then
       return json_build_object('error', 'stepwise');
     end if;
     -- Back of every other line he stands in: here only where that is one write (the place after the
@@ -249,18 +324,37 @@ begin
     'leadId', v_id, 'customer', p_customer,
     'assignedTo', case when v_has_next then json_build_object('id', v_next.id, 'name', v_next.name) end,
     'pointerPos', v_pointer, 'duplicate', false);
-  -- A new lead: open screens hear of it when it commits.
-  if p_events is not null then
-    perform pg_notify(p_channel, e) from unnest(p_events) as e;
-  end if;
   if p_action_id is not null then
     insert into rotation_actions (id, request, result, created_at) values (p_action_id, p_request, v_result::text, (extract(epoch from clock_timestamp()) * 1000)::bigint);
   end if;
   return json_build_object('assigned', v_result, 'to', v_to);
 end
 $fn$`;
-  const name = `bdc_assign_${crypto.createHash('sha256').update(body).digest('hex').slice(0, 16)}`;
-  return { name, text: `create or replace function ${name}${body}` };
+  // The call: the assigns waiting for the store's lock, one after another in the order they came,
+  // in one transaction (a batch, assignQueued); each answers for itself.
+  const all = (one: string) => `(p_store bigint, p_items json) returns json language plpgsql
+  set plan_cache_mode = force_generic_plan set jit = off as $fn$
+declare
+  i record;
+  v_out json[] := '{}';
+  v_channel text;
+  v_events text[];
+begin
+  for i in select * from rows from (json_to_recordset(p_items) as (${COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')}))
+           with ordinality as x(${COLUMNS.map(([n]) => n).join(', ')}, n) order by n loop
+    v_out := v_out || ${one}(p_store, ${ARGS.map(([n]) => `i.${n}`).join(', ')});
+    -- A new lead: open screens hear of it when it commits, once for all of them.
+    if v_out[cardinality(v_out)] -> 'assigned' is not null and i.events is not null then
+      v_channel := i.channel;
+      v_events := i.events;
+    end if;
+  end loop;
+  perform pg_notify(v_channel, e) from unnest(v_events) as e;
+  return array_to_json(v_out);
+end
+$fn$`;
+  const name = `bdc_assign_${crypto.createHash('sha256').update(body).update(all('')).digest('hex').slice(0, 16)}`;
+  return { name: `${name}_all`, texts: [`create or replace function ${name}${body}`, `create or replace function ${name}_all${all(name)}`] };
 }
 
 const installed = new WeakMap<Db, Promise<string>>();
@@ -272,13 +366,13 @@ const installed = new WeakMap<Db, Promise<string>>();
 function assignFunctionName(h: StoreDb): Promise<string> {
   let name = installed.get(h.db);
   if (!name) {
-    const { name: wanted, text } = assignFunction(h.db);
+    const { name: wanted, texts } = assignFunction(h.db);
     name = h.db
       .transaction()
       .execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(hashtext('bdc_assign'))`.execute(trx);
         const { rows } = await sql`select 1 from pg_proc where proname = ${wanted}`.execute(trx);
-        if (!rows.length) await sql.raw(text).execute(trx);
+        if (!rows.length) for (const text of texts) await sql.raw(text).execute(trx);
         return wanted;
       })
       .catch((err: unknown) => {
@@ -314,25 +408,40 @@ export async function assignOnPostgres(
     routed?: { team: number | null; rule: string | null };
   },
 ): Promise<Handed | { askAgain: 'rules' | 'waiting' } | { stepwise: true }> {
-  const fn = sql.raw(await assignFunctionName(h));
   const at = opts.now.getTime();
   const request = opts.actionId ? JSON.stringify({ assign: l }) : null;
   const followUp = followUpDue(opts.now, opts.rules.followUpHours).getTime();
   const accept = acceptDue(opts.now, opts.rules.responseWindowMinutes)?.getTime() ?? null;
-  const { dayStart } = sqlEnv(opts.now, opts.rules, h.tz);
   const rule = opts.routed?.rule ?? null;
   // The rule pass's words with the team's name left to the function (format's %s), which reads it under the lock.
   const ruleWhy = rule === null ? null : ruleSentText(rule.replaceAll('%', '%%'), '%s');
-  const { rows } = await gated(h, () =>
-    sql<{ r: Answer }>`select ${fn}(
-    ${h.store}::bigint, ${l.customer}::text, ${l.phone || null}::text, ${l.email || null}::text, ${l.vehicle || null}::text,
-    ${l.vin || null}::text, ${l.comments || null}::text, ${l.source ?? LEAD_SOURCE}::text, ${by.id}::text, ${by.name}::text,
-    ${at}::bigint, ${followUp}::bigint, ${!!opts.keep}::boolean, ${opts.actionId ?? null}::text, ${request}::text,
-    ${accept}::bigint, ${opts.rules.holdOut}::boolean, ${opts.rulesText ?? null}::text, ${!!opts.waitingFirst}::boolean,
-    ${opts.announce?.channel ?? null}::text, ${opts.announce?.payloads ?? null}::text[], ${dayStart}::bigint,
-    ${opts.routed?.team ?? null}::bigint, ${rule}::text, ${ruleWhy}::text, ${opts.rules.routing.backOfEveryLine}::boolean) as r`.execute(h.db),
-  );
-  const r = rows[0].r;
+  const r = await assignQueued(h, await assignFunctionName(h), {
+    customer: l.customer,
+    phone: l.phone || null,
+    email: l.email || null,
+    vehicle: l.vehicle || null,
+    vin: l.vin || null,
+    comments: l.comments || null,
+    source: l.source ?? LEAD_SOURCE,
+    by_id: by.id,
+    by_name: by.name,
+    at,
+    follow_up_due: followUp,
+    keep: !!opts.keep,
+    action_id: opts.actionId ?? null,
+    request,
+    accept_due: accept,
+    hold_out: opts.rules.holdOut,
+    rules: opts.rulesText ?? null,
+    waiting_first: !!opts.waitingFirst,
+    channel: opts.announce?.channel ?? null,
+    events: opts.announce?.payloads ?? null,
+    day_start: dayStart(opts.now, h.tz ?? 'UTC'),
+    team: opts.routed?.team ?? null,
+    rule,
+    rule_why: ruleWhy,
+    back: opts.rules.routing.backOfEveryLine,
+  });
   if ('error' in r) {
     if (r.error === 'rules_changed') return { askAgain: 'rules' };
     if (r.error === 'waiting') return { askAgain: 'waiting' };

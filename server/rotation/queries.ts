@@ -64,7 +64,7 @@ export const sqlEnv = (now: Date, rules: Pick<Rules, 'holdOut'>, tz = 'UTC'): Sq
  * assign; a day on any clock starts on a whole minute, so a minute never spans two days).
  */
 const dayStarts = new Map<string, number>();
-function dayStart(now: Date, tz: string): number {
+export function dayStart(now: Date, tz: string): number {
   const key = `${tz} ${Math.floor(now.getTime() / 60_000)}`;
   let at = dayStarts.get(key);
   if (at === undefined) {
