@@ -211,6 +211,7 @@ declare
   v_rules_changed boolean;
   v_waiting boolean;
   v_weighted boolean;
+  v_teams boolean;
 begin
   -- The same lock every change to the store's rotation takes (withRotationLock).
   select pointer_pos into strict v_floor from rotation_state where id = p_store for update;
@@ -219,8 +220,9 @@ begin
   -- checked); leads waiting in Unassigned, which go out before a new one; weights at play.
   select p_rules is not null and p_rules <> coalesce((select rules from stores where id = p_store), ''),
          p_waiting_first and exists (${waiting.sql}),
-         exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1)
-    into v_rules_changed, v_waiting, v_weighted;
+         exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1),
+         exists (select 1 from teams t where t.store_id = p_store)
+    into v_rules_changed, v_waiting, v_weighted, v_teams;
   if v_rules_changed then
     return json_build_object('error', 'rules_changed');
   end if;
@@ -259,7 +261,8 @@ begin
     end if;
     -- Back of every other line he stands in: here only where that is one write (the place after the
     -- line's pointer is free); a line that must be renumbered is the stepwise path's (domain/routing.ts toBack).
-    if p_back then
+    -- A store without teams has only the one line.
+    if p_back and v_teams then
       for v_line in ${otherLines} loop
         if v_line.last <> v_next.id then
           if v_line.taken then
@@ -287,14 +290,19 @@ begin
     insert into rotation_log (store_id, type, customer, target_id, target_name, reason, manager_id, manager_name, pointer_pos_after, lead_id, created_at, team_id, rule)
       values (p_store, 'assign', p_customer, v_next.id, v_next.name, null, p_by_id, p_by_name, v_next.position, v_id, p_at, v_team, p_rule)
       returning id into v_log;
+    -- Who was passed over stood between the line's pointer and the place served (none when that is the next place).
     if v_team is null then
-      insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
-        select p_store, v_log, v_id, null, q.id, q.kind, q.why, p_at from (${passedFloor.sql}) q;
+      if v_next.position <> v_pointer + 1 then
+        insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
+          select p_store, v_log, v_id, null, q.id, q.kind, q.why, p_at from (${passedFloor.sql}) q;
+      end if;
       update rotation_state set pointer_pos = v_next.position, last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id
         where id = p_store;
     else
-      insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
-        select p_store, v_log, v_id, v_team, q.id, q.kind, q.why, p_at from (${passedTeam.sql}) q;
+      if v_next.position <> v_pointer + 1 then
+        insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
+          select p_store, v_log, v_id, v_team, q.id, q.kind, q.why, p_at from (${passedTeam.sql}) q;
+      end if;
       -- A rule sent the lead to a team: whoever was Next Up on the whole floor, outside it, was passed over by the rule.
       if p_rule is not null then
         select q.* into v_floor_next from (${pickFloor.sql}) q;
