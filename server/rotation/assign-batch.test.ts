@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDb, PG_AVAILABLE } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { assignNext } from './assign';
+import { DEFAULT_RULES } from '../../domain/rules';
+import { LEAD_SOURCE } from '../../domain/leads';
 
 const by = { id: null, name: 'Bench' };
 
@@ -46,5 +48,33 @@ describe.skipIf(!PG_AVAILABLE)('assigns that queue together on postgres', () => 
     expect(names).toEqual(Array.from({ length: 8 }, (_, i) => reps[(before + i) % 4]));
     const stored = await h.db.selectFrom('leads').select('customer').where('customer', 'like', 'Alone %').execute();
     expect(stored.map((s) => s.customer).sort()).toEqual([0, 1, 2, 3, 5, 6, 7, 8].map((i) => `Alone ${i}`));
+  });
+
+  it('one it hands back goes statement by statement before those that came after it', async () => {
+    // A team of two; serving one puts him at the back of the whole floor's line, whose places 1–4
+    // leave no free place after its pointer: the first up is handed back to renumber that line.
+    const team = await h.db.insertInto('teams').values({ store_id: h.store, name: 'BDC', created_at: 0 }).returning('id').executeTakeFirstOrThrow();
+    const members = await h.db.selectFrom('users').select(['id', 'name']).where('name', 'in', ['Ben', 'Dan']).orderBy('name').execute();
+    await h.db
+      .insertInto('team_members')
+      .values(members.map((m, i) => ({ team_id: Number(team.id), user_id: m.id, position: i + 1, created_at: 0 })))
+      .execute();
+    const rules = {
+      ...DEFAULT_RULES,
+      routing: {
+        rules: [{ name: 'Walk-ins', when: { source: LEAD_SOURCE }, to: { team: Number(team.id) }, grab: null }],
+        fallback: { floor: true as const },
+        backOfEveryLine: true,
+      },
+    };
+    const floor = await h.db.selectFrom('memberships').select('position').where('store_id', '=', h.store).orderBy('position').execute();
+    expect(floor.map((m) => m.position)).toEqual([1, 2, 3, 4]);
+    await Promise.all(Array.from({ length: 24 }, (_, i) => assignNext(h, `Team ${i}`, by, { rules })));
+    const log = await h.db.selectFrom('rotation_log').select(['customer', 'target_name']).where('team_id', '=', Number(team.id)).orderBy('id').execute();
+    expect(log.map((r) => r.customer)).toEqual(Array.from({ length: 24 }, (_, i) => `Team ${i}`));
+    expect(log.map((r) => r.target_name)).toEqual(Array.from({ length: 24 }, (_, i) => ['Ben', 'Dan'][i % 2]));
+    // The floor's line was renumbered (the stepwise path's move), leaving free places between people.
+    const after = await h.db.selectFrom('memberships').select('position').where('store_id', '=', h.store).orderBy('position').execute();
+    expect(after.some((m) => m.position > 4)).toBe(true);
   });
 });

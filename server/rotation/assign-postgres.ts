@@ -92,7 +92,8 @@ function gate(size: number) {
   };
 }
 
-type Job = { item: Item; done: (a: Answer) => void; fail: (err: unknown) => void };
+/** An assign in its store's queue; `stepwise`: its transaction statement by statement, for when the one call hands it back. */
+type Job = { item: Item; stepwise: () => Promise<Handed>; done: (a: Answer | { stepped: Handed }) => void; fail: (err: unknown) => void };
 type Queue = { jobs: Job[]; running: number };
 const queues = new WeakMap<Db, { all: ReturnType<typeof gate>; stores: Map<number, Queue> }>();
 
@@ -105,37 +106,69 @@ const refused = (err: unknown) => {
   return typeof code === 'string' && code.length === 5 && !/^(08|57)/.test(code);
 };
 
-/** One call for the jobs; a batch the database refused goes again one by one, so one assign's fault is its own. */
-async function send(h: StoreDb, fn: string, jobs: Job[]) {
+const handedBack = (a: Answer) => 'error' in a && a.error === 'stepwise';
+
+/**
+ * One call for the jobs: each one's answer, or its failure. The call stops at an assign it hands
+ * back, so fewer answers than jobs come back then. A batch the database refused goes again one
+ * by one, so one assign's fault is its own.
+ */
+async function send(h: StoreDb, fn: string, jobs: Job[]): Promise<(Answer | { failed: unknown })[]> {
   try {
-    const answers = await call(
+    return await call(
       h,
       fn,
       jobs.map((j) => j.item),
     );
-    jobs.forEach((j, k) => j.done(answers[k]));
   } catch (err) {
-    if (jobs.length === 1 || !refused(err)) for (const j of jobs) j.fail(err);
-    else for (const j of jobs) await call(h, fn, [j.item]).then(([a]) => j.done(a), j.fail);
+    if (jobs.length === 1 || !refused(err)) return jobs.map(() => ({ failed: err }));
+    const answers: (Answer | { failed: unknown })[] = [];
+    for (const j of jobs) {
+      const a = await call(h, fn, [j.item]).then(
+        ([one]) => one,
+        (failed: unknown) => ({ failed }),
+      );
+      answers.push(a);
+      if (!('failed' in a) && handedBack(a)) break;
+    }
+    return answers;
+  }
+}
+
+/**
+ * The jobs of a store's queue, a batch at a time. One handed back runs statement by statement
+ * before the batch after it: those behind it in the queue go after it, as they came.
+ */
+async function drain(h: StoreDb, fn: string, store: Queue, all: ReturnType<typeof gate>) {
+  store.running++;
+  try {
+    for (let jobs = store.jobs.splice(0, BATCH); jobs.length; jobs = store.jobs.splice(0, BATCH)) {
+      const answers = await all(() => send(h, fn, jobs));
+      store.jobs.unshift(...jobs.slice(answers.length));
+      for (const [k, a] of answers.entries()) {
+        const job = jobs[k];
+        if ('failed' in a) job.fail(a.failed);
+        else if (handedBack(a)) await job.stepwise().then((stepped) => job.done({ stepped }), job.fail);
+        else job.done(a);
+      }
+    }
+  } finally {
+    // At once, with no wait between the queue found empty and the slot freed: a job queued meanwhile would find no one to send it.
+    store.running--;
   }
 }
 
 /** One assign through its store's queue; it goes to the database with whatever queued beside it. */
-function assignQueued(h: StoreDb, fn: string, item: Item): Promise<Answer> {
+function assignQueued(h: StoreDb, fn: string, item: Item, stepwise: () => Promise<Handed>): Promise<Answer | { stepped: Handed }> {
   let q = queues.get(h.db);
   if (!q) queues.set(h.db, (q = { all: gate(ALL_STORES), stores: new Map() }));
-  let mine = q.stores.get(h.store);
-  if (!mine) q.stores.set(h.store, (mine = { jobs: [], running: 0 }));
+  let store = q.stores.get(h.store);
+  if (!store) q.stores.set(h.store, (store = { jobs: [], running: 0 }));
   const { all } = q;
-  const store = mine;
-  return new Promise<Answer>((done, fail) => {
-    store.jobs.push({ item, done, fail });
-    if (store.running >= IN_FLIGHT) return;
-    store.running++;
-    void (async () => {
-      for (let jobs = store.jobs.splice(0, BATCH); jobs.length; jobs = store.jobs.splice(0, BATCH)) await all(() => send(h, fn, jobs));
-      store.running--;
-    })();
+  const mine = store;
+  return new Promise((done, fail) => {
+    mine.jobs.push({ item, stepwise, done, fail });
+    if (mine.running < IN_FLIGHT) void drain(h, fn, mine, all);
   });
 }
 
@@ -348,9 +381,11 @@ declare
   v_channel text;
   v_events text[];
 begin
+  -- An assign it hands back (stepwise) goes statement by statement before the ones after it: they wait for the next call.
   for i in select * from rows from (json_to_recordset(p_items) as (${COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')}))
            with ordinality as x(${COLUMNS.map(([n]) => n).join(', ')}, n) order by n loop
     v_out := v_out || ${one}(p_store, ${ARGS.map(([n]) => `i.${n}`).join(', ')});
+    exit when v_out[cardinality(v_out)] ->> 'error' = 'stepwise';
     -- A new lead: open screens hear of it when it commits, once for all of them.
     if v_out[cardinality(v_out)] -> 'assigned' is not null and i.events is not null then
       v_channel := i.channel;
@@ -415,7 +450,8 @@ export async function assignOnPostgres(
     /** The routing rule's line (a team's id, or null: the whole floor's) and the rule's name. */
     routed?: { team: number | null; rule: string | null };
   },
-): Promise<Handed | { askAgain: 'rules' | 'waiting' } | { stepwise: true }> {
+  stepwise: () => Promise<Handed>,
+): Promise<Handed | { askAgain: 'rules' | 'waiting' }> {
   const at = opts.now.getTime();
   const request = opts.actionId ? JSON.stringify({ assign: l }) : null;
   const followUp = followUpDue(opts.now, opts.rules.followUpHours).getTime();
@@ -423,37 +459,42 @@ export async function assignOnPostgres(
   const rule = opts.routed?.rule ?? null;
   // The rule pass's words with the team's name left to the function (format's %s), which reads it under the lock.
   const ruleWhy = rule === null ? null : ruleSentText(rule.replaceAll('%', '%%'), '%s');
-  const r = await assignQueued(h, await assignFunctionName(h), {
-    customer: l.customer,
-    phone: l.phone || null,
-    email: l.email || null,
-    vehicle: l.vehicle || null,
-    vin: l.vin || null,
-    comments: l.comments || null,
-    source: l.source ?? LEAD_SOURCE,
-    by_id: by.id,
-    by_name: by.name,
-    at,
-    follow_up_due: followUp,
-    keep: !!opts.keep,
-    action_id: opts.actionId ?? null,
-    request,
-    accept_due: accept,
-    hold_out: opts.rules.holdOut,
-    rules: opts.rulesText ?? null,
-    waiting_first: !!opts.waitingFirst,
-    channel: opts.announce?.channel ?? null,
-    events: opts.announce?.payloads ?? null,
-    day_start: dayStart(opts.now, h.tz ?? 'UTC'),
-    team: opts.routed?.team ?? null,
-    rule,
-    rule_why: ruleWhy,
-    back: opts.rules.routing.backOfEveryLine,
-  });
+  const r = await assignQueued(
+    h,
+    await assignFunctionName(h),
+    {
+      customer: l.customer,
+      phone: l.phone || null,
+      email: l.email || null,
+      vehicle: l.vehicle || null,
+      vin: l.vin || null,
+      comments: l.comments || null,
+      source: l.source ?? LEAD_SOURCE,
+      by_id: by.id,
+      by_name: by.name,
+      at,
+      follow_up_due: followUp,
+      keep: !!opts.keep,
+      action_id: opts.actionId ?? null,
+      request,
+      accept_due: accept,
+      hold_out: opts.rules.holdOut,
+      rules: opts.rulesText ?? null,
+      waiting_first: !!opts.waitingFirst,
+      channel: opts.announce?.channel ?? null,
+      events: opts.announce?.payloads ?? null,
+      day_start: dayStart(opts.now, h.tz ?? 'UTC'),
+      team: opts.routed?.team ?? null,
+      rule,
+      rule_why: ruleWhy,
+      back: opts.rules.routing.backOfEveryLine,
+    },
+    stepwise,
+  );
+  if ('stepped' in r) return r.stepped;
   if ('error' in r) {
     if (r.error === 'rules_changed') return { askAgain: 'rules' };
     if (r.error === 'waiting') return { askAgain: 'waiting' };
-    if (r.error === 'stepwise') return { stepwise: true };
     if (r.error === 'action_reused') throw new ApiError(422, 'This action id was already used for a different request.');
     throw new ApiError(409, 'No eligible associates right now.');
   }

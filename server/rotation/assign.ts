@@ -219,10 +219,21 @@ export async function assignNext(
   const pooled = !!hit?.rule?.grab && hit.rule.grab.after === 0;
   if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait && !pooled) {
     const routed = hit ? { team: 'team' in hit.to ? hit.to.team : null, rule: hit.rule?.name ?? null } : undefined;
-    const r = await assignOnPostgres(h, l, by, { ...opts, now, rules, routed });
+    const r = await assignOnPostgres(h, l, by, { ...opts, now, rules, routed }, () => stepwise(h, l, by, { ...opts, now, rules, hit }));
     if ('askAgain' in r) throw new AskAgain(r.askAgain);
-    if (!('stepwise' in r)) return r;
+    return r;
   }
+  return stepwise(h, l, by, { ...opts, now, rules, hit });
+}
+
+/** assignNext's transaction statement by statement, on either database. */
+async function stepwise(
+  h: StoreDb,
+  l: NewLead,
+  by: Actor,
+  opts: Parameters<typeof assignNext>[3] & { now: Date; rules: Rules; hit: ReturnType<typeof route> | null },
+): Promise<Handed> {
+  const { now, rules, hit } = opts;
   const prospect = l.externalSource && l.externalId ? { source: l.externalSource, id: l.externalId } : null;
   let mail: LeadMail | undefined;
   const env = sqlEnv(now, rules, h.tz);
