@@ -59,21 +59,17 @@ const shape = (a: Assigned): Assigned => ({
 });
 
 /**
- * At most this many calls of one app server wait at the database at once for one store. They
- * queue on the store's rotation lock anyway; each one waiting there holds a pooled connection,
- * and with sixteen managers pressing at once the pool ran dry for everything else (sessions,
- * mail, events). Two: one running, the next already waiting for the lock, so the lock is never
- * idle. Stores have locks of their own, so each has its own queue; all of them together hold at
- * most ALL_STORES connections, leaving the rest of the pool to everything else.
- */
-const IN_FLIGHT = 2;
-const ALL_STORES = 6;
-/**
- * The assigns that queued meanwhile go in the next call, up to this many, one after another in one
- * transaction: each call's parse, plan, commit and round trip were half of PostgreSQL's work for
- * an assign (README, "Where an assign's CPU goes"), now shared by all of them.
+ * One call of an app server at a time for a store: its assigns queue here, in the order they came,
+ * and those that queued while a call ran go in the next, up to BATCH, one after another in one
+ * transaction. Each call's parse, plan, commit and round trip were half of PostgreSQL's work for
+ * an assign (README, "Where an assign's CPU goes"); now they are shared. Calls queue on the
+ * store's rotation lock anyway, each holding a pooled connection while it waits: with sixteen
+ * managers pressing at once, one call each ran the pool dry for everything else (sessions, mail,
+ * events). Stores have locks of their own, so each has its own queue; all of them together hold
+ * at most ALL_STORES connections, leaving the rest of the pool to everything else.
  */
 const BATCH = 32;
+const ALL_STORES = 6;
 
 /** A queue of at most `size` runs at once; a freed slot passes straight to the next in line. */
 function gate(size: number) {
@@ -94,7 +90,7 @@ function gate(size: number) {
 
 /** An assign in its store's queue; `stepwise`: its transaction statement by statement, for when the one call hands it back. */
 type Job = { item: Item; stepwise: () => Promise<Handed>; done: (a: Answer | { stepped: Handed }) => void; fail: (err: unknown) => void };
-type Queue = { jobs: Job[]; running: number };
+type Queue = { jobs: Job[]; busy: boolean };
 const queues = new WeakMap<Db, { all: ReturnType<typeof gate>; stores: Map<number, Queue> }>();
 
 const call = async (h: StoreDb, fn: string, items: Item[]) =>
@@ -140,7 +136,7 @@ async function send(h: StoreDb, fn: string, jobs: Job[]): Promise<(Answer | { fa
  * before the batch after it: those behind it in the queue go after it, as they came.
  */
 async function drain(h: StoreDb, fn: string, store: Queue, all: ReturnType<typeof gate>) {
-  store.running++;
+  store.busy = true;
   try {
     for (let jobs = store.jobs.splice(0, BATCH); jobs.length; jobs = store.jobs.splice(0, BATCH)) {
       const answers = await all(() => send(h, fn, jobs));
@@ -154,7 +150,7 @@ async function drain(h: StoreDb, fn: string, store: Queue, all: ReturnType<typeo
     }
   } finally {
     // At once, with no wait between the queue found empty and the slot freed: a job queued meanwhile would find no one to send it.
-    store.running--;
+    store.busy = false;
   }
 }
 
@@ -163,12 +159,12 @@ function assignQueued(h: StoreDb, fn: string, item: Item, stepwise: () => Promis
   let q = queues.get(h.db);
   if (!q) queues.set(h.db, (q = { all: gate(ALL_STORES), stores: new Map() }));
   let store = q.stores.get(h.store);
-  if (!store) q.stores.set(h.store, (store = { jobs: [], running: 0 }));
+  if (!store) q.stores.set(h.store, (store = { jobs: [], busy: false }));
   const { all } = q;
   const mine = store;
   return new Promise((done, fail) => {
     mine.jobs.push({ item, stepwise, done, fail });
-    if (mine.running < IN_FLIGHT) void drain(h, fn, mine, all);
+    if (!mine.busy) void drain(h, fn, mine, all);
   });
 }
 
@@ -231,7 +227,6 @@ declare
   v_to text;
   v_seen rotation_actions%rowtype;
   v_next record;
-  v_floor_next record;
   v_line record;
   v_has_next boolean;
   -- Where he goes at the back of his other lines: the whole floor's place (null: none) and each team's.
@@ -250,12 +245,15 @@ begin
   select pointer_pos into strict v_floor from rotation_state where id = p_store for update;
   -- Read in one statement, after the lock is held (one that waited for it would read from before).
   -- The store's rules the caller remembers, as stored ('' when none are: the defaults; null: not
-  -- checked); leads waiting in Unassigned, which go out before a new one; weights at play.
+  -- checked); leads waiting in Unassigned, which go out before a new one; weights at play; the line
+  -- the routing rule chose: its team's (none, or a team no longer there: the whole floor's).
   select p_rules is not null and p_rules <> coalesce((select rules from stores where id = p_store), ''),
          p_waiting_first and exists (${waiting.sql}),
          exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1),
-         exists (select 1 from teams t where t.store_id = p_store)
-    into v_rules_changed, v_waiting, v_weighted, v_teams;
+         exists (select 1 from teams t where t.store_id = p_store),
+         t.id, t.name, t.pointer_pos
+    into v_rules_changed, v_waiting, v_weighted, v_teams, v_team, v_team_name, v_pointer
+    from (select) one left join teams t on t.id = p_team and t.store_id = p_store;
   if v_rules_changed then
     return json_build_object('error', 'rules_changed');
   end if;
@@ -271,10 +269,6 @@ begin
       end if;
       return json_build_object('replayed', true, 'result', v_seen.result::json);
     end if;
-  end if;
-  -- The line the routing rule chose: its team's (a team no longer there: the whole floor's).
-  if p_team is not null then
-    select id, name, pointer_pos into v_team, v_team_name, v_pointer from teams where id = p_team and store_id = p_store;
   end if;
   -- Next Up of that line, by the rule book.
   if v_team is null then
@@ -338,20 +332,17 @@ begin
       end if;
       -- A rule sent the lead to a team: whoever was Next Up on the whole floor, outside it, was passed over by the rule.
       if p_rule is not null then
-        select q.* into v_floor_next from (${pickFloor.sql}) q;
-        if found and v_floor_next.id <> v_next.id
-           and not exists (select 1 from team_members tm where tm.team_id = v_team and tm.user_id = v_floor_next.id) then
-          insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
-            values (p_store, v_log, v_id, v_team, v_floor_next.id, 'rule', format(p_rule_why, v_team_name), p_at);
-        end if;
+        insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
+          select p_store, v_log, v_id, v_team, q.id, 'rule', format(p_rule_why, v_team_name), p_at from (${pickFloor.sql}) q
+          where q.id <> v_next.id and not exists (select 1 from team_members tm where tm.team_id = v_team and tm.user_id = q.id);
       end if;
       update teams set pointer_pos = v_next.position where id = v_team;
-      update rotation_state set last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id where id = p_store;
+      -- His other lines, as read before the lead was stored (nothing since has moved them): the whole floor's here.
+      update rotation_state set last_assigned_to = v_next.id, last_assigned_at = p_at, updated_by = p_by_id, pointer_pos = coalesce(v_back_floor, pointer_pos)
+        where id = p_store;
     end if;
-    -- His other lines, as read before the lead was stored (nothing since has moved them).
     if v_back_floor is not null then
       update memberships set position = v_back_floor where store_id = p_store and user_id = v_next.id;
-      update rotation_state set pointer_pos = v_back_floor where id = p_store;
     end if;
     if cardinality(v_back_teams) > 0 then
       update team_members o set position = b.place from unnest(v_back_teams, v_back_places) as b(team, place)
