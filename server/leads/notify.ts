@@ -2,7 +2,7 @@ import { mailedManagers } from '../users/repo';
 import type { StoreCtx } from '../context';
 import { storePath } from '../../domain/stores';
 import type { NewLead } from '../rotation/service';
-import { LEAD_SOURCE } from '../../domain/leads';
+import { customerFields } from '../../domain/leads';
 import { formatDateTime } from '../../domain/format';
 import { leadLink } from '../notices/service';
 import { noticeAppointments } from '../notices/triggers';
@@ -31,13 +31,7 @@ export interface LeadMail {
 /** The mail about a lead just stored for a salesman, from what the assign stored. */
 export const newLeadMail = (id: number, l: NewLead, to: { name: string; email: string }, followUpDue: number, acceptDue: number | null): LeadMail => ({
   id,
-  customer: l.customer,
-  phone: l.phone || null,
-  email: l.email || null,
-  vehicle: l.vehicle || null,
-  vin: l.vin || null,
-  comments: l.comments || null,
-  source: l.source ?? LEAD_SOURCE,
+  ...customerFields(l),
   follow_up_due: followUpDue,
   accept_due: acceptDue,
   to: to.email,

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db, StoreDb } from '../db';
 import { dayStart, line, passedQuery, teamLine } from './queries';
 import { ApiError } from '../http/errors';
-import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
+import { customerFields, followUpDue } from '../../domain/leads';
 import { acceptDue } from '../../domain/speed';
 import { eligibleSql, nextUpOrderSql, waitingSql } from './sql';
 import type { Rules } from '../../domain/rules';
@@ -454,13 +454,7 @@ export async function assignOnPostgres(
     h,
     await assignFunctionName(h),
     {
-      customer: l.customer,
-      phone: l.phone || null,
-      email: l.email || null,
-      vehicle: l.vehicle || null,
-      vin: l.vin || null,
-      comments: l.comments || null,
-      source: l.source ?? LEAD_SOURCE,
+      ...customerFields(l),
       by_id: by.id,
       by_name: by.name,
       at,

@@ -6,7 +6,7 @@ import type { LeadsTable } from '../db/schema';
 import { ApiError, notFound } from '../http/errors';
 import { PENDING_ACCEPT, type Member } from '../../domain/rotation';
 import { holds } from '../../domain/conditions';
-import { followUpDue, LEAD_SOURCE } from '../../domain/leads';
+import { customerFields, followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { DEFAULT_RULES, type Rules } from '../../domain/rules';
 import { beBack, override } from '../../domain/floor';
 import { acceptDue } from '../../domain/speed';
@@ -121,7 +121,7 @@ export async function insertLead(
   };
   const row = {
     store_id: store,
-    customer: l.customer,
+    ...customerFields(l),
     assigned_to: holder?.id ?? UNASSIGNED,
     assigned_to_name: holder?.name ?? UNASSIGNED,
     assigned_by: by.id,
@@ -130,15 +130,9 @@ export async function insertLead(
     status: holder ? 'handed' : 'new',
     follow_up_due: due.follow_up_due,
     closed: 0,
-    source: l.source ?? LEAD_SOURCE,
     closed_at: null,
     closed_by_id: null,
     closed_by_name: null,
-    phone: l.phone || null,
-    email: l.email || null,
-    vehicle: l.vehicle || null,
-    vin: l.vin || null,
-    comments: l.comments || null,
     external_source: ext ? l.externalSource : null,
     external_id: ext ? l.externalId : null,
     customer_key: l.customerKey ?? null,
