@@ -70,9 +70,9 @@ describe.skipIf(!PG_AVAILABLE)('assigns that queue together on postgres', () => 
     const floor = await h.db.selectFrom('memberships').select('position').where('store_id', '=', h.store).orderBy('position').execute();
     expect(floor.map((m) => m.position)).toEqual([1, 2, 3, 4]);
     await Promise.all(Array.from({ length: 24 }, (_, i) => assignNext(h, `Team ${i}`, by, { rules })));
-    const log = await h.db.selectFrom('rotation_log').select(['customer', 'target_name']).where('team_id', '=', Number(team.id)).orderBy('id').execute();
-    expect(log.map((r) => r.customer)).toEqual(Array.from({ length: 24 }, (_, i) => `Team ${i}`));
-    expect(log.map((r) => r.target_name)).toEqual(Array.from({ length: 24 }, (_, i) => ['Ben', 'Dan'][i % 2]));
+    const served = await h.db.selectFrom('rotation_log').select(['customer', 'target_name']).where('team_id', '=', Number(team.id)).orderBy('id').execute();
+    expect(served.map((r) => r.customer)).toEqual(Array.from({ length: 24 }, (_, i) => `Team ${i}`));
+    expect(served.map((r) => r.target_name)).toEqual(Array.from({ length: 24 }, (_, i) => ['Ben', 'Dan'][i % 2]));
     // The floor's line was renumbered (the stepwise path's move), leaving free places between people.
     const after = await h.db.selectFrom('memberships').select('position').where('store_id', '=', h.store).orderBy('position').execute();
     expect(after.some((m) => m.position > 4)).toBe(true);

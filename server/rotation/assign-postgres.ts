@@ -369,16 +369,18 @@ $fn$`;
 declare
   i record;
   v_out json[] := '{}';
+  v_one json;
   v_channel text;
   v_events text[];
 begin
   -- An assign it hands back (stepwise) goes statement by statement before the ones after it: they wait for the next call.
   for i in select * from rows from (json_to_recordset(p_items) as (${COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')}))
            with ordinality as x(${COLUMNS.map(([n]) => n).join(', ')}, n) order by n loop
-    v_out := v_out || ${one}(p_store, ${ARGS.map(([n]) => `i.${n}`).join(', ')});
-    exit when v_out[cardinality(v_out)] ->> 'error' = 'stepwise';
+    v_one := ${one}(p_store, ${ARGS.map(([n]) => `i.${n}`).join(', ')});
+    v_out := v_out || v_one;
+    exit when v_one ->> 'error' = 'stepwise';
     -- A new lead: open screens hear of it when it commits, once for all of them.
-    if v_out[cardinality(v_out)] -> 'assigned' is not null and i.events is not null then
+    if v_one -> 'assigned' is not null and i.events is not null then
       v_channel := i.channel;
       v_events := i.events;
     end if;
@@ -424,7 +426,8 @@ function assignFunctionName(h: StoreDb): Promise<string> {
  * his other lines) is one call of the function above, so the state row is held for the
  * function's run rather than for several round trips. Plain leads only: a lead with a prospect id
  * or intake details takes the stepwise path, and so does an up the function hands back (weights
- * at play, or a line that must be renumbered to put him at its back).
+ * at play, or a line that must be renumbered to put him at its back): `stepwise` runs it in its
+ * store's queue, before the assigns queued after it.
  */
 export async function assignOnPostgres(
   h: StoreDb,

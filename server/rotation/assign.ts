@@ -211,13 +211,14 @@ export async function assignNext(
   // that goes up for grabs takes the stepwise path, as does an up the one-call assign hands back.
   const hit = routes(rules.routing) ? route(rules.routing, traitsOf(l), now, h.tz ?? 'UTC') : null;
   const pooled = !!hit?.rule?.grab && hit.rule.grab.after === 0;
+  const byStep = () => stepwise(h, l, by, { ...opts, now, rules, hit });
   if (h.dialect === 'postgres' && plain && !opts.stepwise && !opts.wait && !pooled) {
     const routed = hit ? { team: 'team' in hit.to ? hit.to.team : null, rule: hit.rule?.name ?? null } : undefined;
-    const r = await assignOnPostgres(h, l, by, { ...opts, now, rules, routed }, () => stepwise(h, l, by, { ...opts, now, rules, hit }));
+    const r = await assignOnPostgres(h, l, by, { ...opts, now, rules, routed }, byStep);
     if ('askAgain' in r) throw new AskAgain(r.askAgain);
     return r;
   }
-  return stepwise(h, l, by, { ...opts, now, rules, hit });
+  return byStep();
 }
 
 /** assignNext's transaction statement by statement, on either database. */
