@@ -89,8 +89,11 @@ test('a group manager switches store: the address, Next Up, the routing, the lea
     await expect(boss.getByTestId('lead-row').filter({ hasText: customer })).toContainText(west.rep);
 
     // Lead stats: each store's own salesmen, and "today" on each store's own clock (a day apart).
-    await boss.getByRole('button', { name: 'Stats' }).click();
-    await boss.getByRole('link', { name: 'Leads' }).first().click();
+    // The Stats group opens first: until it has, the first "Leads" link is the one to the leads list.
+    const stats = boss.getByRole('button', { name: 'Stats' });
+    await stats.click();
+    await expect(stats).toHaveAttribute('aria-expanded', 'true');
+    await boss.locator('a[href$="/dashboard/stats/leads"]').click();
     await expect(boss).toHaveURL(new RegExp(`/s/${west.code}/dashboard/stats/leads$`));
     await expect(boss.getByTestId('kpi-row').filter({ hasText: west.rep })).toBeVisible();
     await expect(boss.getByTestId('kpi-row').filter({ hasText: east.rep })).toHaveCount(0);
