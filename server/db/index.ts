@@ -130,19 +130,83 @@ export async function withRotationLock<T>(h: StoreDb, fn: (trx: Db) => Promise<T
   });
 }
 
-/** Kysely's SQLite driver holds one connection; BEGIN IMMEDIATE takes the write lock at once. */
+/** A transaction waiting for SQLite's write lock, and how to answer its caller. */
+interface Waiting {
+  fn: (trx: Db) => Promise<unknown>;
+  done: (out: unknown) => void;
+  fail: (err: unknown) => void;
+}
+
+/** What waits for each SQLite database's write lock while a group holds it, in arrival order. */
+const waiting = new WeakMap<Db, Waiting[]>();
+
+/** At most this many transactions commit together (bounds the wait of a group's first). */
+export const GROUP = 32;
+
+/**
+ * Kysely's SQLite driver holds one connection; BEGIN IMMEDIATE takes the write lock at once.
+ * Transactions that arrive while one runs wait, and then run together, each under a savepoint of
+ * its own, in one BEGIN IMMEDIATE … COMMIT (a group commit): a commit writes every page its
+ * transaction changed to the log, and a busy floor's assigns change the same pages, so together
+ * they write them once. One that throws is rolled back to its savepoint alone; each caller hears
+ * after the commit, and if the commit fails, all of them do.
+ */
 function immediate<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
-  return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
-    try {
-      const out = await fn(conn);
-      await sql`commit`.execute(conn);
-      return out;
-    } catch (err) {
-      await sql`rollback`.execute(conn);
-      throw err;
-    }
+  return new Promise<T>((done, fail) => {
+    const job: Waiting = { fn, done: done as (out: unknown) => void, fail };
+    const queue = waiting.get(db);
+    if (queue) return void queue.push(job);
+    const fresh = [job];
+    waiting.set(db, fresh);
+    void drain(db, fresh);
   });
+}
+
+async function drain(db: Db, queue: Waiting[]) {
+  // A transaction on SQLite runs to its end within one turn of the event loop (every statement
+  // answers at once), so the requests read from their sockets meanwhile reach theirs only after
+  // it: waiting for the end of the turn lets them join the next group.
+  for (;;) {
+    await new Promise(setImmediate);
+    if (!queue.length) break;
+    await together(db, queue.splice(0, GROUP));
+  }
+  waiting.delete(db);
+}
+
+/** A group's transaction; it answers every caller and never throws. */
+async function together(db: Db, group: Waiting[]) {
+  const kept: { job: Waiting; out: unknown }[] = [];
+  let at = 0;
+  const failFrom = (err: unknown) => {
+    for (const job of [...kept.map((k) => k.job), ...group.slice(at)]) job.fail(err);
+    kept.length = 0;
+  };
+  await db
+    .connection()
+    .execute(async (conn) => {
+      try {
+        await sql`begin immediate`.execute(conn);
+        for (; at < group.length; at++) {
+          const job = group[at];
+          await sql`savepoint together`.execute(conn);
+          try {
+            kept.push({ job, out: await job.fn(conn) });
+          } catch (err) {
+            job.fail(err);
+            await sql`rollback to together`.execute(conn);
+          }
+          await sql`release together`.execute(conn);
+        }
+        await sql`commit`.execute(conn);
+      } catch (err) {
+        // One of the group's own statements failed (the lock, a savepoint, the commit; a full disk ends the transaction): nothing is kept.
+        await sql`rollback`.execute(conn).catch(() => undefined);
+        failFrom(err);
+      }
+    })
+    .catch(failFrom);
+  for (const k of kept) k.job.done(k.out);
 }
 
 /**
