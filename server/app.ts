@@ -378,6 +378,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ready = false;
     for (const end of [...streams]) end();
   });
+  // A request still at work when closing began ends its connection with its answer: kept alive and
+  // idle, that connection held the close until its keep-alive ran out (a burst of assigns answered
+  // together after SIGTERM left one open for the 10 s the stop waits).
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (!ready) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
   return app;
 }
