@@ -73,7 +73,9 @@ export async function openDb(opts: {
     sqlite.pragma('foreign_keys = ON');
     // SQLite's lower() and LIKE fold ASCII only; short searches with other letters fold with this.
     sqlite.function('fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const kept = new Map<string, SQLite.Statement>();
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, kept) }) });
+    statements.set(db, kept);
     handle = { db, dialect: 'sqlite', describe: `SQLite at ${file}`, file, pool: null, close: () => db.destroy() };
   }
   await migrate(handle.db, handle.dialect, opts.firstStore);
@@ -86,17 +88,31 @@ export async function openDb(opts: {
  * the sweep's overdue question (a scan, 40 ms at 200,000 leads) over the Accept index (0.04 ms).
  * PRAGMA optimize gathers them where a table changed enough, within a bounded effort. PostgreSQL
  * keeps its own (autovacuum).
+ *
+ * Only the counts (sqlite_stat1) are kept. ANALYZE in this build also samples index keys
+ * (sqlite_stat4), and SQLite then compiles again, at every run, each statement whose parameter
+ * meets a sampled index: nearly all of ours. Next Up on the floor took 90 µs a run with them and 7 µs
+ * without; the counts alone pick the same indexes. Kept statements are prepared afresh after.
  */
 export async function optimize(h: Pick<DbHandle, 'db' | 'dialect'>) {
-  if (h.dialect === 'sqlite') await sql`pragma optimize=0x10002`.execute(h.db);
+  if (h.dialect !== 'sqlite') return;
+  await sql`pragma optimize=0x10002`.execute(h.db);
+  const { rows } = await sql`select 1 from sqlite_master where name = 'sqlite_stat4'`.execute(h.db);
+  if (!rows.length) return;
+  const dropped = await sql`delete from sqlite_stat4`.execute(h.db);
+  if (!Number(dropped.numAffectedRows)) return;
+  await sql`analyze sqlite_schema`.execute(h.db);
+  statements.get(h.db)?.clear();
 }
+
+/** Each SQLite database's kept statements by their SQL text (withStatementCache). */
+const statements = new WeakMap<Db, Map<string, SQLite.Statement>>();
 
 /**
  * Kysely prepares every statement anew; preparing costs more than running our small queries,
  * so statements are kept by their SQL text (a bounded cache: search SQL varies a little).
  */
-function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase {
-  const cache = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: SQLite.Database, cache: Map<string, SQLite.Statement>, max = 500): SqliteDatabase {
   return {
     close: () => sqlite.close(),
     prepare(source) {
