@@ -11,7 +11,7 @@ import { reused, slot } from '../db/reuse';
 import {
   eligibleSql,
   inRotationSql,
-  nextUpOrderSql,
+  nextUpIdSql,
   openLeadsSql,
   overdueSql,
   passSql,
@@ -227,11 +227,7 @@ export async function nextUp(trx: Db, store: number, env: SqlEnv, dialect: Diale
     trx,
     dialect,
     `next up: ${s.key}`,
-    () =>
-      line(trx, slot('store'))
-        .where(eligibleSql(s.env))
-        .orderBy(nextUpOrderSql(s.env, dialect, slot('pointer')))
-        .limit(1),
+    () => line(trx, slot('store')).where('users.id', '=', nextUpIdSql(line(trx, slot('store')).where(eligibleSql(s.env)), s.env, dialect, slot('pointer'))),
     { store, pointer: state.pointer_pos, ...s.values },
   );
   return { state, next: row ? toMember(row) : null, email: row?.email ?? '', shape: { weights: !!weights, teams: !!teams } };
@@ -259,10 +255,11 @@ export async function nextUpInTeam(trx: Db, store: number, team: number, env: Sq
     dialect,
     `next up in a team: ${s.key}`,
     () =>
-      teamLine(trx, slot('store'), slot('team'))
-        .where(eligibleSql(s.env))
-        .orderBy(nextUpOrderSql(s.env, dialect, slot('pointer'), 'tm'))
-        .limit(1),
+      teamLine(trx, slot('store'), slot('team')).where(
+        'users.id',
+        '=',
+        nextUpIdSql(teamLine(trx, slot('store'), slot('team')).where(eligibleSql(s.env)), s.env, dialect, slot('pointer'), 'tm'),
+      ),
     { store, team, pointer: line.pointer, ...s.values },
   );
   return { pointer: line.pointer, next: row ? toMember(row) : null, email: row?.email ?? '', shape: line.shape };

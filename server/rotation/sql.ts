@@ -1,4 +1,4 @@
-import { sql, type RawBuilder, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { Cond, Field, OrderKey } from '../../domain/conditions';
 import {
   ELIGIBLE,
@@ -177,3 +177,29 @@ export const upsTodaySql = upsTodayCount;
 export const openLeadsSql = openLeadsCount;
 export const nextUpOrderSql = (env: SqlEnv, dialect: Dialect, pointer: number | RawBuilder<unknown>, places: Places = 'memberships') =>
   orderSql(NEXT_UP, memberColumns(env, places), dialect, { pointer });
+
+/**
+ * Next Up's id among a line's `eligible` rows, as a value: NEXT_UP read as the first past the
+ * pointer in the order of its other keys, else the first of all (coalesce asks the second only
+ * when there is none). Each is a walk of the line's place index that stops at its first row;
+ * ordering the whole line by (place > pointer) made SQLite read and sort every row, 10 to 20
+ * times the cost.
+ */
+export function nextUpIdSql<DB, TB extends keyof DB>(
+  eligible: SelectQueryBuilder<DB, TB, object>,
+  env: SqlEnv,
+  dialect: Dialect,
+  pointer: number | RawBuilder<unknown>,
+  places: Places = 'memberships',
+): RawBuilder<string> {
+  const [past, ...rest] = NEXT_UP;
+  if (!('above' in past)) throw new Error('NEXT_UP begins with the places past the pointer');
+  const cols = memberColumns(env, places);
+  const first = (q: SelectQueryBuilder<DB, TB, object>) =>
+    q
+      .clearSelect()
+      .select(cols.id.as('id'))
+      .orderBy(orderSql(rest, cols, dialect, { pointer }))
+      .limit(1);
+  return sql<string>`coalesce((${first(eligible.where(sql<boolean>`${cols[past.above]} > ${pointer}`))}), (${first(eligible)}))`;
+}
