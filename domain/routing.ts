@@ -112,9 +112,13 @@ const hasPhrase = (hay: string, phrase: string) => words(hay).includes(words(phr
 export function languageOf(t: Pick<LeadTraits, 'language' | 'comments'>): string {
   const named = fold(t.language).slice(0, 2);
   if (/^[a-z]{2}$/.test(named)) return named;
-  for (const [code, ws] of Object.entries(LANGUAGE_WORDS)) if (ws.some((w) => hasPhrase(t.comments, w))) return code;
+  const said = words(t.comments);
+  for (const [code, ws] of LANGUAGE_PHRASES) if (ws.some((w) => said.includes(w))) return code;
   return '';
 }
+
+/** Each language's words as hasPhrase compares them, folded once. */
+const LANGUAGE_PHRASES = Object.entries(LANGUAGE_WORDS).map(([code, ws]) => [code, ws.map(words)] as const);
 
 /** A vehicle's condition from the words a sender used ("new", "used", "pre-owned", "certified"). */
 export function conditionOf(status: string): '' | 'new' | 'used' {

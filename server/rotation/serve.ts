@@ -1,5 +1,5 @@
 import type { Db, Dialect } from '../db';
-import { sql, type Insertable } from 'kysely';
+import { sql, type Compilable, type Insertable } from 'kysely';
 import { reused, slot, slotsFor } from '../db/reuse';
 import type { Database } from '../db/schema';
 import { eligibleQueue, type Member } from '../../domain/rotation';
@@ -87,6 +87,7 @@ const peopleOf = (trx: Db, store: number, team: number | null, env: SqlEnv) =>
  */
 async function moveLine(
   trx: Db,
+  dialect: Dialect,
   store: number,
   team: number | null,
   pointer: number,
@@ -94,21 +95,40 @@ async function moveLine(
   owed: { id: string; owed: number }[] = [],
   state?: { last_assigned_to: string; last_assigned_at: number; updated_by: string | null },
 ) {
-  if (team === null) {
-    for (const p of places)
-      await trx.updateTable('memberships').set({ position: p.position }).where('store_id', '=', store).where('user_id', '=', p.id).execute();
-    for (const o of owed) await trx.updateTable('memberships').set({ owed: o.owed }).where('store_id', '=', store).where('user_id', '=', o.id).execute();
-    await trx
-      .updateTable('rotation_state')
-      .set({ pointer_pos: pointer, ...state })
-      .where('id', '=', store)
-      .execute();
-    return;
-  }
-  for (const p of places) await trx.updateTable('team_members').set({ position: p.position }).where('team_id', '=', team).where('user_id', '=', p.id).execute();
-  for (const o of owed) await trx.updateTable('team_members').set({ owed: o.owed }).where('team_id', '=', team).where('user_id', '=', o.id).execute();
-  await trx.updateTable('teams').set({ pointer_pos: pointer }).where('id', '=', team).execute();
-  if (state) await trx.updateTable('rotation_state').set(state).where('id', '=', store).execute();
+  // Run at every up: built once each (server/db/reuse.ts).
+  const run = (key: string, build: () => Compilable<unknown>, values: Record<string, unknown>) => reused(trx, dialect, key, build, values);
+  const line =
+    team === null
+      ? { table: 'memberships' as const, key: 'store_id' as const, of: store }
+      : { table: 'team_members' as const, key: 'team_id' as const, of: team };
+  for (const [column, moved] of [
+    ['position', places.map((p) => ({ id: p.id, value: p.position }))],
+    ['owed', owed.map((o) => ({ id: o.id, value: o.owed }))],
+  ] as const)
+    for (const m of moved)
+      await run(
+        `${line.table} ${column}`,
+        () =>
+          trx.updateTable(line.table).set(column, slot<number>('value')).where(line.key, '=', slot<number>('line')).where('user_id', '=', slot<string>('id')),
+        { value: m.value, line: line.of, id: m.id },
+      );
+  if (team !== null)
+    await run('team pointer', () => trx.updateTable('teams').set('pointer_pos', slot<number>('pointer')).where('id', '=', slot<number>('team')), {
+      pointer,
+      team,
+    });
+  // The store's row: the whole floor's pointer, and the last up with whichever line served it.
+  const floor = team === null ? { pointer_pos: pointer } : {};
+  const row = { ...floor, ...state };
+  if (Object.keys(row).length)
+    await run(
+      `rotation state: ${Object.keys(row).join()}`,
+      () => trx.updateTable('rotation_state').set(slotsFor(row)).where('id', '=', slot<number>('store')),
+      {
+        ...row,
+        store,
+      },
+    );
 }
 
 /**
@@ -166,7 +186,7 @@ export async function served(
   const stamp = (v: number | null) => sql<number>`cast(${v} as bigint)`;
   // Who was passed over on the way to him, and why (an override passes no one over: nobody's turn moves).
   // Nearly always no one stood between the pointer and him: a look at the places says so cheaply.
-  if (!u.named && (await standsBetween(trx, store, way.team, u.pointer, next.position)))
+  if (!u.named && (await standsBetween(trx, u.dialect, store, way.team, u.pointer, next.position)))
     await trx
       .insertInto('passed_over')
       .columns(['user_id', 'kind', 'why', 'store_id', 'log_id', 'lead_id', 'team_id', 'created_at'])
@@ -185,36 +205,51 @@ export async function served(
     const floorNext = (await nextUp(trx, store, u.env, u.dialect)).next;
     const inTeam =
       floorNext &&
-      (await trx.selectFrom('team_members').select('user_id').where('team_id', '=', way.team).where('user_id', '=', floorNext.id).executeTakeFirst());
-    if (floorNext && floorNext.id !== next.id && !inTeam)
-      await trx
-        .insertInto('passed_over')
-        .values({
-          store_id: store,
-          log_id: Number(log.id),
-          lead_id: u.leadId,
-          team_id: way.team,
-          user_id: floorNext.id,
-          kind: 'rule',
-          why: ruleSentText(way.rule, way.teamName ?? 'other'),
-          created_at: at,
-        })
-        .execute();
+      (
+        await reused(
+          trx,
+          u.dialect,
+          'in a team',
+          () => trx.selectFrom('team_members').select('user_id').where('team_id', '=', slot<number>('team')).where('user_id', '=', slot<string>('id')),
+          { team: way.team, id: floorNext.id },
+        )
+      ).length;
+    if (floorNext && floorNext.id !== next.id && !inTeam) {
+      const pass = {
+        store_id: store,
+        log_id: Number(log.id),
+        lead_id: u.leadId,
+        team_id: way.team,
+        user_id: floorNext.id,
+        kind: 'rule',
+        why: ruleSentText(way.rule, way.teamName ?? 'other'),
+        created_at: at,
+      } satisfies Insertable<Database['passed_over']>;
+      await reused(trx, u.dialect, 'a rule pass', () => trx.insertInto('passed_over').values(slotsFor(pass)), pass);
+    }
   }
-  await moveLine(trx, store, way.team, after.pointer, [], after.owed, { last_assigned_to: next.id, last_assigned_at: at, updated_by: u.by.id });
-  if (u.backOfEveryLine && shape.teams) await backOfOthers(trx, store, way.team, next.id);
+  await moveLine(trx, u.dialect, store, way.team, after.pointer, [], after.owed, { last_assigned_to: next.id, last_assigned_at: at, updated_by: u.by.id });
+  if (u.backOfEveryLine && shape.teams) await backOfOthers(trx, u.dialect, store, way.team, next.id);
   return after.pointer;
 }
 
 /** Whether anyone stands in a line between the pointer and a place, in the circle's order. */
-async function standsBetween(trx: Db, store: number, team: number | null, pointer: number, at: number) {
+async function standsBetween(trx: Db, dialect: Dialect, store: number, team: number | null, pointer: number, at: number) {
   const place = sql.ref<number>('position');
-  const between = at > pointer ? sql<boolean>`(${place} > ${pointer} and ${place} < ${at})` : sql<boolean>`(${place} > ${pointer} or ${place} < ${at})`;
-  const row =
-    team === null
-      ? await trx.selectFrom('memberships').select('position').where('store_id', '=', store).where(between).limit(1).executeTakeFirst()
-      : await trx.selectFrom('team_members').select('position').where('team_id', '=', team).where(between).limit(1).executeTakeFirst();
-  return !!row;
+  const [from, to] = [slot<number>('pointer'), slot<number>('at')];
+  const wraps = at <= pointer;
+  const between = wraps ? sql<boolean>`(${place} > ${from} or ${place} < ${to})` : sql<boolean>`(${place} > ${from} and ${place} < ${to})`;
+  const rows = await reused(
+    trx,
+    dialect,
+    `stands between: ${team === null ? 'floor' : 'team'}${wraps ? ', round the end' : ''}`,
+    () =>
+      team === null
+        ? trx.selectFrom('memberships').select('position').where('store_id', '=', slot<number>('line')).where(between).limit(1)
+        : trx.selectFrom('team_members').select('position').where('team_id', '=', slot<number>('line')).where(between).limit(1),
+    { line: team ?? store, pointer, at },
+  );
+  return rows.length > 0;
 }
 
 /** Whether weights are at play in a store (anyone above 1) and whether it has teams: the extra work of an up is only for them. */
@@ -224,30 +259,45 @@ async function storeShape(trx: Db, store: number) {
 }
 
 /** Puts someone served in one line at the back of every other line he stands in (the whole floor's and his teams'). */
-async function backOfOthers(trx: Db, store: number, servedIn: number | null, id: string) {
-  const teams = await trx
-    .selectFrom('team_members')
-    .innerJoin('teams', 'teams.id', 'team_members.team_id')
-    .select(['teams.id', 'teams.pointer_pos'])
-    .where('teams.store_id', '=', store)
-    .where('team_members.user_id', '=', id)
-    .execute();
-  if (!teams.length) return;
-  const lines: { team: number | null; pointer: number }[] = teams.map((t) => ({ team: Number(t.id), pointer: t.pointer_pos }));
-  lines.push({ team: null, pointer: (await readState(trx, store)).pointer_pos });
-  for (const l of lines.filter((x) => x.team !== servedIn)) {
-    const people = await placesOf(trx, store, l.team);
-    if (!people.some((m) => m.id === id) || lastIn(people, l.pointer)?.id === id) continue;
-    const r = toBack(people, id, l.pointer, Math.max(l.pointer, ...people.map((m) => m.position)));
-    await moveLine(trx, store, l.team, r.pointer, r.places);
+async function backOfOthers(trx: Db, dialect: Dialect, store: number, servedIn: number | null, id: string) {
+  const lines = await reused(
+    trx,
+    dialect,
+    "a salesman's lines and their pointers",
+    () =>
+      trx
+        .selectFrom('team_members')
+        .innerJoin('teams', 'teams.id', 'team_members.team_id')
+        .select([sql<number | null>`teams.id`.as('id'), 'teams.pointer_pos'])
+        .where('teams.store_id', '=', slot<number>('store'))
+        .where('team_members.user_id', '=', slot<string>('id'))
+        .unionAll(
+          trx
+            .selectFrom('rotation_state')
+            .select([sql<number | null>`null`.as('id'), 'pointer_pos'])
+            .where('id', '=', slot<number>('store')),
+        ),
+    { store, id },
+  );
+  if (lines.length < 2) return;
+  for (const l of lines) {
+    const team = l.id === null ? null : Number(l.id);
+    if (team === servedIn) continue;
+    const people = await reused(
+      trx,
+      dialect,
+      `places in a line: ${team === null ? 'floor' : 'team'}`,
+      () =>
+        team === null
+          ? trx.selectFrom('memberships').select(['user_id as id', 'position']).where('store_id', '=', slot<number>('line'))
+          : trx.selectFrom('team_members').select(['user_id as id', 'position']).where('team_id', '=', slot<number>('line')),
+      { line: team ?? store },
+    );
+    if (!people.some((m) => m.id === id) || lastIn(people, l.pointer_pos)?.id === id) continue;
+    const r = toBack(people, id, l.pointer_pos, Math.max(l.pointer_pos, ...people.map((m) => m.position)));
+    await moveLine(trx, dialect, store, team, r.pointer, r.places);
   }
 }
-
-/** A line's places only (who stands where), as a move to the back needs them. */
-const placesOf = (trx: Db, store: number, team: number | null) =>
-  team === null
-    ? trx.selectFrom('memberships').select(['user_id as id', 'position']).where('store_id', '=', store).execute()
-    : trx.selectFrom('team_members').select(['user_id as id', 'position']).where('team_id', '=', team).execute();
 
 /** Who is served last in a line, its circle read from the pointer. */
 function lastIn(people: Pick<Member, 'id' | 'position'>[], pointer: number) {
