@@ -227,7 +227,10 @@ export async function nextUp(trx: Db, store: number, env: SqlEnv, dialect: Diale
     trx,
     dialect,
     `next up: ${s.key}`,
-    () => line(trx, slot('store')).where('users.id', '=', nextUpIdSql(line(trx, slot('store')).where(eligibleSql(s.env)), s.env, dialect, slot('pointer'))),
+    () => {
+      const rows = line(trx, slot('store'));
+      return rows.where('users.id', '=', nextUpIdSql(rows.where(eligibleSql(s.env)), s.env, dialect, slot('pointer')));
+    },
     { store, pointer: state.pointer_pos, ...s.values },
   );
   return { state, next: row ? toMember(row) : null, email: row?.email ?? '', shape: { weights: !!weights, teams: !!teams } };
@@ -254,12 +257,10 @@ export async function nextUpInTeam(trx: Db, store: number, team: number, env: Sq
     trx,
     dialect,
     `next up in a team: ${s.key}`,
-    () =>
-      teamLine(trx, slot('store'), slot('team')).where(
-        'users.id',
-        '=',
-        nextUpIdSql(teamLine(trx, slot('store'), slot('team')).where(eligibleSql(s.env)), s.env, dialect, slot('pointer'), 'tm'),
-      ),
+    () => {
+      const rows = teamLine(trx, slot('store'), slot('team'));
+      return rows.where('users.id', '=', nextUpIdSql(rows.where(eligibleSql(s.env)), s.env, dialect, slot('pointer'), 'tm'));
+    },
     { store, team, pointer: line.pointer, ...s.values },
   );
   return { pointer: line.pointer, next: row ? toMember(row) : null, email: row?.email ?? '', shape: line.shape };

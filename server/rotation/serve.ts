@@ -97,21 +97,15 @@ async function moveLine(
 ) {
   // Run at every up: built once each (server/db/reuse.ts).
   const run = (key: string, build: () => Compilable<unknown>, values: Record<string, unknown>) => reused(trx, dialect, key, build, values);
-  const line =
-    team === null
-      ? { table: 'memberships' as const, key: 'store_id' as const, of: store }
-      : { table: 'team_members' as const, key: 'team_id' as const, of: team };
-  for (const [column, moved] of [
-    ['position', places.map((p) => ({ id: p.id, value: p.position }))],
-    ['owed', owed.map((o) => ({ id: o.id, value: o.owed }))],
-  ] as const)
-    for (const m of moved)
-      await run(
-        `${line.table} ${column}`,
-        () =>
-          trx.updateTable(line.table).set(column, slot<number>('value')).where(line.key, '=', slot<number>('line')).where('user_id', '=', slot<string>('id')),
-        { value: m.value, line: line.of, id: m.id },
-      );
+  const line = placesIn(store, team);
+  const set = (column: 'position' | 'owed', id: string, value: number) =>
+    run(
+      `${line.table} ${column}`,
+      () => trx.updateTable(line.table).set(column, slot<number>('value')).where(line.key, '=', slot<number>('line')).where('user_id', '=', slot<string>('id')),
+      { value, line: line.of, id },
+    );
+  for (const p of places) await set('position', p.id, p.position);
+  for (const o of owed) await set('owed', o.id, o.owed);
   if (team !== null)
     await run('team pointer', () => trx.updateTable('teams').set('pointer_pos', slot<number>('pointer')).where('id', '=', slot<number>('team')), {
       pointer,
@@ -239,15 +233,13 @@ async function standsBetween(trx: Db, dialect: Dialect, store: number, team: num
   const [from, to] = [slot<number>('pointer'), slot<number>('at')];
   const wraps = at <= pointer;
   const between = wraps ? sql<boolean>`(${place} > ${from} or ${place} < ${to})` : sql<boolean>`(${place} > ${from} and ${place} < ${to})`;
+  const line = placesIn(store, team);
   const rows = await reused(
     trx,
     dialect,
-    `stands between: ${team === null ? 'floor' : 'team'}${wraps ? ', round the end' : ''}`,
-    () =>
-      team === null
-        ? trx.selectFrom('memberships').select('position').where('store_id', '=', slot<number>('line')).where(between).limit(1)
-        : trx.selectFrom('team_members').select('position').where('team_id', '=', slot<number>('line')).where(between).limit(1),
-    { line: team ?? store, pointer, at },
+    `stands between: ${line.table}${wraps ? ', round the end' : ''}`,
+    () => trx.selectFrom(line.table).select('position').where(line.key, '=', slot<number>('line')).where(between).limit(1),
+    { line: line.of, pointer, at },
   );
   return rows.length > 0;
 }
@@ -279,25 +271,28 @@ async function backOfOthers(trx: Db, dialect: Dialect, store: number, servedIn: 
         ),
     { store, id },
   );
+  // Only the floor's row: he stands in no team, so he has no other line.
   if (lines.length < 2) return;
   for (const l of lines) {
     const team = l.id === null ? null : Number(l.id);
     if (team === servedIn) continue;
+    const line = placesIn(store, team);
     const people = await reused(
       trx,
       dialect,
-      `places in a line: ${team === null ? 'floor' : 'team'}`,
-      () =>
-        team === null
-          ? trx.selectFrom('memberships').select(['user_id as id', 'position']).where('store_id', '=', slot<number>('line'))
-          : trx.selectFrom('team_members').select(['user_id as id', 'position']).where('team_id', '=', slot<number>('line')),
-      { line: team ?? store },
+      `places in a line: ${line.table}`,
+      () => trx.selectFrom(line.table).select(['user_id as id', 'position']).where(line.key, '=', slot<number>('line')),
+      { line: line.of },
     );
     if (!people.some((m) => m.id === id) || lastIn(people, l.pointer_pos)?.id === id) continue;
     const r = toBack(people, id, l.pointer_pos, Math.max(l.pointer_pos, ...people.map((m) => m.position)));
     await moveLine(trx, dialect, store, team, r.pointer, r.places);
   }
 }
+
+/** Where a line keeps its places: the store's memberships (the whole floor's), or a team's team_members; `of` is the store or the team. */
+const placesIn = (store: number, team: number | null) =>
+  team === null ? ({ table: 'memberships', key: 'store_id', of: store } as const) : ({ table: 'team_members', key: 'team_id', of: team } as const);
 
 /** Who is served last in a line, its circle read from the pointer. */
 function lastIn(people: Pick<Member, 'id' | 'position'>[], pointer: number) {
