@@ -28,6 +28,7 @@ import m030 from './migrations/030_notices';
 import m031 from './migrations/031_routing';
 import m032 from './migrations/032_signin';
 import m033 from './migrations/033_unassigned_leads_index';
+import m034 from './migrations/034_pending_job_indexes';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -66,6 +67,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '031_routing': m031(dialect),
     '032_signin': m032(dialect),
     '033_unassigned_leads_index': m033(),
+    '034_pending_job_indexes': m034(),
   };
 }
 

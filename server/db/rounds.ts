@@ -1,3 +1,27 @@
+import { sql } from 'kysely';
+import type { DbHandle } from './index';
+
+/** The job tables and the state their rows wait in until a round has done with them. */
+export const PENDING = { outbox: 'waiting', notices: 'queued', mail_messages: 'received' } as const;
+
+/**
+ * The ids of up to `batch` rows of a job that wait, are due and hold no live lease, oldest first;
+ * on PostgreSQL locked, passing over rows another app server's round holds. The state is a
+ * literal: both databases then see that the index of waiting rows covers the question (migration
+ * 034), which PostgreSQL walks in order, marking rows gone as it passes.
+ */
+export function dueIds(h: Pick<DbHandle, 'db' | 'dialect'>, table: keyof typeof PENDING, now: number, batch: number) {
+  const due = h.db
+    .selectFrom(table)
+    .select('id')
+    .where('state', '=', sql.lit(PENDING[table]))
+    .where('next_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .orderBy('id')
+    .limit(batch);
+  return h.dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+}
+
 /**
  * A background job's rhythm: `round` runs when woken, every `pollMs` when nothing wakes it, and
  * again at once while a round finds a full batch (more may be due). Never two rounds at once; a

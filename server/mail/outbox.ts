@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbHandle } from '../db';
 import type { Mail, Mailer } from './mailer';
 import { batched } from '../db/batch';
-import { rounds } from '../db/rounds';
+import { dueIds, PENDING, rounds } from '../db/rounds';
 import { messageOf } from '../../domain/errors';
 import { isRecord } from '../../domain/guards';
 import { sealer } from './seal';
@@ -75,19 +75,10 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
    */
   async function round(): Promise<number> {
     const now = Date.now();
-    let due = db
-      .selectFrom('outbox')
-      .select('id')
-      .where('state', '=', 'waiting')
-      .where('next_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .orderBy('id')
-      .limit(BATCH);
-    if (dbh.dialect === 'postgres') due = due.forUpdate().skipLocked();
     const rows = await db
       .updateTable('outbox')
       .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
-      .where('id', 'in', due)
+      .where('id', 'in', dueIds(dbh, 'outbox', now, BATCH))
       .where('state', '=', 'waiting')
       .returning(['id', 'kind', 'recipient', 'body', 'attempts', 'expires_at'])
       .execute();
@@ -162,7 +153,7 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
       const row = await db
         .selectFrom('outbox')
         .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
-        .where('state', '=', 'waiting')
+        .where('state', '=', sql.lit(PENDING.outbox))
         .executeTakeFirst();
       const oldest = row?.oldest == null ? null : Number(row.oldest);
       return { waiting: Number(row?.n ?? 0), oldestWaitingMs: oldest === null ? 0 : Math.max(0, Date.now() - oldest) };

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import { ApiError } from '../http/errors';
 import { GROUP_ONLY } from '../events/bus';
-import { rounds } from '../db/rounds';
+import { dueIds, rounds } from '../db/rounds';
 import { createIntakeParser } from '../intake/parser';
 import { intake, prospectsToLeads, underIdempotencyKey, type ApiKey } from '../intake/service';
 import type { ReadMail } from './read';
@@ -122,19 +122,10 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
 
   async function round(): Promise<number> {
     const now = Date.now();
-    let due = db
-      .selectFrom('mail_messages')
-      .select('id')
-      .where('state', '=', 'received')
-      .where('next_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .orderBy('id')
-      .limit(BATCH);
-    if (ctx.dbh.dialect === 'postgres') due = due.forUpdate().skipLocked();
     const rows = await db
       .updateTable('mail_messages')
       .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
-      .where('id', 'in', due)
+      .where('id', 'in', dueIds(ctx.dbh, 'mail_messages', now, BATCH))
       .where('state', '=', 'received')
       .returning(['id', 'address_id', 'store_id', 'attempts', 'raw_key'])
       .execute();

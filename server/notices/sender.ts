@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbHandle } from '../db';
 import type { Outbox } from '../mail/outbox';
-import { rounds } from '../db/rounds';
+import { dueIds, rounds } from '../db/rounds';
 import { sealer } from '../mail/seal';
 import { messageOf } from '../../domain/errors';
 import { backoffMs } from '../../domain/notices';
@@ -129,19 +129,10 @@ export function createNoticeSender(dbh: DbHandle, channels: Channels, secret: st
 
   async function round(): Promise<number> {
     const now = Date.now();
-    let due = db
-      .selectFrom('notices')
-      .select('id')
-      .where('state', '=', 'queued')
-      .where('next_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .orderBy('id')
-      .limit(BATCH);
-    if (dbh.dialect === 'postgres') due = due.forUpdate().skipLocked();
     const rows = await db
       .updateTable('notices')
       .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
-      .where('id', 'in', due)
+      .where('id', 'in', dueIds(dbh, 'notices', now, BATCH))
       .where('state', '=', 'queued')
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
       .returning(['id', 'user_id', 'lead_id', 'kind', 'channel', 'target', 'body', 'attempts', 'expires_at'])

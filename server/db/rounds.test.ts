@@ -1,0 +1,74 @@
+import { CompiledQuery, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, freshDb } from '../test/harness';
+import type { DbHandle } from './index';
+import { dueIds, PENDING } from './rounds';
+
+const NOW = 1_800_000_000_000;
+
+/** Mail rows as the sender leaves them: `sent` already sent, then the ones still to go. */
+async function outbox(h: DbHandle, sent: number, rows: { next_at: number; lease_until: number | null }[]) {
+  const row = (r: { next_at: number; lease_until: number | null }, state: string) => ({
+    kind: 'lead',
+    recipient: 'rep@dealer.test',
+    body: 'x'.repeat(800),
+    state,
+    attempts: 0,
+    expires_at: NOW + 86_400_000,
+    last_error: null,
+    created_at: NOW,
+    done_at: null,
+    ...r,
+  });
+  for (let from = 0; from < sent; from += 500) {
+    await h.db
+      .insertInto('outbox')
+      .values(Array.from({ length: Math.min(500, sent - from) }, () => row({ next_at: NOW, lease_until: null }, 'waiting')))
+      .execute();
+  }
+  // Sent the way the sender marks them: an update of each waiting row, which leaves its old version behind until a vacuum.
+  await h.db.updateTable('outbox').set({ state: 'sent', done_at: NOW, body: '' }).execute();
+  const ids: number[] = [];
+  for (const r of rows) ids.push(Number((await h.db.insertInto('outbox').values(row(r, 'waiting')).returning('id').executeTakeFirstOrThrow()).id));
+  return ids;
+}
+
+async function planOf(h: DbHandle, table: keyof typeof PENDING) {
+  const q = dueIds(h, table, NOW, 10).compile();
+  const explain = h.dialect === 'postgres' ? 'explain (costs off) ' : 'explain query plan ';
+  const { rows } = await h.db.executeQuery(CompiledQuery.raw(explain + q.sql, [...q.parameters]));
+  return rows.map((r) => Object.values(r as object).join(' ')).join('\n');
+}
+
+describe.each(DIALECTS)('a job round on %s', (dialect) => {
+  it('takes the rows that wait and are due, oldest first, past those leased or later', async () => {
+    const h = await freshDb(dialect);
+    try {
+      const [due, leased, later, lapsed] = await outbox(h, 1000, [
+        { next_at: NOW - 1, lease_until: null },
+        { next_at: NOW - 1, lease_until: NOW + 1 },
+        { next_at: NOW + 1, lease_until: null },
+        { next_at: NOW, lease_until: NOW - 1 },
+      ]);
+      expect(leased).toBeGreaterThan(due);
+      expect(later).toBeGreaterThan(leased);
+      const ids = (await dueIds(h, 'outbox', NOW, 10).execute()).map((r) => Number(r.id));
+      expect(ids).toEqual([due, lapsed]);
+      expect((await dueIds(h, 'outbox', NOW, 1).execute()).map((r) => Number(r.id))).toEqual([due]);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it.each(Object.keys(PENDING) as (keyof typeof PENDING)[])('asks %s by the index of its waiting rows alone', async (table) => {
+    const h = await freshDb(dialect);
+    try {
+      // The outbox as it runs, with its planner statistics; the others as a new portal has them.
+      if (table === 'outbox') await outbox(h, 2000, []);
+      if (table === 'outbox' && dialect === 'postgres') await sql`analyze outbox`.execute(h.db);
+      expect(await planOf(h, table)).toMatch(new RegExp(`\\b${table}_${PENDING[table]}\\b`));
+    } finally {
+      await h.close();
+    }
+  });
+});
