@@ -8,8 +8,8 @@ const NOW = 1_800_000_000_000;
 
 /** Mail rows as the sender leaves them: `sent` already sent, then the ones still to go. */
 async function outbox(h: DbHandle, sent: number, rows: { next_at: number; lease_until: number | null }[]) {
-  const row = (r: { next_at: number; lease_until: number | null }, state: string) => ({
-    kind: 'lead',
+  const row = (r: { next_at: number; lease_until: number | null }, state: 'waiting' | 'sent') => ({
+    kind: 'lead' as const,
     recipient: 'rep@dealer.test',
     body: 'x'.repeat(800),
     state,

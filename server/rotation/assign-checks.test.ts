@@ -112,6 +112,17 @@ describe.each(DIALECTS)('what an assign checks first on %s', (dialect) => {
     expect((await assign({ customer: 'Held too' })).json().assignedTo.name).toBe('Ben');
   });
 
+  it('rules written in any script are the stored ones to the check: the assign goes straight through', async () => {
+    // PostgreSQL's one-call compares them by md5 of their UTF-8; a mismatch would ask again for ever.
+    await t.db
+      .updateTable('stores')
+      .set({ rules: JSON.stringify({ lostReasons: ['Compró en otro lado', '买了别的车', 'Ç’est réglé 🚗', 'x\u0000y'] }) })
+      .where('id', '=', 1)
+      .execute();
+    expect((await assign({ customer: 'Script' })).json().assignedTo.name).toBe('Ann');
+    expect((await assign({ customer: 'Script too' })).json().assignedTo.name).toBe('Ben');
+  });
+
   it('leads waiting in Unassigned go out first, oldest first, then the new lead to the next in line', async () => {
     const now = Date.now();
     await waitingLead('Waited longest', now - 2 * MINUTE);
