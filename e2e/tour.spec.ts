@@ -101,79 +101,35 @@ async function seed(browser: Browser) {
   return { staff, boss, staffEmail, staffName };
 }
 
-const common: Stop[] = [
-  { name: 'associates', path: '/dashboard/associates', ready: (p) => h1(p, 'My Stats & Notes') },
-  {
-    name: 'sales',
-    path: '/dashboard/stats/sales',
-    ready: async (p) => {
-      await h1(p, 'Sales Tracker');
-      await expect(p.getByTestId('daily-summary')).toBeVisible();
-    },
-  },
-  {
-    name: 'kpis',
-    path: '/dashboard/stats/leads',
-    ready: async (p) => {
-      await h1(p, 'Lead Stats');
-      await expect(p.getByTestId('kpi-row').first()).toBeVisible();
-    },
-  },
-  { name: 'settings', path: '/dashboard/settings', ready: (p) => h1(p, 'Settings') },
-];
-const overview: Stop = {
-  name: 'overview',
-  path: '/dashboard/overview',
+/** A screen on the tour: ready once its heading and the first of each of its rows show. */
+const screen = (name: string, path: string, heading: string, ...rows: string[]): Stop => ({
+  name,
+  path,
   ready: async (p) => {
-    await h1(p, 'Round Robin');
-    await expect(p.getByTestId('queue-row').first()).toBeVisible();
-    await expect(p.getByTestId('log-entry').first()).toBeVisible();
+    await h1(p, heading);
+    for (const row of rows) await expect(p.getByTestId(row).first()).toBeVisible();
   },
-};
-const MANAGER_STOPS: Stop[] = [
-  overview,
-  ...common,
-  {
-    name: 'management',
-    path: '/dashboard/management',
-    ready: async (p) => {
-      await h1(p, 'User Management');
-      await expect(p.getByTestId('user-row').first()).toBeVisible();
-    },
-  },
-  {
-    name: 'routing',
-    path: '/dashboard/routing',
-    ready: async (p) => {
-      await h1(p, 'Round Robin (Manager)');
-      await expect(p.getByTestId('team-row').first()).toBeVisible();
-    },
-  },
-  {
-    name: 'leads',
-    path: '/dashboard/leads',
-    ready: async (p) => {
-      await h1(p, 'Leads');
-      await expect(p.getByTestId('lead-row').first()).toBeVisible();
-    },
-  },
+});
+
+const common = [
+  screen('overview', '/dashboard/overview', 'Round Robin', 'queue-row', 'log-entry'),
+  screen('associates', '/dashboard/associates', 'My Stats & Notes'),
+  screen('sales', '/dashboard/stats/sales', 'Sales Tracker', 'daily-summary'),
+  screen('kpis', '/dashboard/stats/leads', 'Lead Stats', 'kpi-row'),
+  screen('settings', '/dashboard/settings', 'Settings'),
 ];
-const SALESMAN_STOPS: Stop[] = [
-  overview,
+const MANAGER_STOPS = [
   ...common,
-  {
-    name: 'routing',
-    path: '/dashboard/routing',
-    ready: async (p) => {
-      await h1(p, 'Round Robin');
-      await expect(p.getByTestId('my-place')).toBeVisible();
-    },
-  },
+  screen('management', '/dashboard/management', 'User Management', 'user-row'),
+  screen('routing', '/dashboard/routing', 'Round Robin (Manager)', 'team-row'),
+  screen('leads', '/dashboard/leads', 'Leads', 'lead-row'),
 ];
+const SALESMAN_STOPS = [...common, screen('routing', '/dashboard/routing', 'Round Robin', 'my-place')];
 
 // One test for each role and theme, each with its own time: on a slow machine the whole tour in one took past ten minutes.
+test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));
+
 test('the sign-in page, both widths, both themes: no sideways scroll, no button off screen, no cut badge', async ({ browser }) => {
-  fs.mkdirSync(SHOTS, { recursive: true });
   const problems: string[] = [];
   const out = await (await browser.newContext()).newPage();
   const signInStop: Stop = { name: 'sign-in', path: '/', ready: async (p) => void (await expect(p.getByLabel('Work Email')).toBeVisible()) };
@@ -185,7 +141,6 @@ test('the sign-in page, both widths, both themes: no sideways scroll, no button 
 for (const mode of MODES) {
   test(`every manager screen and the account popover, both widths, ${mode}: no sideways scroll, no button off screen, no cut badge`, async ({ browser }) => {
     test.setTimeout(300_000);
-    fs.mkdirSync(SHOTS, { recursive: true });
     const problems: string[] = [];
     const { staff, boss } = await seed(browser);
     await tour(boss, 'manager', MANAGER_STOPS, mode, problems);
@@ -208,7 +163,6 @@ for (const mode of MODES) {
 
   test(`every salesman screen, both widths, ${mode}: no sideways scroll, no button off screen, no cut badge`, async ({ browser }) => {
     test.setTimeout(300_000);
-    fs.mkdirSync(SHOTS, { recursive: true });
     const problems: string[] = [];
     const { staff, boss } = await seed(browser);
     await tour(staff, 'salesman', SALESMAN_STOPS, mode, problems);

@@ -113,7 +113,7 @@ describe.each(DIALECTS)('what an assign checks first on %s', (dialect) => {
   });
 
   it('rules written in any script are the stored ones to the check: the assign goes straight through', async () => {
-    // PostgreSQL's one-call compares them by md5 of their UTF-8; a mismatch would ask again for ever.
+    // The assign compares the rules it remembers with the stored text; were the two to differ after a round trip, it would ask again for ever.
     await t.db
       .updateTable('stores')
       .set({ rules: JSON.stringify({ lostReasons: ['Compró en otro lado', '买了别的车', 'Ç’est réglé 🚗', 'x\u0000y'] }) })
