@@ -46,7 +46,7 @@ export async function handOut(
       waitingFirst = false;
     }
     for (const lead of leads) {
-      for (;;) {
+      for (let reread = 1; ; reread++) {
         const { rules, text: rulesText } = known;
         try {
           made.push(
@@ -65,7 +65,9 @@ export async function handOut(
           break;
         } catch (err) {
           if (!(err instanceof AskAgain)) throw err;
-          if (err.why === 'rules') known = await rememberedRules(h, true);
+          // Rules changing under every try (or a stored text that never reads back the same) must not keep it asking:
+          // the third read goes unchecked, as a be-back's does.
+          if (err.why === 'rules') known = reread < 3 ? await rememberedRules(h, true) : { rules: (await rememberedRules(h, true)).rules };
           else {
             given.push(...(await handOutWaiting(h, now, rules)));
             waitingFirst = false;
