@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import type { Database } from './schema';
 import { migrate } from './migrations';
+import { checkpointOffThread } from './checkpoint';
 import type { FirstStore } from './migrations/023_stores';
 import { isRecord } from '../../domain/guards';
 
@@ -76,7 +77,12 @@ export async function openDb(opts: {
     const kept = new Map<string, SQLite.Statement>();
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, kept) }) });
     statements.set(db, kept);
-    handle = { db, dialect: 'sqlite', describe: `SQLite at ${file}`, file, pool: null, close: () => db.destroy() };
+    const stopCheckpoints = checkpointOffThread(sqlite, file);
+    const close = async () => {
+      await stopCheckpoints();
+      await db.destroy();
+    };
+    handle = { db, dialect: 'sqlite', describe: `SQLite at ${file}`, file, pool: null, close };
   }
   await migrate(handle.db, handle.dialect, opts.firstStore);
   await optimize(handle);
