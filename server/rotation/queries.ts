@@ -155,6 +155,31 @@ export function passedQuery(
     .where(sql<boolean>`not ${eligibleSql(env)}`);
 }
 
+/**
+ * Who was Next Up on the whole floor when a routing rule sent the lead to a team: passed over by
+ * the rule, unless he stands in that team or is the one served. The floor's pointer is read in the
+ * same statement (the stepwise assign's; the one-call assign asks its own pick, assign-postgres.ts).
+ */
+export function rulePassQuery(db: Db, store: RawBuilder<number>, team: RawBuilder<number>, env: SqlEnv, dialect: Dialect, served: RawBuilder<string>) {
+  const pointer = sql<number>`(select pointer_pos from rotation_state where id = ${store})`;
+  return db
+    .selectFrom('users')
+    .select('users.id')
+    .where('users.id', '=', nextUpIdSql(line(db, store).where(eligibleSql(env)), env, dialect, pointer))
+    .where('users.id', '<>', served)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('team_members')
+            .select('team_members.user_id')
+            .where('team_members.team_id', '=', team)
+            .whereRef('team_members.user_id', '=', 'users.id'),
+        ),
+      ),
+    );
+}
+
 /** What the rule book counts per person (past-due follow-ups under the hold-out rule, ups today and open leads under caps). */
 const counted = (env: SqlEnv) => [pastDueCountSql(env).as('past_due'), upsTodaySql(env).as('ups_today'), openLeadsSql().as('open_leads')] as const;
 

@@ -5,7 +5,19 @@ import type { Database } from '../db/schema';
 import { eligibleQueue, type Member } from '../../domain/rotation';
 import { afterServe, lineOfTarget, pickWeighted, ruleSentText, toBack, type route, type Routing } from '../../domain/routing';
 import type { Actor } from '../../domain/users';
-import { asTeamLine, nextUp, nextUpInTeam, passedQuery, readState, storeShapeSql, teamLineStaff, teamStaff, type TeamLine } from './queries';
+import {
+  asTeamLine,
+  nextUp,
+  nextUpInTeam,
+  passedQuery,
+  readState,
+  rulePassQuery,
+  slotted,
+  storeShapeSql,
+  teamLineStaff,
+  teamStaff,
+  type TeamLine,
+} from './queries';
 import type { SqlEnv } from './sql';
 
 /** The line an up goes through: a team's (its id) or the whole floor's (null), and the routing rule that chose it. */
@@ -196,31 +208,29 @@ export async function served(
       .execute();
   // A rule sent the lead to a team: whoever was Next Up on the whole floor, outside it, was passed over by the rule.
   if (way.team !== null && way.rule !== null) {
-    const floorNext = (await nextUp(trx, store, u.env, u.dialect)).next;
-    const inTeam =
-      floorNext &&
-      (
-        await reused(
-          trx,
-          u.dialect,
-          'in a team',
-          () => trx.selectFrom('team_members').select('user_id').where('team_id', '=', slot<number>('team')).where('user_id', '=', slot<string>('id')),
-          { team: way.team, id: floorNext.id },
-        )
-      ).length;
-    if (floorNext && floorNext.id !== next.id && !inTeam) {
-      const pass = {
-        store_id: store,
-        log_id: Number(log.id),
-        lead_id: u.leadId,
-        team_id: way.team,
-        user_id: floorNext.id,
-        kind: 'rule',
-        why: ruleSentText(way.rule, way.teamName ?? 'other'),
-        created_at: at,
-      } satisfies Insertable<Database['passed_over']>;
-      await reused(trx, u.dialect, 'a rule pass', () => trx.insertInto('passed_over').values(slotsFor(pass)), pass);
-    }
+    const s = slotted(u.env);
+    const pass = { log: Number(log.id), lead: u.leadId, team: way.team, served: next.id, why: ruleSentText(way.rule, way.teamName ?? 'other') };
+    await reused(
+      trx,
+      u.dialect,
+      `a rule pass: ${s.key}`,
+      () =>
+        trx
+          .insertInto('passed_over')
+          .columns(['user_id', 'store_id', 'log_id', 'lead_id', 'team_id', 'kind', 'why', 'created_at'])
+          .expression(
+            rulePassQuery(trx, slot('store'), slot('team'), s.env, u.dialect, slot('served')).select([
+              sql<number>`cast(${slot('store')} as bigint)`.as('store_id'),
+              sql<number>`cast(${slot('log')} as bigint)`.as('log_id'),
+              sql<number>`cast(${slot('lead')} as bigint)`.as('lead_id'),
+              sql<number>`cast(${slot('team')} as bigint)`.as('team_id'),
+              sql.lit('rule').as('kind'),
+              sql<string>`cast(${slot('why')} as text)`.as('why'),
+              sql<number>`cast(${slot('at')} as bigint)`.as('created_at'),
+            ]),
+          ),
+      { ...pass, store, at, ...s.values },
+    );
   }
   await moveLine(trx, u.dialect, store, way.team, after.pointer, [], after.owed, { last_assigned_to: next.id, last_assigned_at: at, updated_by: u.by.id });
   if (u.backOfEveryLine && shape.teams) await backOfOthers(trx, u.dialect, store, way.team, next.id);
