@@ -20,6 +20,7 @@ const SIZES = [
   { width: 375, height: 740 },
   { width: 1280, height: 800 },
 ] as const;
+type Size = (typeof SIZES)[number];
 type Mode = (typeof MODES)[number];
 
 interface Stop {
@@ -46,11 +47,11 @@ async function axe(page: Page, label: string, problems: string[]) {
   }
 }
 
-async function tour(page: Page, role: string, stops: Stop[], mode: Mode, problems: string[]) {
+async function tour(page: Page, role: string, stops: Stop[], mode: Mode, problems: string[], sizes: readonly Size[] = SIZES) {
   let checked = 0;
   await scheme(page, mode);
   for (const stop of stops) {
-    for (const size of SIZES) {
+    for (const size of sizes) {
       await page.setViewportSize(size);
       await page.goto(stop.path);
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', mode);
@@ -65,8 +66,8 @@ async function tour(page: Page, role: string, stops: Stop[], mode: Mode, problem
       checked++;
     }
   }
-  // Every stop was seen at both widths.
-  expect(checked).toBe(stops.length * SIZES.length);
+  // Every stop was seen at every width asked.
+  expect(checked).toBe(stops.length * sizes.length);
 }
 
 const report = (problems: string[]) => `${problems.length} layout problem(s):\n${problems.join('\n')}`;
@@ -139,13 +140,16 @@ test('the sign-in page, both widths, both themes: no sideways scroll, no button 
 });
 
 for (const mode of MODES) {
-  test(`every manager screen and the account popover, both widths, ${mode}: no sideways scroll, no button off screen, no cut badge`, async ({ browser }) => {
-    test.setTimeout(300_000);
-    const problems: string[] = [];
-    const { staff, boss } = await seed(browser);
-    await tour(boss, 'manager', MANAGER_STOPS, mode, problems);
-    // The account popover, open, at both widths.
-    for (const size of SIZES) {
+  // The manager's screens one width at a time: both in one test took 3.9 minutes of its 5 in a full run.
+  for (const size of SIZES) {
+    test(`every manager screen and the account popover, ${size.width}px, ${mode}: no sideways scroll, no button off screen, no cut badge`, async ({
+      browser,
+    }) => {
+      test.setTimeout(300_000);
+      const problems: string[] = [];
+      const { staff, boss } = await seed(browser);
+      await tour(boss, 'manager', MANAGER_STOPS, mode, problems, [size]);
+      // The account popover, open.
       await boss.setViewportSize(size);
       await boss.goto('/dashboard/overview');
       await boss.getByTestId('user-menu').click();
@@ -155,11 +159,11 @@ for (const mode of MODES) {
       await boss.screenshot({ path: path.join(SHOTS, `manager-account-${mode}-${size.width}.png`) });
       for (const p of await layoutProblems(boss)) problems.push(`${label}: ${p}`);
       await axe(boss, label, problems);
-    }
-    await staff.context().close();
-    await boss.context().close();
-    expect(problems, report(problems)).toEqual([]);
-  });
+      await staff.context().close();
+      await boss.context().close();
+      expect(problems, report(problems)).toEqual([]);
+    });
+  }
 
   test(`every salesman screen, both widths, ${mode}: no sideways scroll, no button off screen, no cut badge`, async ({ browser }) => {
     test.setTimeout(300_000);
