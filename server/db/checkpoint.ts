@@ -28,8 +28,11 @@ const START_BYTES = 4 << 20;
  * WAL back into the database file, and syncs it, every 1,000 pages, inside that commit: on a busy
  * floor that was a sixth of the server's thread (assigns 567–595/s with it, 680–692/s without).
  * A worker thread checkpoints instead, every tenth of a second, passively: it never blocks a
- * commit, and pages written again and again between two rounds are copied once. Should it stop or
- * fall behind, the server's connection checkpoints again past FALLBACK_PAGES. Answers a stop,
+ * commit, and pages written again and again between two rounds are copied once. Past
+ * FALLBACK_PAGES the server's connection checkpoints again: should the worker stop, and under
+ * steady writes, where a passive round seldom ends between two commits and the WAL can start over
+ * only after a checkpoint that caught up (the bench's WAL started over about once a second this
+ * way, the commit copying only what the worker had not yet). Answers a stop,
  * which ends the worker before the database closes (the last connection out removes the WAL).
  */
 export function checkpointOffThread(sqlite: SQLite.Database, file: string, every = 100): () => Promise<void> {
