@@ -127,7 +127,7 @@ const MANAGER_STOPS = [
 ];
 const SALESMAN_STOPS = [...common, screen('routing', '/dashboard/routing', 'Round Robin', 'my-place')];
 
-// One test for each role and theme, each with its own time: on a slow machine the whole tour in one took past ten minutes.
+// One test for each role and theme (the manager's, each width too), each with its own time: on a slow machine the whole tour in one took past ten minutes.
 test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));
 
 test('the sign-in page, both widths, both themes: no sideways scroll, no button off screen, no cut badge', async ({ browser }) => {

@@ -2,16 +2,9 @@ import fs from 'node:fs';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { freshDb } from '../test/harness';
+import { until } from '../test/until';
 
 const size = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
-
-/** Waits for `done` to hold, checking every 50 ms, for at most 20 s. */
-async function until(done: () => boolean) {
-  for (const deadline = Date.now() + 20_000; !done();) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('SQLite checkpoints off the server thread', () => {
   it('copies the WAL into the database file without a commit doing it, and ends with the database', async () => {
@@ -28,7 +21,7 @@ describe('SQLite checkpoints off the server thread', () => {
     expect(size(file)).toBe(before);
     expect(size(`${file}-wal`)).toBeGreaterThan(6_000_000);
     // With no more commits, only the worker can grow the database file to hold them.
-    await until(() => size(file) > before + 6_000_000);
+    await until(() => size(file) > before + 6_000_000, 'the database file holding the WAL', 20_000);
     const { rows } = await sql<{ n: number }>`select count(*) as n from filler`.execute(h.db);
     expect(Number(rows[0].n)).toBe(1500);
     // The worker's connection closes first: the server's, the last, checkpoints and removes the WAL.

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { DIALECTS, healthAuth, MANAGER, testApp, type TestApp } from '../test/harness';
 import { linkIn, startSmtp } from '../test/smtp';
+import { until } from '../test/until';
 import { insertUser } from '../users/repo';
 
 /** Short retries so an outage of a moment is over within the test. */
@@ -22,13 +23,6 @@ describe.each(DIALECTS)('the mail outbox on %s', (dialect) => {
   }
   const ask = (app: TestApp['app'], email: string) => app.inject({ method: 'POST', url: '/api/auth/link', payload: { email }, remoteAddress: '10.3.0.1' });
   const row = (email: string) => t!.db.selectFrom('outbox').selectAll().where('recipient', '=', email).orderBy('id', 'desc').executeTakeFirstOrThrow();
-  async function until(what: () => Promise<boolean>, label: string) {
-    const deadline = Date.now() + 10_000;
-    while (!(await what())) {
-      if (Date.now() > deadline) throw new Error(`never: ${label}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
   const health = async () => (await t!.app.inject({ method: 'GET', url: '/healthz', headers: healthAuth })).json();
 
   it('answers alike while SMTP is down, reports the backlog, and delivers the link when SMTP returns', async () => {

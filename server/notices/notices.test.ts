@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { setPlaces } from '../test/places';
+import { until } from '../test/until';
 import { openDb } from '../db';
 import { inStore } from '../context';
 import { sweep } from '../rotation/handout';
@@ -25,14 +26,6 @@ function fake() {
 
 const timing = { pollMs: 50, backoffMs: 50, maxBackoffMs: 200, leaseMs: 5000 };
 const SMS = { SMS_ACCOUNT: 'AC-test', SMS_TOKEN: 'sms-token', SMS_FROM: '+15550000000' };
-
-async function until(what: () => Promise<boolean> | boolean, label: string) {
-  const deadline = Date.now() + 10_000;
-  while (!(await what())) {
-    if (Date.now() > deadline) throw new Error(`never: ${label}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe.each(DIALECTS)('notices on %s', (dialect) => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, StoreDb } from '../db';
-import { dayStart, line, passedQuery, teamLine } from './queries';
+import { dayStart, line, passedQuery, rulePassQuery, teamLine } from './queries';
 import { ApiError } from '../http/errors';
 import { customerFields, followUpDue } from '../../domain/leads';
 import { acceptDue } from '../../domain/speed';
@@ -195,8 +195,10 @@ function assignFunction(db: Db): { name: string; texts: string[] } {
   // Who was passed over on the way to Next Up, and why (the fairness ledger; serve.ts on the stepwise path).
   const passedFloor = passedQuery(db, store, null, env, pointer, place).compile();
   const passedTeam = passedQuery(db, store, team, env, pointer, place).compile();
+  const rulePass = rulePassQuery(db, store, team, env, 'postgres', sql.raw('v_next.id')).compile();
   // Everything in them is a constant of the rule book or an argument: nothing is bound.
-  if ([pickFloor, pickTeam, waiting, passedFloor, passedTeam].some((q) => q.parameters.length)) throw new Error('the one-call assign must not bind values');
+  if ([pickFloor, pickTeam, waiting, passedFloor, passedTeam, rulePass].some((q) => q.parameters.length))
+    throw new Error('the one-call assign must not bind values');
   // His other lines (serve.ts backOfOthers): each team he stands in but the one that served him, and
   // the whole floor's when a team did; each line's pointer and who it serves last (domain/routing.ts lastIn).
   const otherLines = `
@@ -339,8 +341,7 @@ begin
       -- A rule sent the lead to a team: whoever was Next Up on the whole floor, outside it, was passed over by the rule.
       if p_rule is not null then
         insert into passed_over (store_id, log_id, lead_id, team_id, user_id, kind, why, created_at)
-          select p_store, v_log, v_id, v_team, q.id, 'rule', format(p_rule_why, v_team_name), p_at from (${pickFloor.sql}) q
-          where q.id <> v_next.id and not exists (select 1 from team_members tm where tm.team_id = v_team and tm.user_id = q.id);
+          select p_store, v_log, v_id, v_team, q.id, 'rule', format(p_rule_why, v_team_name), p_at from (${rulePass.sql}) q;
       end if;
       update teams set pointer_pos = v_next.position where id = v_team;
       -- His other lines, as read before the lead was stored (nothing since has moved them): the whole floor's here.

@@ -67,8 +67,10 @@ export async function handOut(
           if (!(err instanceof AskAgain)) throw err;
           // Rules changing under every try (or a stored text that never reads back the same) must not keep it asking:
           // the third read goes unchecked, as a be-back's does.
-          if (err.why === 'rules') known = reread < 3 ? await rememberedRules(h, true) : { rules: (await rememberedRules(h, true)).rules };
-          else {
+          if (err.why === 'rules') {
+            const fresh = await rememberedRules(h, true);
+            known = reread < 3 ? fresh : { rules: fresh.rules };
+          } else {
             given.push(...(await handOutWaiting(h, now, rules)));
             waitingFirst = false;
           }

@@ -158,7 +158,7 @@ export function passedQuery(
 /**
  * Who was Next Up on the whole floor when a routing rule sent the lead to a team: passed over by
  * the rule, unless he stands in that team or is the one served. The floor's pointer is read in the
- * same statement (the stepwise assign's; the one-call assign asks its own pick, assign-postgres.ts).
+ * same statement. Both assigns write it (serve.ts, assign-postgres.ts).
  */
 export function rulePassQuery(db: Db, store: RawBuilder<number>, team: RawBuilder<number>, env: SqlEnv, dialect: Dialect, served: RawBuilder<string>) {
   const pointer = sql<number>`(select pointer_pos from rotation_state where id = ${store})`;

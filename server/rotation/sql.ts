@@ -200,6 +200,6 @@ export function nextUpIdSql<DB, TB extends keyof DB>(
       .clearSelect()
       .select(cols.id.as('id'))
       .orderBy(orderSql(rest, cols, dialect, { pointer }))
-      .limit(1);
+      .limit(sql.lit(1));
   return sql<string>`coalesce((${first(eligible.where(sql<boolean>`${cols[past.above]} > ${pointer}`))}), (${first(eligible)}))`;
 }
