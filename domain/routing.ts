@@ -106,7 +106,6 @@ export const NO_TRAITS: LeadTraits = { source: '', key: '', mailbox: '', conditi
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 
 const words = (s: string) => ` ${fold(s).replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
-const hasPhrase = (hay: string, phrase: string) => words(hay).includes(words(phrase));
 
 /** A lead's language: the one the sender named, else the first whose words its comments use; '' when none. */
 export function languageOf(t: Pick<LeadTraits, 'language' | 'comments'>): string {
@@ -117,7 +116,7 @@ export function languageOf(t: Pick<LeadTraits, 'language' | 'comments'>): string
   return '';
 }
 
-/** Each language's words as hasPhrase compares them, folded once. */
+/** Each language's words as a rule's keyword is looked for, folded once. */
 const LANGUAGE_PHRASES = Object.entries(LANGUAGE_WORDS).map(([code, ws]) => [code, ws.map(words)] as const);
 
 /** A vehicle's condition from the words a sender used ("new", "used", "pre-owned", "certified"). */
@@ -130,13 +129,30 @@ export function conditionOf(status: string): '' | 'new' | 'used' {
 
 const minuteOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
 
+/** `read` of an object, worked out once however often it is asked (a lead meets every rule; rules are remembered). */
+function once<K extends object, V>(read: (k: K) => V): (k: K) => V {
+  const seen = new WeakMap<K, V>();
+  return (k) => {
+    if (!seen.has(k)) seen.set(k, read(k));
+    return seen.get(k) as V;
+  };
+}
+const foldOf = (s: string | undefined) => (s === undefined ? undefined : fold(s));
+const ruleFolded = once((m: Match) => ({ source: foldOf(m.source), key: foldOf(m.key), mailbox: foldOf(m.mailbox), make: foldOf(m.make) }));
+const keywordOf = once((m: Match) => (m.keyword === undefined ? undefined : words(m.keyword)));
+const leadFolded = once((t: LeadTraits) => ({ source: fold(t.source), key: fold(t.key), mailbox: fold(t.mailbox), make: fold(t.make) }));
+const saidIn = once((t: LeadTraits) => words(t.comments));
+const languageOnce = once(languageOf);
+const same = (rule: string | undefined, lead: string) => rule === undefined || rule === lead;
+
 /** Whether a lead that arrived at `now` (on the store's clock `tz`) meets a rule's conditions. */
 export function matches(m: Match, t: LeadTraits, now: Date, tz: string): boolean {
-  const same = (a: string | undefined, b: string) => a === undefined || fold(a) === fold(b);
-  if (!same(m.source, t.source) || !same(m.key, t.key) || !same(m.mailbox, t.mailbox) || !same(m.make, t.make)) return false;
+  const [r, l] = [ruleFolded(m), leadFolded(t)];
+  if (!same(r.source, l.source) || !same(r.key, l.key) || !same(r.mailbox, l.mailbox) || !same(r.make, l.make)) return false;
   if (m.condition !== undefined && m.condition !== t.condition) return false;
   if (m.language !== undefined && languageOnce(t) !== m.language) return false;
-  if (m.keyword !== undefined && !hasPhrase(t.comments, m.keyword)) return false;
+  const keyword = keywordOf(m);
+  if (keyword !== undefined && !saidIn(t).includes(keyword)) return false;
   if (m.from !== undefined || m.to !== undefined) {
     const w = wall(now, tz);
     const at = w.hour * 60 + w.minute;
@@ -145,14 +161,6 @@ export function matches(m: Match, t: LeadTraits, now: Date, tz: string): boolean
     if (!inside) return false;
   }
   return true;
-}
-
-/** A lead's language, read once however many rules ask (its words are looked for in its comments). */
-const languages = new WeakMap<object, string>();
-function languageOnce(t: LeadTraits): string {
-  let lang = languages.get(t);
-  if (lang === undefined) languages.set(t, (lang = languageOf(t)));
-  return lang;
 }
 
 /** The first rule a lead meets (its index), else the store's fallback (index null). */

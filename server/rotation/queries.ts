@@ -181,7 +181,7 @@ export function rulePassQuery(db: Db, store: RawBuilder<number>, team: RawBuilde
 }
 
 /** What the rule book counts per person (past-due follow-ups under the hold-out rule, ups today and open leads under caps). */
-const counted = (env: SqlEnv) => [pastDueCountSql(env).as('past_due'), upsTodaySql(env).as('ups_today'), openLeadsSql().as('open_leads')] as const;
+const counted = (env: SqlEnv) => [pastDueCountSql(env).as('past_due'), upsTodaySql(env).as('ups_today'), openLeadsSql(env).as('open_leads')] as const;
 
 /** A store's staff still on the team (not disabled or deleted), in rotation order; with `env`, each with his past-due count under the hold-out rule. */
 export async function teamStaff(db: Db, store: number, env?: SqlEnv): Promise<Member[]> {

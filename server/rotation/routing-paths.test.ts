@@ -9,8 +9,8 @@ import { assignNext } from './assign';
 /**
  * The routed assign's two paths on PostgreSQL: random stores (people on and off duty in the whole
  * floor's line and in teams, with places and pointers anywhere, a weight now and then) and random
- * routing rules take one lead through the one-call function and, from the same start, through the
- * stepwise transaction (serve.ts). Whom it goes to, the line, the log, who was passed over and why,
+ * routing rules, with the hold-out rule and caps now and then, take one lead through the one-call
+ * function and, from the same start, through the stepwise transaction (serve.ts). Whom it goes to, the line, the log, who was passed over and why,
  * every place and pointer afterwards must be the same.
  */
 const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 300);
@@ -38,6 +38,10 @@ const store = fc.record({
   back: fc.boolean(),
   language: fc.constantFrom('', 'es'),
   condition: fc.constantFrom('' as const, 'used' as const, 'new' as const),
+  // The rule book's counts: the hold-out rule, daily and open-leads caps (P1 holds an open, past-due lead; P2 had an up today).
+  holdOut: fc.boolean(),
+  dailyCaps: fc.array(fc.constantFrom(null, null, null, 0, 1), { minLength: PEOPLE, maxLength: PEOPLE }),
+  openCaps: fc.array(fc.constantFrom(null, null, null, 1, 2), { minLength: PEOPLE, maxLength: PEOPLE }),
 });
 type Store = typeof store extends fc.Arbitrary<infer S> ? S : never;
 
@@ -71,10 +75,42 @@ async function write(h: StoreDb, s: Store): Promise<Rules> {
         position: s.places[i],
         on_duty: s.onDuty[i] ? 1 : 0,
         weight: s.weighted && i === 0 ? 2 : 1,
+        daily_cap: s.dailyCaps[i],
+        open_cap: s.openCaps[i],
         created_at: T,
       })
       .execute();
   }
+  const held = await db
+    .insertInto('leads')
+    .values({
+      store_id: h.store,
+      customer: 'Held',
+      assigned_to: 'p1',
+      assigned_to_name: 'P1',
+      assigned_at: T - 86_400_000,
+      follow_up_due: T - 3_600_000,
+      closed: 0,
+      source: 'Walk-in',
+      status: 'handed',
+      assigned_by_name: 'Paths Boss',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('rotation_log')
+    .values({
+      store_id: h.store,
+      type: 'assign',
+      customer: 'Earlier',
+      target_id: 'p2',
+      target_name: 'P2',
+      lead_id: held.id,
+      created_at: T - 60_000,
+      manager_name: 'Paths Boss',
+      pointer_pos_after: 0,
+    })
+    .execute();
   const ids: number[] = [];
   for (const [i, t] of s.teams.entries()) {
     const row = await db
@@ -95,7 +131,7 @@ async function write(h: StoreDb, s: Store): Promise<Rules> {
     fallback: to(s.fallback),
     backOfEveryLine: s.back,
   };
-  return { ...DEFAULT_RULES, routing };
+  return { ...DEFAULT_RULES, holdOut: s.holdOut, routing };
 }
 
 /** What an assign did, in terms that do not depend on the rows' ids. */
@@ -108,7 +144,7 @@ async function after(h: StoreDb, answer: Answer) {
   return {
     answer,
     leads: (await db.selectFrom('leads').select(['assigned_to', 'team_id', 'status']).execute()).map((l) => ({ ...l, team_id: name(l.team_id) })),
-    log: (await db.selectFrom('rotation_log').select(['target_id', 'team_id', 'rule', 'pointer_pos_after']).execute()).map((l) => ({
+    log: (await db.selectFrom('rotation_log').select(['target_id', 'team_id', 'rule', 'pointer_pos_after']).orderBy('id').execute()).map((l) => ({
       ...l,
       team_id: name(l.team_id),
     })),
@@ -145,17 +181,19 @@ describe.runIf(PG_AVAILABLE)('the routed assign on PostgreSQL', () => {
           const one = await after(h, await assign(h, s, await write(h, s), false));
           const step = await after(h, await assign(h, s, await write(h, s), true));
           expect(one).toEqual(step);
-          if (one.log[0]?.team_id) seen.add('team line');
-          if (one.log[0] && !one.log[0].team_id) seen.add('whole floor');
+          // The log's first entry is P2's earlier up.
+          if (one.log[1]?.team_id) seen.add('team line');
+          if (one.log[1] && !one.log[1].team_id) seen.add('whole floor');
           if (one.passed.some((p) => p.kind === 'rule')) seen.add('rule pass');
           if (one.passed.some((p) => p.kind !== 'rule')) seen.add('passed over');
           const to = 'to' in one.answer ? one.answer.to : null;
           if (one.places.some((p) => p.user_id === to)) seen.add('served');
           if ('refused' in one.answer) seen.add('refused');
+          if (one.passed.some((p) => ['hold', 'cap', 'open'].includes(p.kind))) seen.add('counted');
         }),
         { numRuns: RUNS },
       );
-      expect([...seen].sort()).toEqual(['passed over', 'refused', 'rule pass', 'served', 'team line', 'whole floor']);
+      expect([...seen].sort()).toEqual(['counted', 'passed over', 'refused', 'rule pass', 'served', 'team line', 'whole floor']);
     } finally {
       await h.close();
     }

@@ -29,6 +29,11 @@ export interface SqlEnv {
   holdOut: boolean | RawBuilder<unknown>;
   /** When the store's day began: a daily cap counts the ups since. */
   dayStart: number | RawBuilder<unknown>;
+  /**
+   * False where no one in the store has a daily or open-leads cap (the one-call assign checks it
+   * under the lock): his counts then compile to 0 and are never read.
+   */
+  caps?: false;
 }
 
 export type Columns<R> = Record<Field<R>, RawBuilder<unknown>>;
@@ -74,15 +79,19 @@ const pastDueCount = (env: SqlEnv): RawBuilder<number> => {
 
 /** His ups today in his store (an up marked "No customer" does not count), counted only when he has a daily cap. */
 const upsTodayCount = (env: SqlEnv): RawBuilder<number> =>
-  notNull(
-    sql<number>`(case when memberships.daily_cap is null then 0 else (select count(*) from rotation_log r where r.store_id = memberships.store_id and r.target_id = memberships.user_id and r.type = 'assign' and r.created_at >= ${typeof env.dayStart === 'number' ? sql.val(env.dayStart) : env.dayStart} and r.no_customer_at is null) end)`,
-  );
+  env.caps === false
+    ? notNull(sql.lit(0))
+    : notNull(
+        sql<number>`(case when memberships.daily_cap is null then 0 else (select count(*) from rotation_log r where r.store_id = memberships.store_id and r.target_id = memberships.user_id and r.type = 'assign' and r.created_at >= ${typeof env.dayStart === 'number' ? sql.val(env.dayStart) : env.dayStart} and r.no_customer_at is null) end)`,
+      );
 
 /** His open leads in his store, counted only when he has an open-leads cap. */
-const openLeadsCount = (): RawBuilder<number> =>
-  notNull(
-    sql<number>`(case when memberships.open_cap is null then 0 else (select count(*) from leads where leads.store_id = memberships.store_id and leads.assigned_to = memberships.user_id and leads.closed = 0) end)`,
-  );
+const openLeadsCount = (env: SqlEnv): RawBuilder<number> =>
+  env.caps === false
+    ? notNull(sql.lit(0))
+    : notNull(
+        sql<number>`(case when memberships.open_cap is null then 0 else (select count(*) from leads where leads.store_id = memberships.store_id and leads.assigned_to = memberships.user_id and leads.closed = 0) end)`,
+      );
 
 /** Where a line keeps its places: the store's memberships, or a team's (team_members, joined as `tm`). */
 export type Places = 'memberships' | 'tm';
@@ -103,7 +112,7 @@ const memberColumns = (env: SqlEnv, places: Places = 'memberships'): Columns<Mem
   dailyCap: sql.ref('memberships.daily_cap'),
   upsToday: upsTodayCount(env),
   openCap: sql.ref('memberships.open_cap'),
-  openLeads: openLeadsCount(),
+  openLeads: openLeadsCount(env),
   away: sql.ref('memberships.away'),
 });
 
