@@ -261,10 +261,11 @@ begin
   -- The same lock every change to the store's rotation takes (withRotationLock).
   select pointer_pos into strict v_floor from rotation_state where id = p_store for update;
   -- Read in one statement, after the lock is held (one that waited for it would read from before).
-  -- The store's rules the caller remembers, as stored ('' when none are: the defaults; null: not
-  -- checked); leads waiting in Unassigned, which go out before a new one; weights at play; the line
-  -- the routing rule chose: its team's (none, or a team no longer there: the whole floor's).
-  select p_rules is not null and p_rules <> coalesce((select rules from stores where id = p_store), ''),
+  -- The store's rules the caller remembers, by the MD5 of their stored text ('' when none are: the
+  -- defaults; null: not checked); leads waiting in Unassigned, which go out before a new one; weights
+  -- at play; whether the lean statements serve (hold-out off, no one capped); the line the routing
+  -- rule chose: its team's (none, or a team no longer there: the whole floor's).
+  select p_rules is not null and p_rules <> md5(coalesce((select rules from stores where id = p_store), '')),
          p_waiting_first and exists (${waiting.sql}),
          exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1),
          exists (select 1 from teams t where t.store_id = p_store),
@@ -419,6 +420,13 @@ $fn$`;
   return { name: `${name}_all`, texts: [`create or replace function ${name}${body}`, `create or replace function ${name}_all${all(name)}`] };
 }
 
+/** The rules' text as the function compares it: its MD5, not the whole text in every assign of a batch. */
+let last = { text: '', md5: crypto.createHash('md5').update('').digest('hex') };
+function digest(text: string) {
+  if (last.text !== text) last = { text, md5: crypto.createHash('md5').update(text).digest('hex') };
+  return last.md5;
+}
+
 const installed = new WeakMap<Db, Promise<string>>();
 
 /**
@@ -493,7 +501,7 @@ export async function assignOnPostgres(
       request,
       accept_due: accept,
       hold_out: opts.rules.holdOut,
-      rules: opts.rulesText ?? null,
+      rules: opts.rulesText === undefined ? null : digest(opts.rulesText),
       waiting_first: !!opts.waitingFirst,
       channel: opts.announce?.channel ?? null,
       events: opts.announce?.payloads ?? null,
