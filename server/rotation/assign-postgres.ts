@@ -243,12 +243,12 @@ declare
   v_to text;
   v_seen rotation_actions%rowtype;
   v_next record;
-  v_line record;
   v_has_next boolean;
   -- Where he goes at the back of his other lines: the whole floor's place (null: none) and each team's.
   v_back_floor integer;
   v_back_teams bigint[] := '{}';
   v_back_places integer[] := '{}';
+  v_taken boolean;
   v_id bigint;
   v_log bigint;
   v_result json;
@@ -309,19 +309,16 @@ begin
     -- line's pointer is free); a line that must be renumbered is the stepwise path's (domain/routing.ts toBack).
     -- A store without teams has only the one line.
     if p_back and v_teams then
-      for v_line in ${otherLines} loop
-        if v_line.last <> v_next.id then
-          if v_line.taken then
-            return json_build_object('error', 'stepwise');
-          end if;
-          if v_line.team is null then
-            v_back_floor := v_line.pointer + 1;
-          else
-            v_back_teams := v_back_teams || v_line.team;
-            v_back_places := v_back_places || (v_line.pointer + 1);
-          end if;
-        end if;
-      end loop;
+      -- Each line whose last place is not already his: its place after the pointer, free or not.
+      select coalesce(bool_or(l.taken), false),
+             max(l.pointer + 1) filter (where l.team is null),
+             coalesce(array_agg(l.team order by l.team) filter (where l.team is not null), '{}'),
+             coalesce(array_agg(l.pointer + 1 order by l.team) filter (where l.team is not null), '{}')
+        into v_taken, v_back_floor, v_back_teams, v_back_places
+        from (${otherLines}) l where l.last <> v_next.id;
+      if v_taken then
+        return json_build_object('error', 'stepwise');
+      end if;
     end if;
   end if;
   insert into leads (store_id, customer, assigned_to, assigned_to_name, assigned_by, assigned_by_name, assigned_at, status,
