@@ -5,7 +5,7 @@ import { dayStart, line, passedQuery, rulePassQuery, teamLine } from './queries'
 import { ApiError } from '../http/errors';
 import { customerFields, followUpDue } from '../../domain/leads';
 import { acceptDue } from '../../domain/speed';
-import { eligibleSql, nextUpOrderSql, waitingSql, type SqlEnv } from './sql';
+import { eligibleSql, nextUpOrderSql, uncappedSql, waitingSql, type SqlEnv } from './sql';
 import type { Rules } from '../../domain/rules';
 import { ruleSentText } from '../../domain/routing';
 import { newLeadMail } from '../leads/notify';
@@ -204,9 +204,11 @@ function assignFunction(db: Db): { name: string; texts: string[] } {
   const full = statements(env);
   const lean = statements({ ...env, holdOut: false, caps: false });
   const either = (q: keyof typeof full, text: (query: string) => string) => `if v_lean then ${text(lean[q].sql)} else ${text(full[q].sql)} end if;`;
+  const uncapped = uncappedSql(store).compile(db);
   const waiting = db.selectFrom('leads').select(sql.lit(1).as('one')).where('leads.store_id', '=', store).where(waitingSql(env)).compile();
   // Everything in them is a constant of the rule book or an argument: nothing is bound.
-  if ([waiting, ...Object.values(full), ...Object.values(lean)].some((q) => q.parameters.length)) throw new Error('the one-call assign must not bind values');
+  if ([waiting, uncapped, ...Object.values(full), ...Object.values(lean)].some((q) => q.parameters.length))
+    throw new Error('the one-call assign must not bind values');
   // His other lines (serve.ts backOfOthers): each team he stands in but the one that served him, and
   // the whole floor's when a team did; each line's pointer and who it serves last (domain/routing.ts lastIn).
   const otherLines = `
@@ -269,7 +271,7 @@ begin
          p_waiting_first and exists (${waiting.sql}),
          exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1),
          exists (select 1 from teams t where t.store_id = p_store),
-         not p_hold_out and not exists (select 1 from memberships m where m.store_id = p_store and (m.daily_cap is not null or m.open_cap is not null)),
+         not p_hold_out and ${uncapped.sql},
          t.id, t.name, t.pointer_pos
     into v_rules_changed, v_waiting, v_weighted, v_teams, v_lean, v_team, v_team_name, v_pointer
     from (select) one left join teams t on t.id = p_team and t.store_id = p_store;
@@ -418,9 +420,9 @@ $fn$`;
 }
 
 /** The rules' text as the function compares it: its MD5, not the whole text in every assign of a batch. */
-let last = { text: '', md5: crypto.createHash('md5').update('').digest('hex') };
+let last: { text: string; md5: string } | undefined;
 function digest(text: string) {
-  if (last.text !== text) last = { text, md5: crypto.createHash('md5').update(text).digest('hex') };
+  if (!last || last.text !== text) last = { text, md5: crypto.createHash('md5').update(text).digest('hex') };
   return last.md5;
 }
 

@@ -9,9 +9,10 @@ import { assignNext } from './assign';
 /**
  * The routed assign's two paths on PostgreSQL: random stores (people on and off duty in the whole
  * floor's line and in teams, with places and pointers anywhere, a weight now and then) and random
- * routing rules, with the hold-out rule and caps now and then, take one lead through the one-call
- * function and, from the same start, through the stepwise transaction (serve.ts). Whom it goes to, the line, the log, who was passed over and why,
- * every place and pointer afterwards must be the same.
+ * routing rules, with the hold-out rule and caps now and then (the function's lean statements
+ * serve only without both), take one lead through the one-call function and, from the same start,
+ * through the stepwise transaction (serve.ts). Whom it goes to, the line, the log, who was passed
+ * over and why, every place and pointer afterwards must be the same.
  */
 const RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 300);
 const NOW = new Date('2026-11-25T16:00:00Z');
@@ -26,6 +27,12 @@ const team = fc.record({
   pointer: fc.nat(10),
 });
 const target = fc.oneof(fc.constant<'floor'>('floor'), fc.nat(2));
+/** Each person's cap, or no one capped at all (half the time): each kind of count must decide alone. */
+const caps = (...values: number[]) =>
+  fc.oneof(
+    fc.constant(Array<number | null>(PEOPLE).fill(null)),
+    fc.array(fc.constantFrom<number | null>(null, ...values), { minLength: PEOPLE, maxLength: PEOPLE }),
+  );
 const rule = fc.record({ when: fc.constantFrom({}, { language: 'es' }, { condition: 'used' as const }), to: target });
 const store = fc.record({
   onDuty: fc.array(often, { minLength: PEOPLE, maxLength: PEOPLE }),
@@ -40,8 +47,8 @@ const store = fc.record({
   condition: fc.constantFrom('' as const, 'used' as const, 'new' as const),
   // The rule book's counts: the hold-out rule, daily and open-leads caps (P1 holds an open, past-due lead; P2 had an up today).
   holdOut: fc.boolean(),
-  dailyCaps: fc.array(fc.constantFrom(null, null, null, 0, 1), { minLength: PEOPLE, maxLength: PEOPLE }),
-  openCaps: fc.array(fc.constantFrom(null, null, null, 1, 2), { minLength: PEOPLE, maxLength: PEOPLE }),
+  dailyCaps: caps(0, 1),
+  openCaps: caps(1, 2),
 });
 type Store = typeof store extends fc.Arbitrary<infer S> ? S : never;
 
@@ -189,11 +196,17 @@ describe.runIf(PG_AVAILABLE)('the routed assign on PostgreSQL', () => {
           const to = 'to' in one.answer ? one.answer.to : null;
           if (one.places.some((p) => p.user_id === to)) seen.add('served');
           if ('refused' in one.answer) seen.add('refused');
-          if (one.passed.some((p) => ['hold', 'cap', 'open'].includes(p.kind))) seen.add('counted');
+          // Each count passing someone over where it is the only one at play.
+          const alone = {
+            hold: s.dailyCaps.every((c) => c === null) && s.openCaps.every((c) => c === null),
+            cap: !s.holdOut && s.openCaps.every((c) => c === null),
+            open: !s.holdOut && s.dailyCaps.every((c) => c === null),
+          };
+          for (const kind of ['hold', 'cap', 'open'] as const) if (alone[kind] && one.passed.some((p) => p.kind === kind)) seen.add(`${kind} alone`);
         }),
         { numRuns: RUNS },
       );
-      expect([...seen].sort()).toEqual(['counted', 'passed over', 'refused', 'rule pass', 'served', 'team line', 'whole floor']);
+      expect([...seen].sort()).toEqual(['cap alone', 'hold alone', 'open alone', 'passed over', 'refused', 'rule pass', 'served', 'team line', 'whole floor']);
     } finally {
       await h.close();
     }

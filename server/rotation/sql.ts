@@ -158,6 +158,12 @@ function orderSql<R>(keys: OrderKey<R>[], cols: Columns<R>, dialect: Dialect, re
 }
 
 export const eligibleSql = (env: SqlEnv) => toSql(ELIGIBLE, memberColumns(env), env);
+
+/** No one in the store has a daily or open-leads cap: where this holds, an env with `caps: false` reads the same. */
+export function uncappedSql(store: RawBuilder<number>): RawBuilder<boolean> {
+  const { dailyCap, openCap } = memberColumns({ now: 0, holdOut: false, dayStart: 0 });
+  return sql<boolean>`not exists (select 1 from memberships where memberships.store_id = ${store} and (${dailyCap} is not null or ${openCap} is not null))`;
+}
 export const inRotationSql = (env: SqlEnv) => toSql(IN_ROTATION, memberColumns(env), env);
 
 /** Why someone out of line was passed over: the first of PASS_KINDS that holds, and its detail (PASS_DETAIL) as text. */
