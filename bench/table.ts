@@ -70,6 +70,9 @@ function tableOf(r: Results) {
       ['  latency', `p50 ${r[`routing_${kind}_p50_ms`]} ms, p99 ${r[`routing_${kind}_p99_ms`]} ms`, 'p99 < 50 ms', ok(r[`routing_${kind}_p99_ms`] < 50)],
       ...first(r[`routing_${kind}_first_rps`]),
       ['  the same store with no teams or rules, same run', `${r[`routing_${kind}_plain_rps`]}/s`, 'baseline', ''],
+      ...(has(`routing_${kind}_trivial_rps`)
+        ? [['  ceiling: trivial route over HTTP, same run', `${r[`routing_${kind}_trivial_rps`]}/s`, 'baseline', ''] satisfies Row]
+        : []),
     );
   }
   if (has('assign_group_rps', 'assign_group_one_store_rps')) {
