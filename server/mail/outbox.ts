@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbHandle } from '../db';
 import type { Mail, Mailer } from './mailer';
 import { batched } from '../db/batch';
-import { dueIds, PENDING, rounds } from '../db/rounds';
+import { claim, dueIds, PENDING, rounds } from '../db/rounds';
 import { messageOf } from '../../domain/errors';
 import { isRecord } from '../../domain/guards';
 import { sealer } from './seal';
@@ -75,13 +75,15 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
    */
   async function round(): Promise<number> {
     const now = Date.now();
-    const rows = await db
-      .updateTable('outbox')
-      .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
-      .where('id', 'in', dueIds(dbh, 'outbox', now, BATCH))
-      .where('state', '=', 'waiting')
-      .returning(['id', 'kind', 'recipient', 'body', 'attempts', 'expires_at'])
-      .execute();
+    const rows = await claim(dbh, (db) =>
+      db
+        .updateTable('outbox')
+        .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
+        .where('id', 'in', dueIds(dbh, 'outbox', now, BATCH))
+        .where('state', '=', 'waiting')
+        .returning(['id', 'kind', 'recipient', 'body', 'attempts', 'expires_at'])
+        .execute(),
+    );
     const sent: number[] = [];
     const done = (ids: number[], state: 'sent' | 'failed', error: string | null) =>
       db.updateTable('outbox').set({ state, done_at: Date.now(), body: '', lease_until: null, last_error: error }).where('id', 'in', ids).execute();

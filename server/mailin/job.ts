@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import { ApiError } from '../http/errors';
 import { GROUP_ONLY } from '../events/bus';
-import { dueIds, rounds } from '../db/rounds';
+import { claim, dueIds, rounds } from '../db/rounds';
 import { createIntakeParser } from '../intake/parser';
 import { intake, prospectsToLeads, underIdempotencyKey, type ApiKey } from '../intake/service';
 import type { ReadMail } from './read';
@@ -122,13 +122,15 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
 
   async function round(): Promise<number> {
     const now = Date.now();
-    const rows = await db
-      .updateTable('mail_messages')
-      .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
-      .where('id', 'in', dueIds(ctx.dbh, 'mail_messages', now, BATCH))
-      .where('state', '=', 'received')
-      .returning(['id', 'address_id', 'store_id', 'attempts', 'raw_key'])
-      .execute();
+    const rows = await claim(ctx.dbh, (db) =>
+      db
+        .updateTable('mail_messages')
+        .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
+        .where('id', 'in', dueIds(ctx.dbh, 'mail_messages', now, BATCH))
+        .where('state', '=', 'received')
+        .returning(['id', 'address_id', 'store_id', 'attempts', 'raw_key'])
+        .execute(),
+    );
     await Promise.all(
       rows.map(async (r) => {
         const row = { ...r, id: Number(r.id), address_id: Number(r.address_id), store_id: r.store_id === null ? null : Number(r.store_id) };
