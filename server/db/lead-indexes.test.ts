@@ -1,7 +1,8 @@
-import { CompiledQuery, sql, type Compilable } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, freshDb } from '../test/harness';
-import type { Db, Dialect } from '.';
+import { planOf } from '../test/plans';
+import type { Db } from '.';
 import { migrate } from './migrations';
 
 const LEADS = 2000;
@@ -49,13 +50,6 @@ async function comeIn(db: Db, store: number) {
   return at;
 }
 
-async function plan(db: Db, dialect: Dialect, q: Compilable<unknown>) {
-  const c = q.compile();
-  const explain = dialect === 'postgres' ? 'explain (costs off) ' : 'explain query plan ';
-  const { rows } = await db.executeQuery(CompiledQuery.raw(explain + c.sql, [...c.parameters]));
-  return rows.map((r) => Object.values(r as object).join(' ')).join('\n');
-}
-
 describe.each(DIALECTS)('the indexes of lead columns empty at first, on %s', (dialect) => {
   it('hold only the leads that have a value, and still serve the questions asked of them', async () => {
     const h = await freshDb(dialect, { before: '035_partial_lead_indexes' });
@@ -78,8 +72,8 @@ describe.each(DIALECTS)('the indexes of lead columns empty at first, on %s', (di
         .selectFrom('leads')
         .select('id')
         .where((eb) => eb.or([eb('accepted_at', '>=', at), eb('first_contact_at', '>=', at)]));
-      expect(await plan(h.db, dialect, closed)).toMatch(/leads_closed_at/);
-      expect(await plan(h.db, dialect, repeat)).toMatch(/leads_external/);
+      expect(await planOf(h.db, dialect, closed)).toMatch(/leads_closed_at/);
+      expect(await planOf(h.db, dialect, repeat)).toMatch(/leads_external/);
       expect((await closed.execute()).length).toBe(5);
       expect((await repeat.execute()).length).toBe(1);
       expect((await answered.execute()).length).toBe(5);

@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, freshDb } from '../test/harness';
+import { planOf } from '../test/plans';
 import type { DbHandle } from './index';
 import { claim, dueIds, PENDING } from './rounds';
 
@@ -33,13 +34,6 @@ async function outbox(h: DbHandle, sent: number, rows: { next_at: number; lease_
   return ids;
 }
 
-async function planOf(h: DbHandle, table: keyof typeof PENDING) {
-  const q = dueIds(h, table, NOW, 10).compile();
-  const explain = h.dialect === 'postgres' ? 'explain (costs off) ' : 'explain query plan ';
-  const { rows } = await h.db.executeQuery(CompiledQuery.raw(explain + q.sql, [...q.parameters]));
-  return rows.map((r) => Object.values(r as object).join(' ')).join('\n');
-}
-
 describe.each(DIALECTS)('a job round on %s', (dialect) => {
   it('takes the rows that wait and are due, oldest first, past those leased or later', async () => {
     const h = await freshDb(dialect);
@@ -66,7 +60,7 @@ describe.each(DIALECTS)('a job round on %s', (dialect) => {
       // The outbox as it runs, with its planner statistics; the others as a new portal has them.
       if (table === 'outbox') await outbox(h, 2000, []);
       if (table === 'outbox' && dialect === 'postgres') await sql`analyze outbox`.execute(h.db);
-      expect(await planOf(h, table)).toMatch(new RegExp(`\\b${table}_${PENDING[table]}\\b`));
+      expect(await planOf(h.db, dialect, dueIds(h, table, NOW, 10))).toMatch(new RegExp(`\\b${table}_${PENDING[table]}\\b`));
     } finally {
       await h.close();
     }

@@ -1,6 +1,7 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, freshDb } from '../test/harness';
+import { planOf } from '../test/plans';
 import type { Db, Dialect } from '../db';
 import { migrate } from '../db/migrations';
 import { DEFAULT_RULES } from '../../domain/rules';
@@ -33,12 +34,8 @@ async function handedOut(db: Db, store: number) {
 }
 
 /** The plan each database makes for the check every assign runs under the rotation lock: "does a lead wait in Unassigned?" */
-async function planOfWaitingCheck(db: Db, dialect: Dialect, store: number) {
-  const q = waiting(db, store, sqlEnv(new Date(), DEFAULT_RULES)).select(sql.lit(1).as('one')).limit(1).compile();
-  const explain = dialect === 'postgres' ? 'explain (costs off) ' : 'explain query plan ';
-  const { rows } = await db.executeQuery(CompiledQuery.raw(explain + q.sql, [...q.parameters]));
-  return rows.map((r) => Object.values(r as object).join(' ')).join('\n');
-}
+const planOfWaitingCheck = (db: Db, dialect: Dialect, store: number) =>
+  planOf(db, dialect, waiting(db, store, sqlEnv(new Date(), DEFAULT_RULES)).select(sql.lit(1).as('one')).limit(1));
 
 describe.each(DIALECTS)('the waiting-leads check on %s', (dialect) => {
   it('reads only the leads that wait, however many were handed out before', async () => {
