@@ -71,11 +71,12 @@ describe.each(DIALECTS)('a job round on %s', (dialect) => {
     try {
       // As a young portal has it: no planner statistics yet, and every row sent since the last vacuum still in the index.
       const [due] = await outbox(h, 3000, [{ next_at: NOW - 1, lease_until: null }]);
-      const q = dueIds(h, 'outbox', NOW, 10).compile();
+      // The claim's own question, asked as a round asks it.
       const pages = async () => {
-        const { rows } = await claim(h, (db) =>
-          db.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`explain (analyze, buffers, format json) ${q.sql}`, [...q.parameters])),
-        );
+        const { rows } = await claim(h, { table: 'outbox', now: NOW, batch: 10 }, (db, due) => {
+          const q = due.compile();
+          return db.executeQuery<{ 'QUERY PLAN': unknown }>(CompiledQuery.raw(`explain (analyze, buffers, format json) ${q.sql}`, [...q.parameters]));
+        });
         const [{ Plan: plan }] = rows[0]['QUERY PLAN'] as { Plan: { 'Shared Hit Blocks': number } }[];
         return { plan: JSON.stringify(plan), read: plan['Shared Hit Blocks'] };
       };

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db, DbHandle } from '../db';
 import type { Mail, Mailer } from './mailer';
 import { batched } from '../db/batch';
-import { claim, dueIds, PENDING, rounds } from '../db/rounds';
+import { claim, PENDING, rounds } from '../db/rounds';
 import { messageOf } from '../../domain/errors';
 import { isRecord } from '../../domain/guards';
 import { sealer } from './seal';
@@ -75,11 +75,11 @@ export function createOutbox(dbh: DbHandle, mailer: Mailer, secret: string, log:
    */
   async function round(): Promise<number> {
     const now = Date.now();
-    const rows = await claim(dbh, (db) =>
+    const rows = await claim(dbh, { table: 'outbox', now, batch: BATCH }, (db, due) =>
       db
         .updateTable('outbox')
         .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
-        .where('id', 'in', dueIds(dbh, 'outbox', now, BATCH))
+        .where('id', 'in', due)
         .where('state', '=', 'waiting')
         .returning(['id', 'kind', 'recipient', 'body', 'attempts', 'expires_at'])
         .execute(),

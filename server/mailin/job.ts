@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../context';
 import { ApiError } from '../http/errors';
 import { GROUP_ONLY } from '../events/bus';
-import { claim, dueIds, rounds } from '../db/rounds';
+import { claim, rounds } from '../db/rounds';
 import { createIntakeParser } from '../intake/parser';
 import { intake, prospectsToLeads, underIdempotencyKey, type ApiKey } from '../intake/service';
 import type { ReadMail } from './read';
@@ -122,11 +122,11 @@ export function createMailJob(ctx: Ctx, timing: MailTiming = MAIL_TIMING) {
 
   async function round(): Promise<number> {
     const now = Date.now();
-    const rows = await claim(ctx.dbh, (db) =>
+    const rows = await claim(ctx.dbh, { table: 'mail_messages', now, batch: BATCH }, (db, due) =>
       db
         .updateTable('mail_messages')
         .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
-        .where('id', 'in', dueIds(ctx.dbh, 'mail_messages', now, BATCH))
+        .where('id', 'in', due)
         .where('state', '=', 'received')
         .returning(['id', 'address_id', 'store_id', 'attempts', 'raw_key'])
         .execute(),

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbHandle } from '../db';
 import type { Outbox } from '../mail/outbox';
-import { claim, dueIds, rounds } from '../db/rounds';
+import { claim, rounds } from '../db/rounds';
 import { sealer } from '../mail/seal';
 import { messageOf } from '../../domain/errors';
 import { backoffMs } from '../../domain/notices';
@@ -129,11 +129,11 @@ export function createNoticeSender(dbh: DbHandle, channels: Channels, secret: st
 
   async function round(): Promise<number> {
     const now = Date.now();
-    const rows = await claim(dbh, (db) =>
+    const rows = await claim(dbh, { table: 'notices', now, batch: BATCH }, (db, due) =>
       db
         .updateTable('notices')
         .set({ lease_until: now + timing.leaseMs, attempts: sql`attempts + 1` })
-        .where('id', 'in', dueIds(dbh, 'notices', now, BATCH))
+        .where('id', 'in', due)
         .where('state', '=', 'queued')
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
         .returning(['id', 'user_id', 'lead_id', 'kind', 'channel', 'target', 'body', 'attempts', 'expires_at'])

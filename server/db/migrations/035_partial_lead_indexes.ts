@@ -2,7 +2,7 @@ import { sql, type Migration } from 'kysely';
 import type { Db } from './kit';
 
 /** Each index of a lead column that is empty when the lead comes in, its columns, and the column that fills. */
-const EMPTY_AT_FIRST = [
+export const EMPTY_AT_FIRST = [
   { index: 'leads_accepted_at', columns: ['accepted_at'], fills: 'accepted_at' },
   { index: 'leads_first_contact_at', columns: ['first_contact_at'], fills: 'first_contact_at' },
   { index: 'leads_closed_at', columns: ['closed_at'], fills: 'closed_at' },
