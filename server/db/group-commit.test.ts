@@ -73,6 +73,27 @@ describe('transactions that wait commit together on sqlite', () => {
     expect(committed('b')).toEqual([0, 1, 3, 4].map((i) => key('b', i)));
   });
 
+  it('one that changed more than 64 KB before it threw is taken back from memory, the others kept', async () => {
+    // Past 64 KB SQLite spilt what a savepoint needs to roll back to a temporary file; here it stays in memory.
+    expect((await sql<{ temp_store: number }>`pragma temp_store`.execute(h.db)).rows).toEqual([{ temp_store: 2 }]);
+    const big = 'x'.repeat(4000);
+    const tries = Array.from({ length: 3 }, (_, i) =>
+      withRotationLock(h, async (trx) => {
+        await trx
+          .insertInto('settings')
+          .values(Array.from({ length: 40 }, (_, k) => ({ key: key(`d${i}.`, k), value: big })))
+          .execute();
+        if (i === 1) throw new Error('refused');
+        return i;
+      }),
+    );
+    const settled = await Promise.allSettled(tries);
+    expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([0, 'refused', 2]);
+    expect(committed('d0.')).toHaveLength(40);
+    expect(committed('d1.')).toEqual([]);
+    expect(committed('d2.')).toHaveLength(40);
+  });
+
   it('a commit that fails fails every caller in its group, and keeps nothing', async () => {
     const good = put('c', 1);
     // Checked only at the commit: a mapping to a store that does not exist.

@@ -72,6 +72,10 @@ export async function openDb(opts: {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
+    // What SQLite keeps to roll back a savepoint or a statement stays in memory. Past 64 KB it went
+    // to a temporary file, and a routed up changes more pages than that in its savepoint (README,
+    // "Savepoints in memory").
+    sqlite.pragma('temp_store = MEMORY');
     // SQLite's lower() and LIKE fold ASCII only; short searches with other letters fold with this.
     sqlite.function('fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
     const kept = new Map<string, SQLite.Statement>();
