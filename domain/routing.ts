@@ -216,9 +216,12 @@ export function afterServe(line: readonly Member[], served: Member, now: Date): 
  * write. With 64, a team served in turn used up its free places on the floor's line every 63 ups;
  * PostgreSQL's one-call assign hands such an up to the stepwise path, and so did the assigns already
  * waiting behind it: 1 up in 19 in the routing bench, each holding the rotation lock for several
- * round trips. Positions grow by about one per up either way.
+ * round trips. With 1,024 it was about 1 in 1,000, still a stall of the store's queue in every
+ * bench run (its slowest answers). Positions grow by about one per up and person in the line,
+ * whatever the gap (a renumbering adds a gap per person, once per gap's worth of ups): a 32-bit
+ * place lasts tens of millions of ups.
  */
-const GAP = 1024;
+const GAP = 65_536;
 
 /**
  * Serving him in one line puts him at the back of another he stands in. When the place just after
