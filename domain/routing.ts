@@ -216,12 +216,13 @@ export function afterServe(line: readonly Member[], served: Member, now: Date): 
  * write. With 64, a team served in turn used up its free places on the floor's line every 63 ups;
  * PostgreSQL's one-call assign hands such an up to the stepwise path, and so did the assigns already
  * waiting behind it: 1 up in 19 in the routing bench, each holding the rotation lock for several
- * round trips. With 1,024 it was about 1 in 1,000, still a stall of the store's queue in every
- * bench run (its slowest answers). Positions grow by about one per up and person in the line,
- * whatever the gap (a renumbering adds a gap per person, once per gap's worth of ups): a 32-bit
- * place lasts tens of millions of ups.
+ * round trips; with 1,024, about 1 in 1,000. A renumbering lifts the highest place by a gap per
+ * person, and where the whole floor and teams both serve one can come every few ups whatever the
+ * gap: 12 people, half the ups on the floor, half back-moves, renumbered once in 29 ups and climbed
+ * about 390 places an up (a 32-bit place lasts some 5 million ups). A gap of 65,536 climbed 64
+ * times as fast, past 2^31 within 90,000 ups, so the gap stays small.
  */
-const GAP = 65_536;
+const GAP = 1024;
 
 /**
  * Serving him in one line puts him at the back of another he stands in. When the place just after

@@ -191,9 +191,8 @@ export async function served(
   const [log] = await reused(trx, u.dialect, 'log an up', () => trx.insertInto('rotation_log').values(slotsFor(entry)).returning('id'), entry);
   const stamp = (v: number | null) => sql<number>`cast(${v} as bigint)`;
   // Who was passed over on the way to him, and why (an override passes no one over: nobody's turn moves).
-  // Nearly always no one stood between the pointer and him: the place after the pointer is his
-  // (places are whole numbers), or a look at the places says so cheaply.
-  if (!u.named && next.position !== u.pointer + 1 && (await standsBetween(trx, u.dialect, store, way.team, u.pointer, next.position)))
+  // Nearly always no one stood between the pointer and him: a look at the places says so cheaply.
+  if (!u.named && (await standsBetween(trx, u.dialect, store, way.team, u.pointer, next.position)))
     await trx
       .insertInto('passed_over')
       .columns(['user_id', 'kind', 'why', 'store_id', 'log_id', 'lead_id', 'team_id', 'created_at'])
@@ -238,8 +237,12 @@ export async function served(
   return after.pointer;
 }
 
-/** Whether anyone stands in a line between the pointer and a place, in the circle's order. */
+/**
+ * Whether anyone stands in a line between the pointer and a place, in the circle's order. Places
+ * are whole numbers: no one stands between the pointer and the place right after it, so that is not asked.
+ */
 async function standsBetween(trx: Db, dialect: Dialect, store: number, team: number | null, pointer: number, at: number) {
+  if (at === pointer + 1) return false;
   const place = sql.ref<number>('position');
   const [from, to] = [slot<number>('pointer'), slot<number>('at')];
   const wraps = at <= pointer;
