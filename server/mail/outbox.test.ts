@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
 import { buildApp } from '../app';
 import { DIALECTS, healthAuth, MANAGER, testApp, type TestApp } from '../test/harness';
 import { linkIn, startSmtp } from '../test/smtp';
@@ -138,6 +140,45 @@ describe.each(DIALECTS)('the mail outbox on %s', (dialect) => {
       expect(mail.subject).toBe('New lead: Outage Customer');
     } finally {
       await back.close();
+    }
+  });
+
+  it('sends a burst of mail ten SMTP sessions at a time, each mail once', async () => {
+    // A mail server that takes its time over each message and counts the sessions open at once.
+    let open = 0;
+    let most = 0;
+    const got: string[] = [];
+    const slow = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onConnect(_session, done) {
+        most = Math.max(most, ++open);
+        done();
+      },
+      onClose() {
+        open--;
+      },
+      onData(stream, session, done) {
+        stream.resume();
+        stream.on('end', () => setTimeout(() => (got.push(session.envelope.rcptTo[0].address), done()), 100));
+      },
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    try {
+      t = await testApp(dialect, { SMTP_URL: `smtp://127.0.0.1:${(slow.server.address() as AddressInfo).port}` }, { outboxTiming: timing });
+      const to = Array.from({ length: 30 }, (_, i) => `burst${i}@dealer.test`);
+      await t.app.ctx.outbox.queue(to.map((a) => ({ kind: 'email', mail: { to: a, subject: 'Burst', text: 'Hello' }, expiresAt: Date.now() + 60_000 })));
+      await until(() => got.length === 30, 'all thirty delivered');
+      expect(got.sort()).toEqual(to.sort());
+      expect(most).toBe(10);
+      // Each went once, and each is recorded sent.
+      const burst = () => t!.db.selectFrom('outbox').select(['state', 'attempts']).where('recipient', 'like', 'burst%').execute();
+      await until(async () => (await burst()).every((r) => r.state === 'sent'), 'all recorded sent');
+      expect((await burst()).map((r) => r.attempts)).toEqual(to.map(() => 1));
+    } finally {
+      await t?.close();
+      t = undefined;
+      await new Promise<void>((r) => slow.close(() => r()));
     }
   });
 });

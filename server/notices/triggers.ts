@@ -18,7 +18,7 @@ export interface Given {
 const same = (a: { leadId: number | null; userId: string }, b: { leadId: number | null; userId: string }) => a.leadId === b.leadId && a.userId === b.userId;
 
 /** Leads handed out together: notices are gathered this long, so under load one look-up serves many assigns. */
-const GATHER_MS = 20;
+const GATHER_MS = 50;
 
 interface Handed {
   ctx: StoreCtx;
