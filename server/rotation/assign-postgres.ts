@@ -209,21 +209,20 @@ function assignFunction(db: Db): { name: string; texts: string[] } {
   // Everything in them is a constant of the rule book or an argument: nothing is bound.
   if ([waiting, uncapped, ...Object.values(full), ...Object.values(lean)].some((q) => q.parameters.length))
     throw new Error('the one-call assign must not bind values');
-  // His other lines (serve.ts backOfOthers): each team he stands in but the one that served him, and
-  // the whole floor's when a team did; each line's pointer and who it serves last (domain/routing.ts lastIn).
-  const otherLines = `
+  // His other lines (serve.ts backOfOthers), each read as its pointer and who it serves last
+  // (domain/routing.ts lastIn): the whole floor's when a team served him, and each team he stands in
+  // but the one that did. Whether the place after a line's pointer is taken by someone else.
+  const floorLine = `
+    select coalesce((select o.user_id from memberships o where o.store_id = p_store and o.position <= v_floor order by o.position desc limit 1),
+                    (select o.user_id from memberships o where o.store_id = p_store order by o.position desc limit 1)) <> v_next.id,
+           exists (select 1 from memberships o where o.store_id = p_store and o.position = v_floor + 1 and o.user_id <> v_next.id)`;
+  const teamLines = `
     select t.id as team, t.pointer_pos as pointer,
       coalesce((select o.user_id from team_members o where o.team_id = t.id and o.position <= t.pointer_pos order by o.position desc limit 1),
                (select o.user_id from team_members o where o.team_id = t.id order by o.position desc limit 1)) as last,
       exists (select 1 from team_members o where o.team_id = t.id and o.position = t.pointer_pos + 1 and o.user_id <> v_next.id) as taken
     from team_members tm join teams t on t.id = tm.team_id
-    where t.store_id = p_store and tm.user_id = v_next.id and t.id is distinct from v_team
-    union all
-    select null, v_floor,
-      coalesce((select o.user_id from memberships o where o.store_id = p_store and o.position <= v_floor order by o.position desc limit 1),
-               (select o.user_id from memberships o where o.store_id = p_store order by o.position desc limit 1)),
-      exists (select 1 from memberships o where o.store_id = p_store and o.position = v_floor + 1 and o.user_id <> v_next.id)
-    where v_team is not null`;
+    where t.store_id = p_store and tm.user_id = v_next.id and t.id is distinct from v_team`;
   // Each statement is planned once per connection and its plan kept (force_generic_plan, set by the call below). Left to
   // choose, PostgreSQL planned the pick and the passed-over query anew at every call, its custom plans
   // always looking cheaper (the hold-out switch folded away): 1.3 ms of planning an assign, with
@@ -251,6 +250,7 @@ declare
   v_back_teams bigint[] := '{}';
   v_back_places integer[] := '{}';
   v_taken boolean;
+  v_moves boolean;
   v_id bigint;
   v_log bigint;
   v_result json;
@@ -312,12 +312,21 @@ begin
     -- A store without teams has only the one line.
     if p_back and v_teams then
       -- Each line whose last place is not already his: its place after the pointer, free or not.
-      select coalesce(bool_or(l.taken), false),
-             max(l.pointer + 1) filter (where l.team is null),
-             coalesce(array_agg(l.team order by l.team) filter (where l.team is not null), '{}'),
-             coalesce(array_agg(l.pointer + 1 order by l.team) filter (where l.team is not null), '{}')
-        into v_taken, v_back_floor, v_back_teams, v_back_places
-        from (${otherLines}) l where l.last <> v_next.id;
+      -- Two statements: one over both lines (a union, ordered aggregates) cost 12–21 µs an up more.
+      v_taken := false;
+      if v_team is not null then
+        ${floorLine.trim()} into v_moves, v_taken;
+        if v_moves then
+          v_back_floor := v_floor + 1;
+        else
+          v_taken := false;
+        end if;
+      end if;
+      if not v_taken then
+        select coalesce(bool_or(l.taken), false), coalesce(array_agg(l.team), '{}'), coalesce(array_agg(l.pointer + 1), '{}')
+          into v_taken, v_back_teams, v_back_places
+          from (${teamLines}) l where l.last <> v_next.id;
+      end if;
       if v_taken then
         return json_build_object('error', 'stepwise');
       end if;
