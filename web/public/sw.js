@@ -50,28 +50,36 @@ self.addEventListener('push', (event) => {
   );
 });
 
+/** Accepts on their way, by token: a second tap on Accept meanwhile does nothing. */
+const accepting = new Set();
+
 /** Accept from the notification: the token alone accepts this lead for him, once; the answer shows in its place. */
 async function acceptFrom(notification) {
   const { url, accept } = notification.data;
-  let title = 'Lead accepted';
-  let body = notification.title;
+  accepting.add(accept);
   try {
-    const res = await fetch('/api/push/accept', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      credentials: 'omit',
-      body: JSON.stringify({ token: accept }),
-    });
-    if (!res.ok) {
-      const said = await res.json().catch(() => null);
+    let title = 'Lead accepted';
+    let body = notification.title;
+    try {
+      const res = await fetch('/api/push/accept', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        credentials: 'omit',
+        body: JSON.stringify({ token: accept }),
+      });
+      if (!res.ok) {
+        const said = await res.json().catch(() => null);
+        title = 'Not accepted';
+        body = (said && typeof said.error === 'string' && said.error) || 'The lead could not be accepted. Open it in the portal.';
+      }
+    } catch {
       title = 'Not accepted';
-      body = (said && typeof said.error === 'string' && said.error) || 'The lead could not be accepted. Open it in the portal.';
+      body = 'The portal cannot be reached. Check your connection, then open the lead to accept it.';
     }
-  } catch {
-    title = 'Not accepted';
-    body = 'The portal cannot be reached. Check your connection, then open the lead to accept it.';
+    await self.registration.showNotification(title, { body, icon: ICON, tag: url, data: { url, accept: null }, actions: [{ action: 'open', title: 'Open' }] });
+  } finally {
+    accepting.delete(accept);
   }
-  await self.registration.showNotification(title, { body, icon: ICON, tag: url, data: { url, accept: null }, actions: [{ action: 'open', title: 'Open' }] });
 }
 
 function open(url) {
@@ -87,8 +95,13 @@ function open(url) {
 }
 
 self.addEventListener('notificationclick', (event) => {
-  event.notification.close();
   const data = event.notification.data || {};
-  if (event.action === 'accept' && data.accept) event.waitUntil(acceptFrom(event.notification));
-  else event.waitUntil(open(data.url || HOME));
+  // Accept's answer takes the notification's place (the same tag, so the same notification to the
+  // browser): closing it first could land after the answer and close that instead.
+  if (event.action === 'accept' && data.accept) {
+    if (!accepting.has(data.accept)) event.waitUntil(acceptFrom(event.notification));
+    return;
+  }
+  event.notification.close();
+  event.waitUntil(open(data.url || HOME));
 });
