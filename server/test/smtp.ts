@@ -65,14 +65,14 @@ export async function startSmtp(onMail?: (mail: ReceivedMail) => void, port = 0)
     /** How many mails this address has received. */
     count: (address: string) => to(address).length,
     /**
-     * The newest mail to this address once it has more than `seen` mails, waiting up to
-     * timeoutMs (mail goes out from the outbox shortly after the request that queued it).
+     * The newest mail to this address after its first `seen` (and, given `wanted`, one it wants),
+     * waiting up to timeoutMs (mail goes out from the outbox shortly after the request that queued it).
      */
-    async mailTo(address: string, timeoutMs = 5000, seen = 0): Promise<ReceivedMail> {
+    async mailTo(address: string, timeoutMs = 5000, seen = 0, wanted: (mail: ReceivedMail) => boolean = () => true): Promise<ReceivedMail> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const mails = to(address);
-        if (mails.length > seen) return mails[mails.length - 1];
+        const mails = to(address).slice(seen).filter(wanted);
+        if (mails.length) return mails[mails.length - 1];
         if (Date.now() > deadline) throw new Error(`no mail to ${address}`);
         await new Promise<void>((r) => {
           waiters.push(r);
@@ -84,8 +84,13 @@ export async function startSmtp(onMail?: (mail: ReceivedMail) => void, port = 0)
   };
 }
 
+const LINK = /(https?:\/\/\S+\/finish-login\?e=[^\s"<>]+&t=[A-Za-z0-9_-]+)/;
+
+/** Whether a mail holds a sign-in link. */
+export const holdsLink = (mail: ReceivedMail) => LINK.test(mail.text);
+
 export const linkIn = (mail: ReceivedMail) => {
-  const m = /(https?:\/\/\S+\/finish-login\?e=[^\s"<>]+&t=[A-Za-z0-9_-]+)/.exec(mail.text);
+  const m = LINK.exec(mail.text);
   if (!m) throw new Error('no sign-in link in mail');
   return new URL(m[1]);
 };
