@@ -214,8 +214,8 @@ function assignFunction(db: Db): { name: string; texts: string[] } {
   // but the one that did. Whether the place after a line's pointer is taken by someone else.
   const floorLine = `
     select coalesce((select o.user_id from memberships o where o.store_id = p_store and o.position <= v_floor order by o.position desc limit 1),
-                    (select o.user_id from memberships o where o.store_id = p_store order by o.position desc limit 1)) <> v_next.id,
-           exists (select 1 from memberships o where o.store_id = p_store and o.position = v_floor + 1 and o.user_id <> v_next.id)`;
+                    (select o.user_id from memberships o where o.store_id = p_store order by o.position desc limit 1)) <> v_next.id as moves,
+           exists (select 1 from memberships o where o.store_id = p_store and o.position = v_floor + 1 and o.user_id <> v_next.id) as taken`;
   const teamLines = `
     select t.id as team, t.pointer_pos as pointer,
       coalesce((select o.user_id from team_members o where o.team_id = t.id and o.position <= t.pointer_pos order by o.position desc limit 1),
@@ -250,7 +250,6 @@ declare
   v_back_teams bigint[] := '{}';
   v_back_places integer[] := '{}';
   v_taken boolean;
-  v_moves boolean;
   v_id bigint;
   v_log bigint;
   v_result json;
@@ -315,12 +314,8 @@ begin
       -- Two statements: one over both lines (a union, ordered aggregates) cost 12–21 µs an up more.
       v_taken := false;
       if v_team is not null then
-        ${floorLine.trim()} into v_moves, v_taken;
-        if v_moves then
-          v_back_floor := v_floor + 1;
-        else
-          v_taken := false;
-        end if;
+        select case when l.moves then v_floor + 1 end, coalesce(l.moves and l.taken, false)
+          into v_back_floor, v_taken from (${floorLine}) l;
       end if;
       if not v_taken then
         select coalesce(bool_or(l.taken), false), coalesce(array_agg(l.team), '{}'), coalesce(array_agg(l.pointer + 1), '{}')
