@@ -45,6 +45,15 @@ const ARGS = [
   ['rule_why', 'text'],
   ['back', 'boolean'],
 ] as const;
+/** What the batch reads once under the lock for all of its assigns (assignFunction's `seen`), in that order. */
+const SEEN = [
+  ['rules', 'text'],
+  ['waiting', 'boolean'],
+  ['weighted', 'boolean'],
+  ['teams', 'boolean'],
+  ['two_teams', 'boolean'],
+  ['uncapped', 'boolean'],
+] as const;
 /** With the live updates to send when its lead is stored: the call sends the last of them once, for the whole batch. */
 const COLUMNS = [...ARGS, ['channel', 'text'], ['events', 'text[]']] as const;
 type Item = Record<(typeof COLUMNS)[number][0], string | number | boolean | string[] | null>;
@@ -235,14 +244,30 @@ function assignFunction(db: Db): { name: string; texts: string[] } {
   // each move leaves a row version behind until a vacuum, and such scans, like bitmaps, read every
   // one of them again at every pick (4,800 of them after 8,000 routed assigns). An index scan marks
   // them as it passes, and the next skips them.
-  const body = `(p_store bigint, ${ARGS.map(([n, t]) => `p_${n} ${t}`).join(', ')}) returns json language plpgsql as $fn$
+  // What no change can move while the store's lock is held (every change to them takes it): read
+  // once a batch, after the lock is held, and given to each assign in it. Read at every assign, the
+  // store's rules, the waiting leads, the weights, the teams and the caps cost an eighth of a routed
+  // up: the memberships they look through hold a row version for every move on the floor.
+  const seen = `
+    select md5(coalesce((select rules from stores where id = p_store), '')),
+           exists (${waiting.sql}),
+           exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1),
+           exists (select 1 from teams t where t.store_id = p_store),
+           exists (select 1 from team_members a join teams ta on ta.id = a.team_id
+                     join team_members b on b.user_id = a.user_id and b.team_id <> a.team_id join teams tb on tb.id = b.team_id
+                     where ta.store_id = p_store and tb.store_id = p_store),
+           ${uncapped.sql}
+      into ${SEEN.map(([n]) => `v_seen_${n}`).join(', ')}`;
+  const body = `(p_store bigint, ${ARGS.map(([n, t]) => `p_${n} ${t}`)
+    .concat(SEEN.map(([n, t]) => `p_seen_${n} ${t}`))
+    .join(', ')}) returns json language plpgsql as $fn$
 declare
   v_floor integer;
   v_pointer integer;
   v_team bigint;
   v_team_name text;
   v_to text;
-  v_seen rotation_actions%rowtype;
+  v_action rotation_actions%rowtype;
   v_next record;
   v_has_next boolean;
   -- Where he goes at the back of his other lines: the whole floor's place (null: none) and each team's.
@@ -255,25 +280,16 @@ declare
   v_result json;
   v_rules_changed boolean;
   v_waiting boolean;
-  v_weighted boolean;
-  v_teams boolean;
   v_lean boolean;
 begin
   -- The same lock every change to the store's rotation takes (withRotationLock).
   select pointer_pos into strict v_floor from rotation_state where id = p_store for update;
-  -- Read in one statement, after the lock is held (one that waited for it would read from before).
-  -- The store's rules the caller remembers, by the MD5 of their stored text ('' when none are: the
-  -- defaults; null: not checked); leads waiting in Unassigned, which go out before a new one; weights
-  -- at play; whether the lean statements serve (hold-out off, no one capped); the line the routing
-  -- rule chose: its team's (none, or a team no longer there: the whole floor's).
-  select p_rules is not null and p_rules <> md5(coalesce((select rules from stores where id = p_store), '')),
-         p_waiting_first and exists (${waiting.sql}),
-         exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1),
-         exists (select 1 from teams t where t.store_id = p_store),
-         not p_hold_out and ${uncapped.sql},
-         t.id, t.name, t.pointer_pos
-    into v_rules_changed, v_waiting, v_weighted, v_teams, v_lean, v_team, v_team_name, v_pointer
-    from (select) one left join teams t on t.id = p_team and t.store_id = p_store;
+  -- The store's rules the caller remembers, by the MD5 of their stored text (null: not checked);
+  -- leads waiting in Unassigned, which go out before a new one; whether the lean statements serve
+  -- (hold-out off, no one capped). What the whole batch read once under the lock (p_seen_*, below).
+  v_rules_changed := p_rules is not null and p_rules <> p_seen_rules;
+  v_waiting := p_waiting_first and p_seen_waiting;
+  v_lean := not p_hold_out and p_seen_uncapped;
   if v_rules_changed then
     return json_build_object('error', 'rules_changed');
   end if;
@@ -282,13 +298,17 @@ begin
     return json_build_object('error', 'waiting');
   end if;
   if p_action_id is not null then
-    select * into v_seen from rotation_actions where id = p_action_id;
+    select * into v_action from rotation_actions where id = p_action_id;
     if found then
-      if v_seen.request <> p_request then
+      if v_action.request <> p_request then
         return json_build_object('error', 'action_reused');
       end if;
-      return json_build_object('replayed', true, 'result', v_seen.result::json);
+      return json_build_object('replayed', true, 'result', v_action.result::json);
     end if;
+  end if;
+  -- The line the routing rule chose: its team's (none, or a team no longer there: the whole floor's).
+  if p_team is not null then
+    select t.id, t.name, t.pointer_pos into v_team, v_team_name, v_pointer from teams t where t.id = p_team and t.store_id = p_store;
   end if;
   -- Next Up of that line, by the rule book.
   if v_team is null then
@@ -303,13 +323,13 @@ begin
   end if;
   if v_has_next then
     -- Weights at play in the store: the stepwise path serves it (serve.ts, domain/routing.ts pickWeighted).
-    if v_weighted then
+    if p_seen_weighted then
       return json_build_object('error', 'stepwise');
     end if;
     -- Back of every other line he stands in: here only where that is one write (the place after the
     -- line's pointer is free); a line that must be renumbered is the stepwise path's (domain/routing.ts toBack).
     -- A store without teams has only the one line.
-    if p_back and v_teams then
+    if p_back and p_seen_teams then
       -- Each line whose last place is not already his: its place after the pointer, free or not.
       -- Two statements: one over both lines (a union, ordered aggregates) cost 12–21 µs an up more.
       v_taken := false;
@@ -317,7 +337,8 @@ begin
         select case when l.moves then v_floor + 1 end, coalesce(l.moves and l.taken, false)
           into v_back_floor, v_taken from (${floorLine}) l;
       end if;
-      if not v_taken then
+      -- Served through a team, he stands in another only where someone stands in two.
+      if not v_taken and (v_team is null or p_seen_two_teams) then
         select coalesce(bool_or(l.taken), false), coalesce(array_agg(l.team), '{}'), coalesce(array_agg(l.pointer + 1), '{}')
           into v_taken, v_back_teams, v_back_places
           from (${teamLines}) l where l.last <> v_next.id;
@@ -402,13 +423,21 @@ declare
   v_one json;
   v_channel text;
   v_events text[];
+  ${SEEN.map(([n, t]) => `v_seen_${n} ${t};`).join('\n  ')}
 begin
+  -- The same lock every change to the store's rotation takes (withRotationLock), then what it holds still.
+  perform 1 from rotation_state where id = p_store for update;
+  ${seen};
   -- An assign it hands back (stepwise) goes statement by statement before the ones after it: they wait for the next call.
   for i in select * from rows from (json_to_recordset(p_items) as (${COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')}))
            with ordinality as x(${COLUMNS.map(([n]) => n).join(', ')}, n) order by n loop
-    v_one := ${one}(p_store, ${ARGS.map(([n]) => `i.${n}`).join(', ')});
+    v_one := ${one}(p_store, ${ARGS.map(([n]) => `i.${n}`).join(', ')}, ${SEEN.map(([n]) => `v_seen_${n}`).join(', ')});
     v_out := v_out || v_one;
     exit when v_one ->> 'error' = 'stepwise';
+    -- A lead no one could take waits in Unassigned now: the assigns after it see it.
+    if v_one -> 'assigned' is not null and v_one -> 'assigned' ->> 'assignedTo' is null then
+      v_seen_waiting := exists (${waiting.sql});
+    end if;
     -- A new lead: open screens hear of it when it commits, once for all of them.
     if v_one -> 'assigned' is not null and i.events is not null then
       v_channel := i.channel;
