@@ -80,11 +80,11 @@ const shape = (a: Assigned): Assigned => ({
 const BATCH = 32;
 const ALL_STORES = 6;
 
-/** A queue of at most `size` runs at once; a freed slot passes straight to the next in line. */
+/** A queue of at most `size` runs at once; a freed slot passes straight to the next in line. `full`: a run now would wait. */
 function gate(size: number) {
   let running = 0;
   const waiting: (() => void)[] = [];
-  return async <T>(run: () => Promise<T>): Promise<T> => {
+  const pass = async <T>(run: () => Promise<T>): Promise<T> => {
     if (running >= size) await new Promise<void>((resolve) => waiting.push(resolve));
     else running++;
     try {
@@ -95,6 +95,7 @@ function gate(size: number) {
       else running--;
     }
   };
+  return Object.assign(pass, { full: () => running >= size });
 }
 
 /** An assign in its store's queue; `stepwise`: its transaction statement by statement, for when the one call hands it back. */
@@ -102,8 +103,18 @@ type Job = { item: Item; stepwise: () => Promise<Handed>; done: (a: Answer | { s
 type Queue = { jobs: Job[]; busy: boolean };
 const queues = new WeakMap<Db, { all: ReturnType<typeof gate>; stores: Map<number, Queue> }>();
 
-const call = async (h: StoreDb, fn: string, items: Item[]) =>
-  (await sql<{ r: Answer[] }>`select ${sql.raw(fn)}(${h.store}::bigint, ${JSON.stringify(items)}::json) as r`.execute(h.db)).rows[0].r;
+/** One call of the function on a connection of its own; `wrote` is told once the call is on its way (pg writes it at once). */
+async function call(h: StoreDb, fn: string, items: Item[], wrote?: () => void) {
+  if (!h.pool) throw new Error('the one-call assign runs on PostgreSQL');
+  const client = await h.pool.connect();
+  try {
+    const answer = client.query<{ r: Answer[] }>(`select ${fn}($1::bigint, $2::json) as r`, [h.store, JSON.stringify(items)]);
+    wrote?.();
+    return (await answer).rows[0].r;
+  } finally {
+    client.release();
+  }
+}
 
 /** A statement the database refused, so nothing of its transaction was kept (not a lost connection, whose commit may have landed). */
 const refused = (err: unknown) => {
@@ -118,12 +129,13 @@ const handedBack = (a: Answer) => 'error' in a && a.error === 'stepwise';
  * back, so fewer answers than jobs come back then. A batch the database refused goes again one
  * by one, so one assign's fault is its own.
  */
-async function send(h: StoreDb, fn: string, jobs: Job[]): Promise<(Answer | { failed: unknown })[]> {
+async function send(h: StoreDb, fn: string, jobs: Job[], wrote: () => void): Promise<(Answer | { failed: unknown })[]> {
   try {
     return await call(
       h,
       fn,
       jobs.map((j) => j.item),
+      wrote,
     );
   } catch (err) {
     if (jobs.length === 1 || !refused(err)) return jobs.map(() => ({ failed: err }));
@@ -140,22 +152,45 @@ async function send(h: StoreDb, fn: string, jobs: Job[]): Promise<(Answer | { fa
   }
 }
 
+/** A batch's call under way: `written` once it is on its way to the database (or could not go), `answers` when they are back. */
+function dispatch(h: StoreDb, fn: string, jobs: Job[], all: ReturnType<typeof gate>) {
+  let wrote = () => {};
+  const written = new Promise<void>((resolve) => (wrote = resolve));
+  const answers = all(() => send(h, fn, jobs, wrote));
+  void answers.then(wrote);
+  return { written, answers };
+}
+
 /**
- * The jobs of a store's queue, a batch at a time. One handed back runs statement by statement
- * before the batch after it: those behind it in the queue go after it, as they came.
+ * The jobs of a store's queue, a batch at a time, one call at a time. One handed back runs
+ * statement by statement before the batch after it: those behind it in the queue go after it, as
+ * they came. Otherwise the next batch is on its way before this one's answers reach their
+ * requests: their replies, run first, kept it waiting 1.3 ms of every 7–10 ms round with sixteen
+ * managers pressing at once (0.5 ms once sent first).
  */
 async function drain(h: StoreDb, fn: string, store: Queue, all: ReturnType<typeof gate>) {
   store.busy = true;
   try {
-    for (let jobs = store.jobs.splice(0, BATCH); jobs.length; jobs = store.jobs.splice(0, BATCH)) {
-      const answers = await all(() => send(h, fn, jobs));
+    let jobs = store.jobs.splice(0, BATCH);
+    let sent = dispatch(h, fn, jobs, all);
+    while (jobs.length) {
+      const answers = await sent.answers;
       store.jobs.unshift(...jobs.slice(answers.length));
+      const next = answers.some((a) => !('failed' in a) && handedBack(a)) ? [] : store.jobs.splice(0, BATCH);
+      if (next.length) {
+        // Not when other stores' calls hold every slot: these answers would wait for one.
+        const wait = !all.full();
+        sent = dispatch(h, fn, next, all);
+        if (wait) await sent.written;
+      }
       for (const [k, a] of answers.entries()) {
         const job = jobs[k];
         if ('failed' in a) job.fail(a.failed);
         else if (handedBack(a)) await job.stepwise().then((stepped) => job.done({ stepped }), job.fail);
         else job.done(a);
       }
+      jobs = next.length ? next : store.jobs.splice(0, BATCH);
+      if (!next.length && jobs.length) sent = dispatch(h, fn, jobs, all);
     }
   } finally {
     // At once, with no wait between the queue found empty and the slot freed: a job queued meanwhile would find no one to send it.
