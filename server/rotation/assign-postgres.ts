@@ -460,7 +460,8 @@ declare
   v_events text[];
   ${SEEN.map(([n, t]) => `v_seen_${n} ${t};`).join('\n  ')}
 begin
-  -- The same lock every change to the store's rotation takes (withRotationLock), then what it holds still.
+  -- The same lock every change to the store's rotation takes (withRotationLock), then what it holds still,
+  -- in a statement of its own: a call that waited for the lock reads what was committed meanwhile.
   perform 1 from rotation_state where id = p_store for update;
   ${seen};
   -- An assign it hands back (stepwise) goes statement by statement before the ones after it: they wait for the next call.
