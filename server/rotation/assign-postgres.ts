@@ -45,15 +45,6 @@ const ARGS = [
   ['rule_why', 'text'],
   ['back', 'boolean'],
 ] as const;
-/** What the batch reads once under the lock for all of its assigns (assignFunction's `seen`), in that order. */
-const SEEN = [
-  ['rules', 'text'],
-  ['waiting', 'boolean'],
-  ['weighted', 'boolean'],
-  ['teams', 'boolean'],
-  ['two_teams', 'boolean'],
-  ['uncapped', 'boolean'],
-] as const;
 /** With the live updates to send when its lead is stored: the call sends the last of them once, for the whole batch. */
 const COLUMNS = [...ARGS, ['channel', 'text'], ['events', 'text[]']] as const;
 type Item = Record<(typeof COLUMNS)[number][0], string | number | boolean | string[] | null>;
@@ -176,7 +167,8 @@ async function drain(h: StoreDb, fn: string, store: Queue, all: ReturnType<typeo
     while (jobs.length) {
       const answers = await sent.answers;
       store.jobs.unshift(...jobs.slice(answers.length));
-      const next = answers.some((a) => !('failed' in a) && handedBack(a)) ? [] : store.jobs.splice(0, BATCH);
+      const handsBack = answers.some((a) => !('failed' in a) && handedBack(a));
+      const next = handsBack ? [] : store.jobs.splice(0, BATCH);
       if (next.length) {
         // Not when other stores' calls hold every slot: these answers would wait for one.
         const wait = !all.full();
@@ -189,8 +181,9 @@ async function drain(h: StoreDb, fn: string, store: Queue, all: ReturnType<typeo
         else if (handedBack(a)) await job.stepwise().then((stepped) => job.done({ stepped }), job.fail);
         else job.done(a);
       }
-      jobs = next.length ? next : store.jobs.splice(0, BATCH);
-      if (!next.length && jobs.length) sent = dispatch(h, fn, jobs, all);
+      // After a hand-back, those that queued behind it (and meanwhile) go now.
+      jobs = handsBack ? store.jobs.splice(0, BATCH) : next;
+      if (handsBack && jobs.length) sent = dispatch(h, fn, jobs, all);
     }
   } finally {
     // At once, with no wait between the queue found empty and the slot freed: a job queued meanwhile would find no one to send it.
@@ -283,18 +276,24 @@ function assignFunction(db: Db): { name: string; texts: string[] } {
   // once a batch, after the lock is held, and given to each assign in it. Read at every assign, the
   // store's rules, the waiting leads, the weights, the teams and the caps cost an eighth of a routed
   // up: the memberships they look through hold a row version for every move on the floor.
-  const seen = `
-    select md5(coalesce((select rules from stores where id = p_store), '')),
-           exists (${waiting.sql}),
-           exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1),
-           exists (select 1 from teams t where t.store_id = p_store),
-           exists (select 1 from team_members a join teams ta on ta.id = a.team_id
-                     join team_members b on b.user_id = a.user_id and b.team_id <> a.team_id join teams tb on tb.id = b.team_id
-                     where ta.store_id = p_store and tb.store_id = p_store),
-           ${uncapped.sql}
-      into ${SEEN.map(([n]) => `v_seen_${n}`).join(', ')}`;
+  // Each: its name (p_seen_<name> in an assign, v_seen_<name> in the batch), type and expression.
+  const anyWaiting = `exists (${waiting.sql})`;
+  const seen = [
+    ['rules', 'text', `md5(coalesce((select rules from stores where id = p_store), ''))`],
+    ['waiting', 'boolean', anyWaiting],
+    ['weighted', 'boolean', 'exists (select 1 from memberships m where m.store_id = p_store and m.weight <> 1)'],
+    ['teams', 'boolean', 'exists (select 1 from teams t where t.store_id = p_store)'],
+    [
+      'two_teams',
+      'boolean',
+      `exists (select 1 from team_members a join teams ta on ta.id = a.team_id
+                 join team_members b on b.user_id = a.user_id and b.team_id <> a.team_id join teams tb on tb.id = b.team_id
+                 where ta.store_id = p_store and tb.store_id = p_store)`,
+    ],
+    ['uncapped', 'boolean', uncapped.sql],
+  ] as const;
   const body = `(p_store bigint, ${ARGS.map(([n, t]) => `p_${n} ${t}`)
-    .concat(SEEN.map(([n, t]) => `p_seen_${n} ${t}`))
+    .concat(seen.map(([n, t]) => `p_seen_${n} ${t}`))
     .join(', ')}) returns json language plpgsql as $fn$
 declare
   v_floor integer;
@@ -313,8 +312,6 @@ declare
   v_id bigint;
   v_log bigint;
   v_result json;
-  v_rules_changed boolean;
-  v_waiting boolean;
   v_lean boolean;
 begin
   -- The same lock every change to the store's rotation takes (withRotationLock).
@@ -322,14 +319,12 @@ begin
   -- The store's rules the caller remembers, by the MD5 of their stored text (null: not checked);
   -- leads waiting in Unassigned, which go out before a new one; whether the lean statements serve
   -- (hold-out off, no one capped). What the whole batch read once under the lock (p_seen_*, below).
-  v_rules_changed := p_rules is not null and p_rules <> p_seen_rules;
-  v_waiting := p_waiting_first and p_seen_waiting;
   v_lean := not p_hold_out and p_seen_uncapped;
-  if v_rules_changed then
+  if p_rules is not null and p_rules <> p_seen_rules then
     return json_build_object('error', 'rules_changed');
   end if;
   -- The caller hands the waiting leads out, then asks again.
-  if v_waiting then
+  if p_waiting_first and p_seen_waiting then
     return json_build_object('error', 'waiting');
   end if;
   if p_action_id is not null then
@@ -458,21 +453,22 @@ declare
   v_one json;
   v_channel text;
   v_events text[];
-  ${SEEN.map(([n, t]) => `v_seen_${n} ${t};`).join('\n  ')}
+  ${seen.map(([n, t]) => `v_seen_${n} ${t};`).join('\n  ')}
 begin
   -- The same lock every change to the store's rotation takes (withRotationLock), then what it holds still,
   -- in a statement of its own: a call that waited for the lock reads what was committed meanwhile.
   perform 1 from rotation_state where id = p_store for update;
-  ${seen};
+  select ${seen.map(([, , q]) => q).join(',\n         ')}
+    into ${seen.map(([n]) => `v_seen_${n}`).join(', ')};
   -- An assign it hands back (stepwise) goes statement by statement before the ones after it: they wait for the next call.
   for i in select * from rows from (json_to_recordset(p_items) as (${COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')}))
            with ordinality as x(${COLUMNS.map(([n]) => n).join(', ')}, n) order by n loop
-    v_one := ${one}(p_store, ${ARGS.map(([n]) => `i.${n}`).join(', ')}, ${SEEN.map(([n]) => `v_seen_${n}`).join(', ')});
+    v_one := ${one}(p_store, ${ARGS.map(([n]) => `i.${n}`).join(', ')}, ${seen.map(([n]) => `v_seen_${n}`).join(', ')});
     v_out := v_out || v_one;
     exit when v_one ->> 'error' = 'stepwise';
     -- A lead no one could take waits in Unassigned now: the assigns after it see it.
     if v_one -> 'assigned' is not null and v_one -> 'assigned' ->> 'assignedTo' is null then
-      v_seen_waiting := exists (${waiting.sql});
+      v_seen_waiting := ${anyWaiting};
     end if;
     -- A new lead: open screens hear of it when it commits, once for all of them.
     if v_one -> 'assigned' is not null and i.events is not null then
