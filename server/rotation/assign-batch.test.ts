@@ -53,20 +53,25 @@ describe.skipIf(!PG_AVAILABLE)('assigns that queue together on postgres', () => 
   it('a lead one assign leaves waiting is seen by the assigns after it in the same batch', async () => {
     await h.db.updateTable('memberships').set({ on_duty: 0 }).where('store_id', '=', h.store).execute();
     try {
-      // The first goes alone (the queue was empty); the two behind it queue meanwhile and go together,
+      // The first goes alone (the queue was empty); the three behind it queue meanwhile and go together,
       // so the batch's own look at the waiting leads, read before the kept one was stored, would miss it.
-      const [first, kept, next] = await Promise.allSettled([
+      const [first, kept, next, after] = await Promise.allSettled([
         assignNext(h, 'Nobody on', by),
         assignNext(h, 'Kept waiting', by, { keep: true }),
         assignNext(h, 'Behind it', by, { waitingFirst: true }),
+        assignNext(h, 'After it', by, { keep: true }),
       ]);
       expect(first).toMatchObject({ status: 'rejected', reason: { message: 'No eligible associates right now.' } });
       expect(kept).toMatchObject({ status: 'fulfilled', value: { customer: 'Kept waiting', assignedTo: null } });
       // Leads waiting go out first: the caller hands them out and asks again; nothing of it was stored.
       expect(next).toMatchObject({ status: 'rejected', reason: { why: 'waiting' } });
       expect(await h.db.selectFrom('leads').select('id').where('customer', 'in', ['Nobody on', 'Behind it']).execute()).toEqual([]);
+      // The leads before and after it were stored by one transaction: it went in their batch.
+      expect(after).toMatchObject({ status: 'fulfilled', value: { customer: 'After it', assignedTo: null } });
+      const { rows } = await sql<{ n: string }>`select count(distinct xmin::text) as n from leads where customer in ('Kept waiting', 'After it')`.execute(h.db);
+      expect(Number(rows[0].n)).toBe(1);
     } finally {
-      await h.db.deleteFrom('leads').where('customer', '=', 'Kept waiting').execute();
+      await h.db.deleteFrom('leads').where('customer', 'in', ['Kept waiting', 'After it']).execute();
       await h.db.updateTable('memberships').set({ on_duty: 1 }).where('store_id', '=', h.store).execute();
     }
   });
