@@ -1,16 +1,18 @@
 import { defineConfig, devices } from '@playwright/test';
+import { slotUrl } from './e2e/support/slot';
 
 export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/support/global-setup.ts',
   fullyParallel: false,
-  workers: 1,
-  retries: process.env.CI ? 1 : 0,
-  timeout: 60_000,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  retries: 0,
+  // Two workers share two cores: a test may take twice as long as it would alone.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${process.env.E2E_PORT ?? 3999}`,
+    baseURL: slotUrl(),
     trace: 'off',
     screenshot: 'only-on-failure',
     ...devices['Desktop Chrome'],

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './support/session';
+import { signInByMail as signIn } from './support/session';
 import { mailsTo, nextLink } from './support/mail';
 import { uniqueEmail } from './support/people';
 

@@ -39,7 +39,7 @@ const json = async (page: Page, url: string) => {
 };
 
 test('every screen shows times and "today" on the dealership’s clock, with the browser in a far-away zone', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const repEmail = uniqueEmail('kenji');
   const repName = unique('Kenji');
   const rep = await personPage(browser, repEmail, repName);

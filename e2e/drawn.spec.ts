@@ -1,6 +1,7 @@
 import { devices, expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { takenOver } from './support/settle';
+import { moveServerClock } from './support/clock';
 
 // The overview is drawn on the server with its data (server/http/drawn.ts): the page paints
 // before the app's code arrives, and the app then takes it over.
@@ -110,7 +111,7 @@ test('a drawn page is its person’s own: never kept by a cache, not drawn witho
 });
 
 test('every screen a phone opens comes drawn with its data, and the app takes each over logging nothing', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
   const rep = await personPage(browser, uniqueEmail('drawn'), unique('Dee Drawn'), { onFloor: false });
   // Each screen's address (after /dashboard/, or whole), whose it is, its heading, and a query key its drawn answers hold.
@@ -176,8 +177,8 @@ test('a drawn page is current: its live stream asks nothing again, unless its st
     page.on('request', (r) => void (/\/api\/rotation\?/.test(r.url()) && asked.push(r.url())));
     return asked;
   };
-  // Nothing changed in the store for longer than the servers' clocks may differ (2 s).
-  await new Promise((r) => setTimeout(r, 2500));
+  // Nothing changed in the store for longer than the servers' clocks may differ (2 s): the portal's clock moves past it.
+  await moveServerClock(2500);
   const quiet = await context.newPage();
   const asked = askedForLine(quiet);
   const stream = quiet.waitForResponse((r) => /\/api\/events\?/.test(r.url()));

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { slotEnv } from './support/slot';
 import { expect, test } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { animationsDone, noSidewaysScroll } from './support/settle';
 
 const MANAGER = 'manager@e2e.test';
-const database = () => new SQLite(path.join(process.env.E2E_DATA_DIR!, 'portal.sqlite'));
+const database = () => new SQLite(path.join(slotEnv('DATA_DIR'), 'portal.sqlite'));
 
 /** A new lead of the store put in the whole floor's claim pool for ten minutes (what server/grabs putInPool stores). */
 function pooledLead(storeCode: string, customer: string) {

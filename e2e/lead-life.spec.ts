@@ -227,7 +227,7 @@ async function leadsInEveryStage(browser: Browser) {
 test('the lead list and the Close dialog, at 375 and 1280 px, light and dark: no sideways scroll, no button off screen, nothing axe finds serious', async ({
   browser,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const { email } = await leadsInEveryStage(browser);
   if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true });
   const problems: string[] = [];

@@ -142,7 +142,7 @@ test('a mail with no ADF waits for review: the manager makes a lead of it and se
 });
 
 test('Lead mail and Mail to review at 375 and 1280 px, light and dark: no sideways scroll, no serious axe violation', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
   const { address, port } = await addAddress(boss);
   const subject = unique('Price question about the 2024 Highlander Hybrid XLE with a long subject line');

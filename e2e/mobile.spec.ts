@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { postWebhook } from '../server/test/sms-provider';
 import { textsTo } from './support/sms';
+import { slotEnv } from './support/slot';
 import { signIn } from './support/session';
 import { uniqueEmail } from './support/people';
 
@@ -29,7 +30,7 @@ test('adds a mobile number, confirms it with the texted code, shows STOP from th
   await expect(card.getByText('Confirmed', { exact: true })).toBeVisible();
 
   // STOP from the phone, as the provider posts it (signed), shows on the next visit.
-  const stop = await postWebhook(process.env.E2E_SMS_TOKEN!, `${baseURL}/api/sms/inbound`, { From: mobile, Body: 'STOP', To: '+18435550100' });
+  const stop = await postWebhook(slotEnv('SMS_TOKEN'), `${baseURL}/api/sms/inbound`, { From: mobile, Body: 'STOP', To: '+18435550100' });
   expect(stop.status).toBe(200);
   await page.reload();
   await expect(card.getByText('Texts stopped from your phone (send START to turn them on again)')).toBeVisible();

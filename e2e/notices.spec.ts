@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { postWebhook } from '../server/test/sms-provider';
 import { textsTo } from './support/sms';
+import { slotEnv } from './support/slot';
 import { makeNextUp, personPage, unique, uniqueEmail } from './support/people';
 
 const MANAGER = 'manager@e2e.test';
@@ -81,7 +82,7 @@ test('a new lead is texted as he chose, its link opens the lead only behind sign
     await expect(stranger.getByText(customer)).toHaveCount(0);
 
     // The provider reports it delivered (signed, as it posts).
-    const report = await postWebhook(process.env.E2E_SMS_TOKEN!, `${baseURL}/api/sms/status`, { MessageSid: text.sid, MessageStatus: 'delivered', To: mobile });
+    const report = await postWebhook(slotEnv('SMS_TOKEN'), `${baseURL}/api/sms/status`, { MessageSid: text.sid, MessageStatus: 'delivered', To: mobile });
     expect(report.status).toBeLessThan(300);
 
     await boss.goto('/dashboard/leads');

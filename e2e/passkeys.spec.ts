@@ -35,6 +35,8 @@ test.beforeAll(async () => {
       SIGNIN_LINKS_PER_ADDRESS: '1000',
     },
     port,
+    // The built portal, as the browser tests' own (npm run build comes first).
+    ['build/main.js'],
   );
 });
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './support/session';
+import { signInByMail as signIn } from './support/session';
 import { uniqueEmail } from './support/people';
 import { layoutProblems } from './support/layout';
 import { MSG } from '../domain/auth-messages';

@@ -37,6 +37,8 @@ test.beforeAll(async () => {
       OIDC_LABEL: LABEL,
     },
     port,
+    // The built portal, as the browser tests' own (npm run build comes first).
+    ['build/main.js'],
   );
 });
 test.afterAll(async () => {

@@ -193,7 +193,7 @@ test('the group screen shows every store and follows a lead assigned in any of t
 
 test('a group manager adds a store and a salesman to it on the Manager screen; a taken code is refused with its reason', async ({ browser }) => {
   // The first store's Manager screen lists every person the whole run has made.
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
   const home: string = (await (await boss.request.get('/api/auth/me')).json()).user.store;
   try {

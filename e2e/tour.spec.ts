@@ -6,6 +6,7 @@ import { personPage, unique, uniqueEmail } from './support/people';
 import { signIn } from './support/session';
 import { settled, takenOver } from './support/settle';
 import { layoutProblems } from './support/layout';
+import { E2E_TZ } from './support/clock';
 
 /**
  * The screen tour: every screen as a manager and as a salesman, at 375 px and 1280 px, light and
@@ -72,18 +73,43 @@ async function tour(page: Page, role: string, stops: Stop[], mode: Mode, problem
 
 const report = (problems: string[]) => `${problems.length} layout problem(s):\n${problems.join('\n')}`;
 
+const uniqueCode = () => `T${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
+
+/**
+ * A store of the test's own, with its people, leads and sales: its screens show what this seed
+ * made, not what every spec before it left in the worker's portal. The group manager opens it by
+ * its address (`at`), which leaves the store he chose alone.
+ */
 async function seed(browser: Browser) {
-  const staffName = unique('Maximilian Alexander Tourington-Smythe');
-  const staffEmail = uniqueEmail('tour.staff');
-  const staff = await personPage(browser, staffEmail, staffName);
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
+  const code = uniqueCode();
+  const made = await boss.request.post('/api/stores', { data: { name: unique('Tour Motors'), code, timezone: E2E_TZ } });
+  expect(made.status(), await made.text()).toBe(201);
+  const there = { 'x-store': code };
+  const at = (path: string) => `/s/${code}${path}`;
+  /** Someone of the store's, by the manager's Add User. */
+  const add = async (prefix: string, name: string) => {
+    const email = uniqueEmail(prefix);
+    const res = await boss.request.post('/api/users', { data: { email, name, role: 'staff', stores: [code] }, headers: there });
+    expect(res.ok(), await res.text()).toBeTruthy();
+    return { email, id: (await res.json()).user.id as string };
+  };
+  const staffName = unique('Maximilian Alexander Tourington-Smythe');
+  const { email: staffEmail } = await add('tour.staff', staffName);
+  const staff = await personPage(browser, staffEmail, staffName);
   // A lead provider's key, so the Integrations list is on the tour too.
-  const key = await boss.request.post('/api/integrations/keys', { data: { name: unique('Tour feed') } });
+  const key = await boss.request.post('/api/integrations/keys', { data: { name: unique('Tour feed') }, headers: there });
   expect(key.ok(), await key.text()).toBeTruthy();
-  const other = await personPage(browser, uniqueEmail('tour.other'), unique('Tina Tour'));
+  const tina = unique('Tina Tour');
+  const other = await personPage(browser, (await add('tour.other', tina)).email, tina);
   await other.context().close();
+  // A user not signed in yet and on the floor, a disabled one and a deleted one (a11y.spec.ts scans these lists' other states).
+  const newbie = await add('tour.newbie', unique('Tour Person'));
+  expect((await boss.request.post('/api/rotation/status', { data: { uid: newbie.id, onDuty: true }, headers: there })).ok()).toBeTruthy();
+  expect((await boss.request.post(`/api/users/${(await add('tour.off', unique('Tour Person'))).id}/disable`, { headers: there })).ok()).toBeTruthy();
+  expect((await boss.request.post(`/api/users/${(await add('tour.gone', unique('Tour Person'))).id}/delete`, { headers: there })).ok()).toBeTruthy();
   for (let i = 0; i < 4; i++) {
-    const res = await boss.request.post('/api/rotation/assign', { data: { customer: unique('Tour Customer With A Long Name') } });
+    const res = await boss.request.post('/api/rotation/assign', { data: { customer: unique('Tour Customer With A Long Name') }, headers: there });
     expect(res.ok(), await res.text()).toBeTruthy();
   }
   // More than a page of sales (25), across this month and last, so the list pages and the cards compare.
@@ -97,9 +123,12 @@ async function seed(browser: Browser) {
     expect(res.ok(), await res.text()).toBeTruthy();
   }
   const staffId = (await (await staff.request.get('/api/auth/me')).json()).user.uid as string;
-  const skip = await boss.request.post('/api/rotation/skip', { data: { targetUid: staffId, reason: 'Test drive with a customer', minutes: 30 } });
+  const skip = await boss.request.post('/api/rotation/skip', {
+    data: { targetUid: staffId, reason: 'Test drive with a customer', minutes: 30 },
+    headers: there,
+  });
   expect(skip.ok(), await skip.text()).toBeTruthy();
-  return { staff, boss, staffEmail, staffName };
+  return { staff, boss, staffEmail, staffName, at, there };
 }
 
 /** A screen on the tour: ready once its heading and the first of each of its rows show. */
@@ -127,6 +156,9 @@ const MANAGER_STOPS = [
 ];
 const SALESMAN_STOPS = [...common, screen('routing', '/dashboard/routing', 'Round Robin', 'my-place')];
 
+// The tests share nothing (each seeds its own people): they spread over the workers.
+test.describe.configure({ mode: 'parallel' });
+
 // One test for each role and theme (the manager's, each width too), each with its own time: on a slow machine the whole tour in one took past ten minutes.
 test.beforeAll(() => fs.mkdirSync(SHOTS, { recursive: true }));
 
@@ -147,11 +179,12 @@ for (const mode of MODES) {
     }) => {
       test.setTimeout(300_000);
       const problems: string[] = [];
-      const { staff, boss } = await seed(browser);
-      await tour(boss, 'manager', MANAGER_STOPS, mode, problems, [size]);
+      const { staff, boss, at } = await seed(browser);
+      const stops = MANAGER_STOPS.map((stop) => ({ ...stop, path: at(stop.path) }));
+      await tour(boss, 'manager', stops, mode, problems, [size]);
       // The account popover, open.
       await boss.setViewportSize(size);
-      await boss.goto('/dashboard/overview');
+      await boss.goto(at('/dashboard/overview'));
       await boss.getByTestId('user-menu').click();
       await expect(boss.getByRole('dialog', { name: 'Account' })).toBeVisible();
       await settled(boss);
@@ -177,12 +210,12 @@ for (const mode of MODES) {
 }
 
 test('on a phone every lead, salesman and sale is a card whose actions are in reach', async ({ browser }) => {
-  const { staff, boss, staffName } = await seed(browser);
+  const { staff, boss, staffName, at, there } = await seed(browser);
   for (const page of [staff, boss]) await page.setViewportSize({ width: 375, height: 740 });
 
   // Drawn on the server for a wide screen (the browser's name is not a phone's), with the list:
   // the phone's cards replace its table once the app has taken the page over.
-  await boss.goto('/dashboard/leads');
+  await boss.goto(at('/dashboard/leads'));
   await takenOver(boss);
   await expect(boss.getByRole('table')).toHaveCount(0);
   const lead = boss.getByTestId('lead-row').first();
@@ -191,7 +224,7 @@ test('on a phone every lead, salesman and sale is a card whose actions are in re
   // His own lead (a be-back: he is skipped, out of line): its card's Log contact and Close are in reach.
   const staffId = (await (await staff.request.get('/api/auth/me')).json()).user.uid as string;
   const customer = unique('Phone Customer');
-  const own = await boss.request.post('/api/rotation/assign', { data: { customer, askedFor: staffId } });
+  const own = await boss.request.post('/api/rotation/assign', { data: { customer, askedFor: staffId }, headers: there });
   expect(own.ok(), await own.text()).toBeTruthy();
   await staff.goto('/dashboard/associates');
   await takenOver(staff);
@@ -201,7 +234,7 @@ test('on a phone every lead, salesman and sale is a card whose actions are in re
   await expect(card.getByRole('button', { name: 'Log contact' })).toBeInViewport({ ratio: 1 });
   await expect(card.getByRole('button', { name: 'Close', exact: true })).toBeInViewport({ ratio: 1 });
 
-  await boss.goto('/dashboard/routing');
+  await boss.goto(at('/dashboard/routing'));
   // Drawn on the server for a wide screen (the browser's name is not a phone's): the cards come once the app has it.
   await takenOver(boss);
   // The salesman was skipped, so he is not in line: his card has the switches; the line's cards have the arrows too.
@@ -223,8 +256,8 @@ test('on a phone every lead, salesman and sale is a card whose actions are in re
 });
 
 test('recent actions say the day, and money and dates read as people write them', async ({ browser }) => {
-  const { staff, boss } = await seed(browser);
-  await boss.goto('/dashboard/overview');
+  const { staff, boss, at } = await seed(browser);
+  await boss.goto(at('/dashboard/overview'));
   // The server tells the page the dealership's zone (APP_TIMEZONE; the run's server uses the default).
   await expect(boss.locator('meta[name="app-timezone"]')).toHaveAttribute('content', process.env.APP_TIMEZONE || 'America/New_York');
   await expect(boss.getByTestId('log-when').first()).toHaveText(/^Today \d{1,2}:\d{2} [AP]M · by /);

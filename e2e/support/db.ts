@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { slotEnv } from './slot';
 
-const open = () => new SQLite(path.join(process.env.E2E_DATA_DIR!, 'portal.sqlite'));
+const open = () => new SQLite(path.join(slotEnv('DATA_DIR'), 'portal.sqlite'));
 
 /** Time passes in the database: the lead's follow-up fell due an hour ago (no screen or API can do that). */
 export function makePastDue(customer: string) {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { slotEnv } from './slot';
 import path from 'node:path';
 
 /** Quoted-printable only when the mail says so: a plain mail's "?lead=12" is not an escape. */
@@ -9,7 +10,7 @@ const decodeQp = (s: string) =>
 
 /** Mails the real SMTP server received for this address, oldest first. */
 export function mailsTo(address: string): { to: string[]; text: string }[] {
-  const dir = process.env.E2E_MAIL_DIR!;
+  const dir = slotEnv('MAIL_DIR');
   return fs
     .readdirSync(dir)
     .sort()

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { signIn } from './session';
+import { signInQuietly } from './session';
 
 /**
  * A person signed in on a page of their own, with a unique display name. Newcomers start off
@@ -7,7 +7,7 @@ import { signIn } from './session';
  */
 export async function personPage(browser: Browser, email: string, name: string, { onFloor = true } = {}): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
-  await signIn(page, email);
+  await signInQuietly(page, email);
   const res = await page.request.patch('/api/profile', { data: { name } });
   if (!res.ok()) throw new Error(`could not name ${email}: ${res.status()}`);
   const me = (await (await page.request.get('/api/auth/me')).json()).user;
@@ -15,7 +15,7 @@ export async function personPage(browser: Browser, email: string, name: string, 
     const duty = await page.request.post('/api/rotation/duty', { data: { onDuty: true } });
     if (!duty.ok()) throw new Error(`could not clock ${email} in: ${duty.status()}`);
   }
-  await page.reload();
+  await page.goto('/dashboard/overview');
   return page;
 }
 

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { slotEnv } from './slot';
 import type { TakenText } from '../../server/test/sms-provider';
 
-/** Texts the SMS provider's stand-in took for this number, oldest first (global-setup writes each to E2E_SMS_DIR). */
+/** Texts the SMS provider's stand-in took for this number, oldest first (global-setup writes each to the worker's folder). */
 export function textsTo(number: string): TakenText[] {
-  const dir = process.env.E2E_SMS_DIR!;
+  const dir = slotEnv('SMS_DIR');
   return fs
     .readdirSync(dir)
     .sort()

@@ -4,6 +4,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import SQLite from 'better-sqlite3';
+import { inject } from 'vitest';
 import { openDb, type StoreDb, type Dialect } from '../db';
 import { FIRST_STORE, migrationNames } from '../db/migrations';
 import type { FirstStore } from '../db/migrations/023_stores';
@@ -14,11 +15,25 @@ import { storeById } from '../stores/service';
 import { FIRST_STORE_ID } from '../users/repo';
 import { holdsLink, linkIn, startSmtp } from './smtp';
 
+/** The run's migrated databases, where vitest's global setup made them (not in a benchmark, say). */
+const template = (key: 'pgTemplate' | 'sqliteTemplate') => {
+  try {
+    return inject(key);
+  } catch {
+    return null;
+  }
+};
+
 export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 let pgAnswers: boolean | null = null;
-async function postgresAnswers(): Promise<boolean> {
+export async function postgresAnswers(): Promise<boolean> {
   if (pgAnswers !== null) return pgAnswers;
+  // npm run test:quick: SQLite only.
+  if (process.env.TEST_DATABASE === 'sqlite') {
+    console.warn('\n!!! TEST_DATABASE=sqlite: the PostgreSQL suite is SKIPPED.\n');
+    return (pgAnswers = false);
+  }
   const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
@@ -37,8 +52,8 @@ async function postgresAnswers(): Promise<boolean> {
 export const PG_AVAILABLE = await postgresAnswers();
 export const DIALECTS: Dialect[] = PG_AVAILABLE ? ['sqlite', 'postgres'] : ['sqlite'];
 
-/** An empty PostgreSQL database with a random name, and how to drop it. */
-export async function pgDatabase(prefix = 'bdc_test') {
+/** An empty PostgreSQL database with a random name (a copy of `template` when given), and how to drop it. */
+export async function pgDatabase(prefix = 'bdc_test', template?: string) {
   const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
   const admin = async (statement: string) => {
     const a = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -49,7 +64,7 @@ export async function pgDatabase(prefix = 'bdc_test') {
       await a.end();
     }
   };
-  await admin(`create database ${name}`);
+  await admin(template ? `create database ${name} template ${template}` : `create database ${name}`);
   const u = new URL(PG_ADMIN_URL);
   u.pathname = `/${name}`;
   return { url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
@@ -67,8 +82,11 @@ export async function freshDb(
   { firstStore = FIRST_STORE, before }: { firstStore?: FirstStore; before?: string } = {},
 ): Promise<StoreDb & { url?: string; dir: string; release: () => Promise<void>; drop: () => Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-test-'));
-  const pgDb = dialect === 'postgres' ? await pgDatabase() : null;
+  // A copy of the run's migrated database (server/test/global-setup.ts), where it starts as that one did.
+  const copy = !before && JSON.stringify(firstStore) === JSON.stringify(FIRST_STORE);
+  const pgDb = dialect === 'postgres' ? await pgDatabase('bdc_test', (copy && template('pgTemplate')) || undefined) : null;
   const url = pgDb?.url;
+  if (copy && dialect === 'sqlite' && template('sqliteTemplate')) fs.copyFileSync(template('sqliteTemplate')!, path.join(dir, 'portal.sqlite'));
   if (before)
     await markRun(
       dialect,
