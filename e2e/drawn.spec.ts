@@ -1,7 +1,7 @@
 import { devices, expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { takenOver } from './support/settle';
-import { moveServerClock } from './support/clock';
+import { moveServerClock, resetServerClock } from './support/clock';
 
 // The overview is drawn on the server with its data (server/http/drawn.ts): the page paints
 // before the app's code arrives, and the app then takes it over.
@@ -206,6 +206,7 @@ test('a drawn page is current: its live stream asks nothing again, unless its st
   expect(back.ok(), await back.text()).toBe(true);
   open();
   await expect(late.getByTestId('your-position')).toContainText('#1');
+  await resetServerClock();
   await context.close();
   await rep.context().close();
   await boss.context().close();

@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { makeNextUp, personPage, unique, uniqueEmail } from './support/people';
 import { mailsTo } from './support/mail';
-import { moveServerClock } from './support/clock';
 
 const MANAGER = 'manager@e2e.test';
 
@@ -14,8 +13,8 @@ async function onlyOnFloor(boss: Page, names: string[]) {
 }
 
 test('a lead nobody accepts moves on by itself; the next salesman accepts it, logs a contact, and the KPIs time it', async ({ browser }) => {
-  // The shortest window is a minute: the test moves the portal's clock past it (moveServerClock)
-  // rather than wait; the portal's next sweep (every 15 s) hands the lead on.
+  // The shortest window is a minute, and the sweep runs every 15 s.
+  test.setTimeout(240_000);
   const annName = unique('Ann');
   const benName = unique('Ben');
   const benEmail = uniqueEmail('ben');
@@ -55,10 +54,9 @@ test('a lead nobody accepts moves on by itself; the next salesman accepts it, lo
     await expect(annBanner.getByTestId('accept-time-left')).toHaveText(/^[01]:\d\d left to accept$/);
     await expect(ben.getByTestId('up-status')).toHaveText("You're up next");
 
-    // Ann leaves it: past the window, at the next sweep it is Ben's, on both screens, live.
-    await moveServerClock(61_000);
+    // Ann leaves it: within the window and one sweep it is Ben's, on both screens, live.
     const benBanner = ben.getByTestId('waiting-lead').filter({ hasText: customer });
-    await expect(benBanner).toBeVisible({ timeout: 30_000 });
+    await expect(benBanner).toBeVisible({ timeout: 100_000 });
     await expect(annBanner).toHaveCount(0);
     await boss.goto('/dashboard/routing');
     await expect(boss.getByText('No response in 1 min').first()).toBeVisible();

@@ -9,17 +9,25 @@ export const today = () => dayKey(new Date(), E2E_TZ);
 
 const offsetNow = (file: string) => (fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8')) : 0);
 
-/**
- * Moves the worker's portal's clock `ms` ahead (support/server-clock.mjs) and waits until the
- * portal has taken it. Its next sweep (within 15 s) sees the moved time. It only goes forward, as
- * a real clock does: nothing the portal stamped meanwhile ends up in its future.
- */
-export async function moveServerClock(ms: number) {
-  if (!(ms > 0)) throw new Error(`the portal's clock only goes forward (asked to move it ${ms} ms)`);
+/** Sets the worker's portal's clock `offset` ms off real time and waits until the portal has taken it. */
+async function setServerClock(offset: number) {
   const file = slotEnv('CLOCK_FILE');
-  const offset = offsetNow(file) + ms;
   fs.rmSync(`${file}.ack`, { force: true });
   fs.writeFileSync(file, String(offset));
   process.kill(Number(slotEnv('PID')), 'SIGUSR2');
   await expect.poll(() => (fs.existsSync(`${file}.ack`) ? fs.readFileSync(`${file}.ack`, 'utf8') : null)).toBe(String(offset));
 }
+
+/**
+ * Moves the worker's portal's clock `ms` ahead (support/server-clock.mjs) and waits until the
+ * portal has taken it. Its next sweep (within 15 s) sees the moved time. The browsers keep real
+ * time unless the test moves theirs too (page.clock).
+ */
+export const moveServerClock = (ms: number) => setServerClock(offsetNow(slotEnv('CLOCK_FILE')) + ms);
+
+/**
+ * Puts the portal's clock back on real time, as a test that moved it does when it ends: the next
+ * test's browsers count down to the portal's deadlines on their own clocks (a portal left 100 s
+ * ahead showed a one-minute window as "2:41 left").
+ */
+export const resetServerClock = () => setServerClock(0);

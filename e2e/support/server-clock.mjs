@@ -1,6 +1,5 @@
 // The browser tests' portal runs on a clock they can move, so a test sees what happens after a
-// minute (an accept window) or at the closing without waiting for it: global-setup loads this
-// into the portal (node --import). Every Date.now() and new Date() in the process reads real
+// while without waiting for it: global-setup loads this into the portal (node --import). Every Date.now() and new Date() in the process reads real
 // time plus an offset; a test moves it by writing the new offset to E2E_CLOCK_FILE and sending
 // SIGUSR2 (support/clock.ts), and the portal answers in E2E_CLOCK_FILE.ack once it has taken it.
 // Timers still run on real time: the portal's next sweep (every 15 s) sees the moved clock.
