@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { slotUrl } from './e2e/support/slot';
+import { launch } from './e2e/support/browser';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -16,17 +17,6 @@ export default defineConfig({
     trace: 'off',
     screenshot: 'only-on-failure',
     ...devices['Desktop Chrome'],
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: launch(),
   },
 });

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './support/axe';
 import { expect, test, type Page } from '@playwright/test';
 import { mailsTo } from './support/mail';
 import { personPage, unique } from './support/people';
@@ -49,7 +49,7 @@ async function scheme(page: Page, mode: Mode) {
 async function scan(page: Page, label: string, found: string[]) {
   // Let transitions (modal fade-in, menu slide, collapse) finish before measuring colours.
   await animationsDone(page);
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await axe(page).analyze();
   for (const v of result.violations) {
     if (v.impact !== 'serious' && v.impact !== 'critical') continue;
     const targets = v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`);

@@ -2,24 +2,17 @@ import { devices, expect, test, type Browser, type Page } from '@playwright/test
 import { personPage, unique, uniqueEmail } from './support/people';
 import { takenOver } from './support/settle';
 import { moveServerClock, resetServerClock } from './support/clock';
+import { ownStore } from './support/store';
 
 // The overview is drawn on the server with its data (server/http/drawn.ts): the page paints
 // before the app's code arrives, and the app then takes it over.
 
-const uniqueCode = () => `D${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
-
 /** A store of the spec's own with one salesman on its floor, so its line is known: him alone. */
 async function storeWithOneSalesman(browser: Browser) {
-  const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
+  const { boss, code, person } = await ownStore(browser, 'Drawn Motors');
   const home: string = (await (await boss.request.get('/api/auth/me')).json()).user.store;
-  const code = uniqueCode();
-  const made = await boss.request.post('/api/stores', { data: { name: unique('Drawn Motors'), code, timezone: 'America/New_York' } });
-  expect(made.status(), await made.text()).toBe(201);
   const name = unique('Drew');
-  const email = uniqueEmail('drew');
-  const added = await boss.request.post('/api/users', { data: { email, name, role: 'staff', stores: [code] }, headers: { 'x-store': code } });
-  expect(added.ok(), await added.text()).toBe(true);
-  const rep = await personPage(browser, email, name);
+  const rep = await person('drew', name);
   return { boss, home, code, name, rep };
 }
 

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
+import { uniqueCode } from './support/store';
 
 const MANAGER = 'manager@e2e.test';
-const uniqueCode = (first: string) => `${first}${Date.now().toString(36).slice(-4)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
 
 const adf = (customer: string, dealer: string) => `<?xml version="1.0"?>
 <adf><prospect>

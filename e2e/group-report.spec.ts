@@ -1,20 +1,20 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './support/axe';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
+import { uniqueCode } from './support/store';
 import { dayKey } from '../domain/time';
 
 const MANAGER = 'manager@e2e.test';
 
 /** A code nobody else in the run uses: 2 to 8 capitals and digits. */
-const uniqueCode = (first: string) => `${first}${Date.now().toString(36).slice(-4)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
 
 /** Where to keep pictures of the report (GROUP_REPORT_SHOTS=/tmp/shots), for a person to look at; unset, none. */
 const SHOTS = process.env.GROUP_REPORT_SHOTS;
 
 /** What axe finds serious or critical in the group report. */
 async function seriousProblems(page: Page) {
-  const axe = await new AxeBuilder({ page }).include('[aria-labelledby="group-report-title"]').analyze();
-  return axe.violations
+  const scanned = await axe(page).include('[aria-labelledby="group-report-title"]').analyze();
+  return scanned.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

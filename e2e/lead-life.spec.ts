@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './support/axe';
 import { makePastDue } from './support/db';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { makeNextUp, personPage, unique, uniqueEmail } from './support/people';
@@ -231,13 +231,13 @@ test('the lead list and the Close dialog, at 375 and 1280 px, light and dark: no
   const { email } = await leadsInEveryStage(browser);
   if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true });
   const problems: string[] = [];
-  /** Layout checks (and axe's unless `axe` is false) on what is on screen; a picture of it when asked: the whole page, or only the screen under a dialog. */
-  const check = async (page: Page, label: string, shot: string, { fullPage = true, axe = true } = {}) => {
+  /** Layout checks (and axe's unless `scan` is false) on what is on screen; a picture of it when asked: the whole page, or only the screen under a dialog. */
+  const check = async (page: Page, label: string, shot: string, { fullPage = true, scan = true } = {}) => {
     await animationsDone(page);
     if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `life-${shot}.png`), fullPage });
     for (const p of await layoutProblems(page)) problems.push(`${label}: ${p}`);
-    if (!axe) return;
-    const found = await new AxeBuilder({ page }).analyze();
+    if (!scan) return;
+    const found = await axe(page).analyze();
     for (const v of found.violations)
       if (v.impact === 'serious' || v.impact === 'critical')
         problems.push(`${label}: axe [${v.impact}] ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './support/axe';
 import nodemailer from 'nodemailer';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeNextUp, personPage, unique } from './support/people';
@@ -153,7 +153,7 @@ test('Lead mail and Mail to review at 375 and 1280 px, light and dark: no sidewa
   const found: string[] = [];
   const scan = async (label: string) => {
     await animationsDone(boss);
-    const result = await new AxeBuilder({ page: boss }).analyze();
+    const result = await axe(boss).analyze();
     for (const v of result.violations)
       if (v.impact === 'serious' || v.impact === 'critical') found.push(`${label}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   };

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
+import { uniqueCode } from './support/store';
 import { E2E_TZ, today } from './support/clock';
 import { animationsDone, noSidewaysScroll } from './support/settle';
 import { formatDay } from '../domain/format';
@@ -9,7 +10,6 @@ const MANAGER = 'manager@e2e.test';
 const SHOTS = path.join('test-results', 'payplans');
 
 /** A code nobody else in the run uses. */
-const uniqueCode = () => `P${Date.now().toString(36).slice(-4)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
 
 const HIDE_OVERLAYS = 'header, .mantine-Notifications-root { visibility: hidden !important; }';
 
@@ -32,7 +32,7 @@ async function shoot(page: Page, name: string, section: Locator) {
 test('a manager sets a pay plan from today; his salesman sees it on his Sales page and his next sale is paid by it', async ({ browser }) => {
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
   const home: string = (await (await boss.request.get('/api/auth/me')).json()).user.store;
-  const store = { name: unique('Payplan Ford'), code: uniqueCode(), timezone: E2E_TZ };
+  const store = { name: unique('Payplan Ford'), code: uniqueCode('P'), timezone: E2E_TZ };
   expect((await boss.request.post('/api/stores', { data: store })).status()).toBe(201);
   const repName = unique('Paula');
   const repEmail = uniqueEmail('paula');

@@ -1,9 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './support/axe';
 import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
 import { startPushService, type Push, type PushService, type TestSubscription } from '../server/test/push-service';
 import { signIn } from './support/session';
 import { makeNextUp, personPage, unique, uniqueEmail } from './support/people';
 import { animationsDone } from './support/settle';
+import { CHROMIUM, launch } from './support/browser';
 
 /**
  * Settings → Notifications on this device, through the app's own code: the permission granted, the
@@ -14,6 +15,9 @@ import { animationsDone } from './support/settle';
  * reaches the stand-in, which decrypts it; what it read is handed to the service worker as the push
  * service would, and its notification's Accept accepts the lead.
  */
+
+// Notifications need the whole browser: the headless shell refuses them.
+test.use({ launchOptions: launch(CHROMIUM) });
 
 /** PushManager.subscribe answers a subscription on the stand-in (what a browser's push service would give); the rest is the browser's own. */
 async function fakePushManager(context: BrowserContext, sub: TestSubscription) {
@@ -87,8 +91,8 @@ test('turns push on for this device, lists it, and removes it', async ({ browser
 
   // The card with a device listed passes axe as the rest of the screen does.
   await animationsDone(page);
-  const axe = await new AxeBuilder({ page }).include('[data-testid="push-setting"]').analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  const scanned = await axe(page).include('[data-testid="push-setting"]').analyze();
+  expect(scanned.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 
   // Still there after a reload: the server lists it, the browser still holds it.
   await page.reload();

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { layoutProblems } from './support/layout';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './support/axe';
 import { animationsDone } from './support/settle';
 
 const MANAGER = 'manager@e2e.test';
@@ -51,9 +51,11 @@ test('a manager makes a Spanish team and a rule for it, and a test lead in Spani
   expect(await layoutProblems(boss)).toEqual([]);
   // The section with a team, a rule and a result passes axe (no serious or critical violation).
   await animationsDone(boss);
-  const axe = await new AxeBuilder({ page: boss }).include('section[aria-labelledby="routing-rules-title"]').analyze();
+  const scanned = await axe(boss).include('section[aria-labelledby="routing-rules-title"]').analyze();
   expect(
-    axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    scanned.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([]);
 
   // A real ADF lead in Spanish, through the intake API, goes to the Spanish team's salesman, and shows on his screen.

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
+import { uniqueCode } from './support/store';
 import { formatCents } from '../domain/commission';
 import { dayKey } from '../domain/time';
 
@@ -7,7 +8,6 @@ const MANAGER = 'manager@e2e.test';
 const TZ = 'America/New_York';
 
 /** A code nobody else in the run uses: 2 to 8 capitals and digits. */
-const uniqueCode = () => `B${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
 
 /** Logs a sale through the real API in the store; answers its commission in cents. */
 async function sell(page: Page, store: string, frontGross: string): Promise<number> {
@@ -25,7 +25,7 @@ test('a manager sees his salesmen on the team board with the right totals, drill
   // A store of the spec's own, so the board holds these two salesmen and no one else's sales.
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
   const home: string = (await (await boss.request.get('/api/auth/me')).json()).user.store;
-  const code = uniqueCode();
+  const code = uniqueCode('B');
   const made = await boss.request.post('/api/stores', { data: { name: unique('Board Motors'), code, timezone: TZ } });
   expect(made.status(), await made.text()).toBe(201);
   const reps: { name: string; page: Page }[] = [];

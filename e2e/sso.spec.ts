@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './support/axe';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, startServerProcess, type ServerProcess } from '../server/test/process';
 import { OIDC_CLIENT, startOidcProvider, type OidcProvider } from '../server/test/oidc-provider';
@@ -52,7 +52,7 @@ async function axeProblems(page: Page, what: string): Promise<string[]> {
   const found: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    for (const v of (await new AxeBuilder({ page }).analyze()).violations) {
+    for (const v of (await axe(page).analyze()).violations) {
       if (v.impact === 'serious' || v.impact === 'critical') found.push(`${what} (${scheme}): ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     }
   }

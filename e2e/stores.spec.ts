@@ -1,12 +1,12 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
+import { uniqueCode } from './support/store';
 import { formatDay } from '../domain/format';
 import { dayKey } from '../domain/time';
 
 const MANAGER = 'manager@e2e.test';
 
 /** A code nobody else in the run uses: 2 to 8 capitals and digits. */
-const uniqueCode = (first: string) => `${first}${Date.now().toString(36).slice(-4)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
 
 /**
  * Two stores of the spec's own, each with one salesman of its own on the floor, so each store's

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './support/axe';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { signIn } from './support/session';
 import { settled, takenOver } from './support/settle';
 import { layoutProblems } from './support/layout';
-import { E2E_TZ } from './support/clock';
+import { ownStore } from './support/store';
 
 /**
  * The screen tour: every screen as a manager and as a salesman, at 375 px and 1280 px, light and
@@ -40,8 +40,8 @@ async function scheme(page: Page, mode: Mode) {
 }
 
 /** axe's serious and critical findings on what is on screen now. */
-async function axe(page: Page, label: string, problems: string[]) {
-  const result = await new AxeBuilder({ page }).analyze();
+async function scanAxe(page: Page, label: string, problems: string[]) {
+  const result = await axe(page).analyze();
   for (const v of result.violations) {
     if (v.impact === 'serious' || v.impact === 'critical')
       problems.push(`${label}: axe [${v.impact}] ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -63,7 +63,7 @@ async function tour(page: Page, role: string, stops: Stop[], mode: Mode, problem
       if (!/^.+ · BDC Portal$/.test(await page.title())) problems.push(`${label}: the tab is titled "${await page.title()}"`);
       await page.screenshot({ path: path.join(SHOTS, `${role}-${stop.name}-${mode}-${size.width}.png`), fullPage: true });
       for (const p of await layoutProblems(page)) problems.push(`${label}: ${p}`);
-      await axe(page, label, problems);
+      await scanAxe(page, label, problems);
       checked++;
     }
   }
@@ -73,27 +73,13 @@ async function tour(page: Page, role: string, stops: Stop[], mode: Mode, problem
 
 const report = (problems: string[]) => `${problems.length} layout problem(s):\n${problems.join('\n')}`;
 
-const uniqueCode = () => `T${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 36).toString(36)}`.toUpperCase();
-
 /**
  * A store of the test's own, with its people, leads and sales: its screens show what this seed
  * made, not what every spec before it left in the worker's portal. The group manager opens it by
  * its address (`at`), which leaves the store he chose alone.
  */
 async function seed(browser: Browser) {
-  const boss = await personPage(browser, MANAGER, 'Manny Manager');
-  const code = uniqueCode();
-  const made = await boss.request.post('/api/stores', { data: { name: unique('Tour Motors'), code, timezone: E2E_TZ } });
-  expect(made.status(), await made.text()).toBe(201);
-  const there = { 'x-store': code };
-  const at = (path: string) => `/s/${code}${path}`;
-  /** Someone of the store's, by the manager's Add User. */
-  const add = async (prefix: string, name: string) => {
-    const email = uniqueEmail(prefix);
-    const res = await boss.request.post('/api/users', { data: { email, name, role: 'staff', stores: [code] }, headers: there });
-    expect(res.ok(), await res.text()).toBeTruthy();
-    return { email, id: (await res.json()).user.id as string };
-  };
+  const { boss, there, at, add } = await ownStore(browser, 'Tour Motors');
   const staffName = unique('Maximilian Alexander Tourington-Smythe');
   const { email: staffEmail } = await add('tour.staff', staffName);
   const staff = await personPage(browser, staffEmail, staffName);
@@ -191,7 +177,7 @@ for (const mode of MODES) {
       const label = `manager account popover ${mode} ${size.width}px`;
       await boss.screenshot({ path: path.join(SHOTS, `manager-account-${mode}-${size.width}.png`) });
       for (const p of await layoutProblems(boss)) problems.push(`${label}: ${p}`);
-      await axe(boss, label, problems);
+      await scanAxe(boss, label, problems);
       await staff.context().close();
       await boss.context().close();
       expect(problems, report(problems)).toEqual([]);
@@ -329,7 +315,7 @@ test('a newcomer is asked his name once, may skip it, and is never greeted as "U
     await page.reload();
     await expect(prompt).toBeVisible();
     await settled(page);
-    await axe(page, `name prompt ${mode}`, found);
+    await scanAxe(page, `name prompt ${mode}`, found);
   }
   await page.screenshot({ path: path.join(SHOTS, 'salesman-name-prompt-dark-1280.png') });
   expect(found, found.join('\n')).toEqual([]);

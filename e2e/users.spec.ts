@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './support/axe';
 import { signIn } from './support/session';
 import { animationsDone } from './support/settle';
 
@@ -219,9 +219,7 @@ test('the page and its dialog have no accessibility violations', async ({ page }
   await expect(page.getByTestId('user-row').first()).toBeVisible();
   // This screen's own content; the shell around it has its own checks.
   const scan = async (where: string) =>
-    (await new AxeBuilder({ page }).include(where).withTags(['wcag2a', 'wcag2aa']).analyze()).violations.map(
-      (v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`,
-    );
+    (await axe(page).include(where).withTags(['wcag2a', 'wcag2aa']).analyze()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`);
   expect(await scan('main')).toEqual([]);
   await page.getByRole('button', { name: 'Add User' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add User' });

@@ -8,6 +8,12 @@ const decodeQp = (s: string) =>
     ? s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
     : s;
 
+/** A long header is folded onto the next line (RFC 5322): one line again, as a mail reader shows it. */
+const unfoldHeaders = (raw: string) => {
+  const end = raw.search(/\r?\n\r?\n/);
+  return end < 0 ? raw : raw.slice(0, end).replace(/\r?\n[ \t]+/g, ' ') + raw.slice(end);
+};
+
 /** Mails the real SMTP server received for this address, oldest first. */
 export function mailsTo(address: string): { to: string[]; text: string }[] {
   const dir = slotEnv('MAIL_DIR');
@@ -16,7 +22,7 @@ export function mailsTo(address: string): { to: string[]; text: string }[] {
     .sort()
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')))
     .filter((m) => m.to.includes(address))
-    .map((m) => ({ to: m.to, text: decodeQp(m.raw) }));
+    .map((m) => ({ to: m.to, text: decodeQp(unfoldHeaders(m.raw)) }));
 }
 
 /**
