@@ -13,7 +13,6 @@ import { spawn } from 'node:child_process';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const quick = process.argv.includes('--quick');
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'bdc-test-'));
-const vitestJson = path.join(out, 'vitest.json');
 const playwrightJson = path.join(out, 'playwright.json');
 
 /** @typedef {{ name: string, ms: number, ok: boolean, note?: string }} Stage */
@@ -72,8 +71,18 @@ const readJson = (/** @type {string} */ file) => JSON.parse(fs.readFileSync(file
 /** @type {{ file: string, ms: number }[]} */
 const files = [];
 
-function vitestNote() {
-  const r = /** @type {VitestReport} */ (readJson(vitestJson));
+/** Vitest's arguments, its JSON report in `json`. */
+const vitest = (/** @type {string} */ json, /** @type {string[]} */ more = []) => [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${json}`,
+  ...more,
+];
+
+function vitestNote(json = path.join(out, 'vitest.json')) {
+  const r = /** @type {VitestReport} */ (readJson(json));
   for (const f of r.testResults) files.push({ file: path.relative(ROOT, f.name), ms: f.endTime - f.startTime });
   return `${r.numTotalTests} tests in ${r.testResults.length} files${r.numFailedTests ? `, ${r.numFailedTests} failed` : ''}`;
 }
@@ -117,12 +126,31 @@ function summary() {
 
 async function main() {
   // Lint and types side by side: each mostly uses one core.
-  const [lint, types] = await Promise.all([stage('lint', () => npm('lint', true)), stage('types', () => npm('typecheck', true))]);
+  const checks = () => Promise.all([stage('lint', () => npm('lint', true)), stage('types', () => npm('typecheck', true))]);
+  if (quick) {
+    // The quick loop: domain and server tests on SQLite only (the PostgreSQL suite says it is
+    // skipped), beside lint and types, which leave the cores room without PostgreSQL; then the
+    // files that must run alone (vitest.config.ts), once nothing else runs.
+    const env = { TEST_DATABASE: 'sqlite' };
+    const [main, alone] = [path.join(out, 'vitest.json'), path.join(out, 'vitest-alone.json')];
+    const [[lint, types], tests] = await Promise.all([
+      checks(),
+      stage(
+        'unit and server',
+        () => npx(vitest(main, ['--project', 'domain and server']), { env, buffered: true }),
+        () => vitestNote(main),
+      ),
+    ]);
+    if (!lint || !types || !tests) return false;
+    return stage(
+      'unit and server, alone',
+      () => npx(vitest(alone, ['--project', 'alone*']), { env }),
+      () => vitestNote(alone),
+    );
+  }
+  const [lint, types] = await checks();
   if (!lint || !types) return false;
-  const vitestArgs = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`];
-  // The quick loop: domain and server tests on SQLite only (the PostgreSQL suite says it is skipped).
-  if (!(await stage('unit and server', () => npx(vitestArgs, { env: quick ? { TEST_DATABASE: 'sqlite' } : {} }), vitestNote))) return false;
-  if (quick) return true;
+  if (!(await stage('unit and server', () => npx(vitest(path.join(out, 'vitest.json'))), vitestNote))) return false;
   if (!(await stage('build', () => npm('build')))) return false;
   return stage('browser', () => npx(['playwright', 'test', '--reporter=list,json'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson } }), playwrightNote);
 }
