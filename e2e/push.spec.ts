@@ -2,9 +2,11 @@ import { axe } from './support/axe';
 import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
 import { startPushService, type Push, type PushService, type TestSubscription } from '../server/test/push-service';
 import { signIn } from './support/session';
-import { makeNextUp, personPage, unique, uniqueEmail } from './support/people';
+import { unique, uniqueEmail } from './support/people';
 import { animationsDone } from './support/settle';
 import { CHROMIUM, launch } from './support/browser';
+import { ownStore } from './support/store';
+import { noticesTo } from './support/db';
 
 /**
  * Settings → Notifications on this device, through the app's own code: the permission granted, the
@@ -141,13 +143,13 @@ interface Worker {
 }
 
 /** A salesman with push on in this browser, signed in and on the floor. */
-async function salesmanWithPush(browser: Browser, baseURL: string | undefined, name: string) {
+async function salesmanWithPush(browser: Browser, baseURL: string | undefined, name: string, email = uniqueEmail('pushrep')) {
   const sub = ps.subscribe();
   const context = await browser.newContext();
   await context.grantPermissions(['notifications'], { origin: baseURL });
   await fakePushManager(context, sub);
   const page = await context.newPage();
-  await signIn(page, uniqueEmail('pushrep'));
+  await signIn(page, email);
   expect((await page.request.patch('/api/profile', { data: { name } })).ok()).toBe(true);
   expect((await page.request.post('/api/rotation/duty', { data: { onDuty: true } })).ok()).toBe(true);
   await page.goto('/dashboard/settings');
@@ -157,16 +159,22 @@ async function salesmanWithPush(browser: Browser, baseURL: string | undefined, n
 }
 
 test('a lead pushed to the phone shows Accept and Open, and Accept accepts it without opening the portal', async ({ browser, baseURL }) => {
+  // In a store of its own, where a new lead waits for its Accept (the main store keeps the window
+  // off; see global-setup) and the line is this salesman alone.
+  const shop = await ownStore(browser, 'Push Motors');
   const name = unique('Pat Push');
-  const rep = await salesmanWithPush(browser, baseURL, name);
-  const boss = await personPage(browser, 'manager@e2e.test', 'Manny Manager');
+  const { email } = await shop.add('pushrep', name);
+  const rep = await salesmanWithPush(browser, baseURL, name, email);
   const customer = unique('Jane Pushed');
   try {
-    await makeNextUp(boss, name);
-    // Only this lead waits for an Accept (the run keeps the window off; see global-setup).
-    expect((await boss.request.patch('/api/rules', { data: { responseWindowMinutes: 10 } })).ok()).toBe(true);
-    expect((await boss.request.post('/api/rotation/assign', { data: { customer } })).ok()).toBe(true);
-    await ps.until(() => ps.to(rep.sub).some((p) => p.title === `New lead: ${customer}`), 15_000, 'the push');
+    expect((await shop.boss.request.post('/api/rotation/assign', { data: { customer }, headers: shop.there })).ok()).toBe(true);
+    await ps
+      .until(() => ps.to(rep.sub).some((p) => p.title === `New lead: ${customer}`), 15_000, 'the push')
+      .catch((err: Error) => {
+        throw new Error(
+          `${err.message}; the push service refused ${JSON.stringify(ps.refused)}; the portal's notices to him: ${JSON.stringify(noticesTo(email))}`,
+        );
+      });
     const pushed = ps.to(rep.sub).find((p) => p.title === `New lead: ${customer}`)!;
     expect(pushed.accept).toMatch(/^[\w-]{43}$/);
 
@@ -213,10 +221,7 @@ test('a lead pushed to the phone shows Accept and Open, and Accept accepts it wi
     const mine = (await (await rep.page.request.get('/api/leads/mine')).json()).leads as { customer: string; acceptedAt: string | null }[];
     expect(mine.find((l) => l.customer === customer)?.acceptedAt).not.toBeNull();
   } finally {
-    await boss.request.patch('/api/rules', { data: { responseWindowMinutes: 0 } });
-    // Off the floor again: later specs count on who is on it.
-    await rep.page.request.post('/api/rotation/duty', { data: { onDuty: false } });
-    await boss.context().close();
+    await shop.boss.context().close();
     await rep.context.close();
   }
 });

@@ -35,3 +35,15 @@ export function earlierDevices(email: string, agents: string[], hoursApart = 5) 
     db.close();
   }
 }
+
+/** What the portal holds of the notices to `email` (kind, channel, state, error): said when a push never came. */
+export function noticesTo(email: string) {
+  const db = open();
+  try {
+    return db
+      .prepare('select n.kind, n.channel, n.state, n.attempts, n.error from notices n join users u on u.id = n.user_id where u.email = ? order by n.id')
+      .all(email);
+  } finally {
+    db.close();
+  }
+}
