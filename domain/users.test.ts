@@ -76,7 +76,7 @@ describe('diff and describeAudit', () => {
   });
   it('shows an asked e-mail change with both addresses', () => {
     expect(describeAudit('email change', { email: { from: 'a@x.test', to: 'b@x.test' } })).toBe(
-      'E-mail change asked (waits for the new address to confirm): Email a@x.test → b@x.test',
+      'E-mail change asked (waits for its link to be opened): Email a@x.test → b@x.test',
     );
   });
   it('names status changes plainly', () => {

@@ -79,7 +79,7 @@ export function diff(before: Record<string, unknown> | null, after: Record<strin
   return out;
 }
 
-export type AuditAction = 'create' | 'update' | 'disable' | 'enable' | 'delete' | 'restore' | 'email change' | 'sign out';
+export type AuditAction = 'create' | 'update' | 'disable' | 'enable' | 'delete' | 'restore' | 'email change' | 'email undo' | 'sign out';
 
 const ACTION: Record<string, string> = {
   create: 'Added',
@@ -88,7 +88,8 @@ const ACTION: Record<string, string> = {
   enable: 'Enabled',
   delete: 'Soft-deleted',
   restore: 'Restored',
-  'email change': 'E-mail change asked (waits for the new address to confirm)',
+  'email change': 'E-mail change asked (waits for its link to be opened)',
+  'email undo': 'E-mail change taken back from the old address',
   'sign out': 'Signed out everywhere',
 };
 const FIELD: Record<string, string> = { email: 'Email', name: 'Name', role: 'Role', disabled: 'Disabled', deletedAt: 'Deleted' };
@@ -111,9 +112,33 @@ export function describeAudit(action: string, changes: Changes): string {
     const n = Number(changes.sessions?.from ?? 0);
     return `${head} (${n === 1 ? '1 device' : `${n} devices`})`;
   }
-  if (action !== 'update' && action !== 'create' && action !== 'email change') return head;
+  if (action !== 'update' && action !== 'create' && action !== 'email change' && action !== 'email undo') return head;
   const parts = Object.entries(changes).map(([k, c]) =>
     action === 'create' ? `${FIELD[k] ?? k} ${show(c.to)}` : `${FIELD[k] ?? k} ${show(c.from)} → ${show(c.to)}`,
   );
   return parts.length ? `${head}: ${parts.join('; ')}` : head;
 }
+
+/**
+ * How far a manager's authority over a person reaches. A group manager's covers everyone; a
+ * store manager's covers the whole person (name, address, role, status, sessions) only when he
+ * manages every store the person works in, else just the person's place in his own stores. No
+ * one but a group manager changes a group manager.
+ */
+export type Authority = 'whole' | 'place' | 'none';
+
+export function authorityOver(editor: { group: boolean; stores: readonly string[] }, person: { group: boolean; stores: readonly string[] }): Authority {
+  if (editor.group) return 'whole';
+  if (person.group) return 'none';
+  return person.stores.every((s) => editor.stores.includes(s)) ? 'whole' : 'place';
+}
+
+export const SHARED_PERSON = 'This person also works in a store you do not manage: only a group manager can change their name, e-mail, role or status.';
+
+/**
+ * Whose link makes a new address take effect: the new address's owner when the person asks for
+ * it himself or a group manager does (audited); the person, from his current address, when
+ * anyone else asks, so no manager can move someone's sign-in to an address of his own.
+ */
+export const confirmedBy = (editor: { id: string; group: boolean }, personId: string): 'new' | 'old' =>
+  editor.group || editor.id === personId ? 'new' : 'old';

@@ -99,15 +99,21 @@ export const managedUser = profile.extend({
   /** The codes of the stores he belongs to (a group manager has them all). */
   stores: z.array(z.string()),
   pendingEmail: z.string().nullable(),
+  /** Where the link that makes the pending address his went: the new address, or his current one. */
+  pendingLinkTo: z.string().nullable(),
+  /** Whose link a new address would need (domain/users.ts confirmedBy). */
+  emailConfirmedBy: z.enum(['new', 'old']),
   /** What the reading manager may do to him now (server/users/present.ts personCan). */
   can: z.object({
     edit: z.boolean(),
+    changeName: z.boolean(),
     changeEmail: z.boolean(),
     changeRole: z.boolean(),
     disable: z.boolean(),
     enable: z.boolean(),
     delete: z.boolean(),
     restore: z.boolean(),
+    signOut: z.boolean(),
   }),
 });
 export const emailConfirmed = z.object({ email: z.string() });

@@ -37,7 +37,10 @@ interface LoginTokensTable {
 interface EmailChangesTable {
   token_hash: string;
   user_id: string;
+  /** The address the link makes his: the new one, or (undo) the one he had. */
   email: string;
+  /** Whose link: the new address's, the current address approving, or the old one undoing (server/users/email-change.ts). */
+  kind: Generated<'new' | 'old' | 'undo'>;
   requested_by: string;
   expires_at: number;
   used_at: number | null;

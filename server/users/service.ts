@@ -28,9 +28,10 @@ async function audit(db: Db, userId: string, by: Actor, action: AuditAction, bef
   await writeAudit(db, userId, by, [{ action, changes }]);
 }
 
-async function emailFree(db: Db, email: string, selfId: string | null) {
+/** Refuses an address someone else has; `known` says whether the asker may learn so (else the link's confirmation refuses it later). */
+async function emailFree(db: Db, email: string, selfId: string | null, known: (db: Db, other: UserRow) => Promise<boolean> = async () => true) {
   const other = await findUserByEmail(db, email);
-  if (other && other.id !== selfId)
+  if (other && other.id !== selfId && (await known(db, other)))
     throw new ApiError(409, other.deleted_at !== null ? USER_MSG.duplicateDeleted : USER_MSG.duplicateEmail, undefined, 'email');
 }
 
@@ -104,7 +105,7 @@ export async function personOf(db: Db, store: number, id: string, anywhere = fal
 /** Who a new or changed person is in the group: his stores (a group manager has them all). */
 export interface Placing {
   groupManager?: boolean;
-  stores?: Store[];
+  stores?: Pick<Store, 'id'>[];
 }
 
 export function createUser(h: StoreDb, v: { email: string; name: string; role: Role } & Placing, by: Actor) {
@@ -146,6 +147,7 @@ export async function editUser(
   by: Actor,
   managerEmails: readonly string[] = [],
   askEmail?: (trx: Db, before: UserRow, email: string) => Promise<void>,
+  known?: (db: Db, other: UserRow) => Promise<boolean>,
 ) {
   const had = await storeIdsOf(h.db, id);
   const wanted = v.stores?.map((s) => s.id);
@@ -161,7 +163,7 @@ export async function editUser(
       if (newEmail) {
         if (!askEmail) throw new ApiError(400, 'The e-mail address cannot be changed here.', undefined, 'email');
         checkLockout(before, 'email', by, managerEmails);
-        await emailFree(db, newEmail, id);
+        await emailFree(db, newEmail, id, known);
       }
       if (before.role === 'manager' && next.role !== 'manager') checkLockout(before, 'demote', by, managerEmails);
       await guardManagers(db, before, { ...before, role: next.role });

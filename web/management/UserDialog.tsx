@@ -6,7 +6,7 @@ import { useForm } from '@mantine/form';
 import { checks, lazySchemaResolver, showFieldError } from '../forms/schemaForm';
 import { useSession } from '../session/SessionProvider';
 import { useStore } from '../stores/store';
-import { describeAudit } from '../../domain/users';
+import { describeAudit, SHARED_PERSON } from '../../domain/users';
 import { useAudit, useSaveUser, useSignOutEverywhere, type ManagedUser, type UserInput } from './api';
 import { useWhen } from '../components/when';
 
@@ -22,9 +22,18 @@ export function UserDialog({ user, opened, onClose }: { user: ManagedUser | null
 
 const CONFIGURED = 'Set by configuration (MANAGER_EMAILS).';
 
-/** Why the server will not change the role here (can.changeRole): one set by configuration, or the manager's own. */
+/** Why the server will not change the role here (can.changeRole): one set by configuration, a shared person's, or the manager's own. */
 const fixedRoleWhy = (user: ManagedUser | null) =>
-  !user || user.can.changeRole ? null : user.configured ? CONFIGURED : 'Your own role: another manager can change it.';
+  !user || user.can.changeRole ? null : user.configured ? CONFIGURED : !user.can.changeName ? SHARED_PERSON : 'Your own role: another manager can change it.';
+
+/** What the form says under the address: why it is fixed, what waits, or whose link a new one needs. */
+function emailNote(user: ManagedUser) {
+  if (!user.can.changeEmail) return user.configured ? CONFIGURED : undefined;
+  if (user.pendingEmail) return `${user.pendingEmail} waits for the link we mailed to ${user.pendingLinkTo}. Until then the address stays ${user.email}.`;
+  return user.emailConfirmedBy === 'new'
+    ? 'A new address takes effect when its owner opens the link we mail to it.'
+    : `A new address takes effect when ${user.name} opens the link we mail to ${user.email}.`;
+}
 
 /** The form's role: a group manager is a manager of every store. */
 type RoleChoice = 'staff' | 'manager' | 'group';
@@ -66,6 +75,8 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
     validate: (v) => checkBody(toBody(v, groupEditor, fixed)),
   });
   const save = useSaveUser(onClose);
+  // A store manager may change nothing here of someone who also works in a store he does not manage.
+  const shared = !!user && !user.can.changeName && !groupEditor;
   useEffect(() => checkBody.load(), []);
   const { role } = form.getValues();
 
@@ -88,17 +99,15 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
             {...form.getInputProps('email')}
             maxLength={200}
             disabled={!!user && !user.can.changeEmail}
-            description={user && !user.can.changeEmail ? CONFIGURED : undefined}
+            description={user && !user.can.changeEmail ? emailNote(user) : undefined}
             data-autofocus
           />
           {user?.can.changeEmail && (
             <Text size="xs" c="dimmed" mt={-6}>
-              {user.pendingEmail
-                ? `${user.pendingEmail} waits for its owner to open the link we mailed. Until then the address stays ${user.email}.`
-                : 'A new address takes effect when its owner opens the link we mail to it.'}
+              {emailNote(user)}
             </Text>
           )}
-          <TextInput label="Name" placeholder="Display name" {...form.getInputProps('name')} maxLength={200} />
+          <TextInput label="Name" placeholder="Display name" {...form.getInputProps('name')} maxLength={200} disabled={!!user && !user.can.changeName} />
           <NativeSelect
             label="Role"
             {...form.getInputProps('role')}
@@ -130,10 +139,23 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
               New people start off duty: they join the queue when they clock in or a manager turns On Duty on.
             </Text>
           )}
-          <SaveCancel onCancel={onClose} saving={save.isPending} />
+          {shared ? (
+            <>
+              <Text size="sm" data-testid="shared-note">
+                {`${SHARED_PERSON} They work at ${user.stores.join(', ')}.`}
+              </Text>
+              <Group justify="flex-end">
+                <Button variant="default" onClick={onClose}>
+                  Close
+                </Button>
+              </Group>
+            </>
+          ) : (
+            <SaveCancel onCancel={onClose} saving={save.isPending} />
+          )}
         </Stack>
       </form>
-      {user && <SignOut user={user} />}
+      {user?.can.signOut && <SignOut user={user} />}
       {user && <History id={user.id} />}
     </Stack>
   );

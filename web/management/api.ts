@@ -48,7 +48,7 @@ export function useSaveUser(onDone: () => void) {
       notifications.show({
         color: 'green',
         message: waits
-          ? `User profile updated. A confirmation link went to ${user.pendingEmail}: the address changes when it is opened.`
+          ? `User profile updated. A confirmation link went to ${user.pendingLinkTo}: the address changes when it is opened.`
           : 'User profile updated.',
       });
       void qc.invalidateQueries({ queryKey: ['users'] });
