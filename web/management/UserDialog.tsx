@@ -24,7 +24,13 @@ const CONFIGURED = 'Set by configuration (MANAGER_EMAILS).';
 
 /** Why the server will not change the role here (can.changeRole): one set by configuration, a shared person's, or the manager's own. */
 const fixedRoleWhy = (user: ManagedUser | null) =>
-  !user || user.can.changeRole ? null : user.configured ? CONFIGURED : !user.can.changeName ? SHARED_PERSON : 'Your own role: another manager can change it.';
+  !user || user.can.changeRole
+    ? null
+    : user.configured
+      ? CONFIGURED
+      : !user.can.changeName
+        ? 'A group manager changes it.'
+        : 'Your own role: another manager can change it.';
 
 /** What the form says under the address: why it is fixed, what waits, or whose link a new one needs. */
 function emailNote(user: ManagedUser) {
@@ -146,7 +152,7 @@ function UserForm({ user, fixedRole, onClose }: { user: ManagedUser | null; fixe
               </Text>
               <Group justify="flex-end">
                 <Button variant="default" onClick={onClose}>
-                  Close
+                  Done
                 </Button>
               </Group>
             </>
