@@ -46,12 +46,16 @@ export function useSchemaForm<S extends z.ZodType, V extends z.input<S> & Record
     ...options,
     initialValues,
     validate,
-    enhanceGetInputProps: ({ inputProps }) => ({
-      onFocus: (e: unknown) => {
-        validate.load();
-        (inputProps.onFocus as ((e: unknown) => void) | undefined)?.(e);
-      },
-    }),
+    enhanceGetInputProps: ({ inputProps }) => {
+      // Mantine assigns what this returns onto inputProps itself: read its own handler first, or ours calls itself.
+      const own = inputProps.onFocus as ((e: unknown) => void) | undefined;
+      return {
+        onFocus: (e: unknown) => {
+          validate.load();
+          own?.(e);
+        },
+      };
+    },
   });
 }
 
