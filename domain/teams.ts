@@ -16,8 +16,8 @@ const WHOM = 'Say which salesman to add';
 export const teamMemberSchema = strict({ uid: z.string({ error: WHOM }).trim().min(1, { error: WHOM }).max(100, { error: WHOM }) });
 
 const WEIGHT_MSG = `Weight must be a whole number from 1 to ${MAX_WEIGHT}`;
-const DAILY_MSG = `Daily cap must be a whole number from 1 to ${MAX_DAILY_CAP}, or none`;
-const OPEN_MSG = `Open-leads cap must be a whole number from 1 to ${MAX_OPEN_CAP}, or none`;
+const DAILY_MSG = `Daily cap must be a whole number from 1 to ${MAX_DAILY_CAP}; leave it empty for no cap`;
+const OPEN_MSG = `Open-leads cap must be a whole number from 1 to ${MAX_OPEN_CAP}; leave it empty for no cap`;
 const whole = (max: number, error: string) => z.number({ error }).int({ error }).min(1, { error }).max(max, { error });
 
 /** A person's weight and caps in a store (null: no cap); any of them, at least one. */

@@ -73,6 +73,13 @@ test('a manager makes a Spanish team and a rule for it, and a test lead in Spani
   const row = boss.getByTestId('team-row').filter({ hasText: repName });
   await row.getByRole('button', { name: `Weight and caps of ${repName}: Weight 1` }).click();
   const limits = boss.getByRole('dialog', { name: `${repName}: weight and caps` });
+  // Out of range is said under the field, never clamped behind the manager's back.
+  await limits.getByRole('textbox', { name: 'Weight' }).fill('9');
+  await limits.getByRole('textbox', { name: 'Daily cap' }).fill('0');
+  await limits.getByRole('button', { name: 'Save' }).click();
+  await expect(limits.getByRole('textbox', { name: 'Weight' })).toHaveAccessibleDescription(/Weight must be a whole number from 1 to 5/);
+  await expect(limits.getByRole('textbox', { name: 'Daily cap' })).toHaveAccessibleDescription(/leave it empty for no cap/);
+  await expect(limits.getByRole('textbox', { name: 'Weight' })).toHaveValue('9');
   await limits.getByRole('textbox', { name: 'Weight' }).fill('2');
   await limits.getByRole('textbox', { name: 'Daily cap' }).fill('8');
   await limits.getByRole('button', { name: 'Save' }).click();

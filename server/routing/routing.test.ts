@@ -147,8 +147,8 @@ describe.each(DIALECTS)('teams and routing rules on %s', (dialect) => {
 
     await refused('PATCH', `/routing/people/${ids.ben}`, { weight: 6 }, 400, 'Weight must be a whole number from 1 to 5');
     await refused('PATCH', `/routing/people/${ids.ben}`, { weight: 0 }, 400, 'Weight must be a whole number from 1 to 5');
-    await refused('PATCH', `/routing/people/${ids.ben}`, { dailyCap: 201 }, 400, 'Daily cap must be a whole number from 1 to 200, or none');
-    await refused('PATCH', `/routing/people/${ids.ben}`, { openCap: 0 }, 400, 'Open-leads cap must be a whole number from 1 to 500, or none');
+    await refused('PATCH', `/routing/people/${ids.ben}`, { dailyCap: 201 }, 400, 'Daily cap must be a whole number from 1 to 200; leave it empty for no cap');
+    await refused('PATCH', `/routing/people/${ids.ben}`, { openCap: 0 }, 400, 'Open-leads cap must be a whole number from 1 to 500; leave it empty for no cap');
     await refused('PATCH', `/routing/people/${ids.ben}`, {}, 400, 'Say what to change: weight, daily cap or open-leads cap');
     await refused('PATCH', `/routing/people/${ids.nina}`, { weight: 2 }, 404, 'User not found');
   });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Stack } from '@mantine/core';
 import { call } from '../api/client';
 import { notifyOk } from '../components/notify';
 import { MAX_DAILY_CAP, MAX_OPEN_CAP, MAX_WEIGHT } from '../../domain/routing-terms';
@@ -45,7 +45,8 @@ function LimitsForm({ person, onDone }: { person: Person; onDone: () => void }) 
   const [weight, setWeight] = useState<string | number>(person.weight);
   const [daily, setDaily] = useState<string | number>(person.dailyCap ?? '');
   const [openCap, setOpenCap] = useState<string | number>(person.openCap ?? '');
-  const [error, setError] = useState<string | null>(null);
+  // The schema's message under the field it is about; nothing is clamped or changed behind the manager's back.
+  const [errors, setErrors] = useState<Partial<Record<'weight' | 'dailyCap' | 'openCap', string>>>({});
   const save = useRoutingChange(
     (body: { weight: number; dailyCap: number | null; openCap: number | null }, store) =>
       call('PATCH /routing/people/:id', { params: { id: person.id }, body, store }),
@@ -64,9 +65,8 @@ function LimitsForm({ person, onDone }: { person: Person; onDone: () => void }) 
         const body = { weight: Number(weight), dailyCap: num(daily), openCap: num(openCap) };
         withChecks('Could not save the weight and caps', (c) => {
           const r = c.limitsSchema.safeParse(body);
-          if (!r.success) return setError(r.error.issues[0]?.message ?? 'Check the numbers');
-          setError(null);
-          save.mutate(body);
+          setErrors(r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [String(i.path[0] ?? 'weight'), i.message])));
+          if (r.success) save.mutate(body);
         });
       }}
     >
@@ -78,6 +78,8 @@ function LimitsForm({ person, onDone }: { person: Person; onDone: () => void }) 
           max={MAX_WEIGHT}
           allowDecimal={false}
           value={weight}
+          clampBehavior="none"
+          error={errors.weight}
           onChange={setWeight}
         />
         <NumberInput
@@ -87,6 +89,8 @@ function LimitsForm({ person, onDone }: { person: Person; onDone: () => void }) 
           max={MAX_DAILY_CAP}
           allowDecimal={false}
           value={daily}
+          clampBehavior="none"
+          error={errors.dailyCap}
           onChange={setDaily}
         />
         <NumberInput
@@ -96,13 +100,10 @@ function LimitsForm({ person, onDone }: { person: Person; onDone: () => void }) 
           max={MAX_OPEN_CAP}
           allowDecimal={false}
           value={openCap}
+          clampBehavior="none"
+          error={errors.openCap}
           onChange={setOpenCap}
         />
-        {error && (
-          <Text c="red" size="sm" role="alert">
-            {error}
-          </Text>
-        )}
         <Group justify="flex-end">
           <Button type="submit" color="blue.8" loading={save.isPending}>
             Save
