@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptTokenSchema, deviceLabel, isPublicEndpoint, pushSubscriptionSchema } from './push';
+import { acceptTokenSchema, deviceLabel, pushEndpointVerdict, pushSubscriptionSchema, readPushHost } from './push';
 
 describe('a device’s name from its browser', () => {
   it.each([
@@ -32,17 +32,45 @@ describe('a push subscription', () => {
 });
 
 describe('a push endpoint the server may post to', () => {
+  const hosts = ['push.dealer.example', '*.relay.example', 'http://127.0.0.1:4100'];
   it.each([
     ['https://fcm.googleapis.com/fcm/send/abc:def', true],
     ['https://updates.push.services.mozilla.com/wpush/v2/gAAA', true],
     ['https://web.push.apple.com/QGuQyavXutnMH', true],
+    ['https://wns2-par02p.notify.windows.com/w/?token=x', true],
+    ['https://FCM.googleapis.com:443/fcm/send/abc', true],
+    ['https://push.dealer.example/x', true],
+    ['https://eu.relay.example/x', true],
     ['http://fcm.googleapis.com/fcm/send/abc', false],
+    ['https://fcm.googleapis.com:8443/fcm/send/abc', false],
+    ['https://fcm.googleapis.com./fcm/send/abc', false],
+    ['https://push.services.mozilla.com/x', false],
+    ['https://evil-push.apple.com/x', false],
+    ['https://relay.example/x', false],
     ['https://127.0.0.1/push', false],
     ['https://[::1]/push', false],
     ['https://localhost/push', false],
-    ['https://db.internal/push', false],
-    ['https://intranet/push', false],
+    ['https://localhost./push', false],
+    ['https://x.internal./push', false],
+    ['https://127.0.0.1.nip.io/push', false],
     ['https://user:pw@fcm.googleapis.com/x', false],
     ['not a url', false],
-  ])('%s → %s', (endpoint, ok) => expect(isPublicEndpoint(endpoint)).toBe(ok));
+  ])('%s → %s', (endpoint, ok) => expect(pushEndpointVerdict(endpoint, hosts).ok).toBe(ok));
+
+  it('trusts an origin PUSH_HOSTS names in full, and only that origin', () => {
+    expect(pushEndpointVerdict('http://127.0.0.1:4100/push/a', hosts)).toEqual({ ok: true, trusted: true });
+    expect(pushEndpointVerdict('http://127.0.0.1:4101/push/a', hosts)).toEqual({ ok: false });
+    expect(pushEndpointVerdict('https://fcm.googleapis.com/x', hosts)).toEqual({ ok: true, trusted: false });
+  });
+
+  it.each([
+    [' Push.Dealer.Example ', 'push.dealer.example'],
+    ['*.relay.example', '*.relay.example'],
+    ['http://127.0.0.1:4100/', 'http://127.0.0.1:4100'],
+    ['https://push.dealer.example:443', 'https://push.dealer.example'],
+    ['push', null],
+    ['127.0.0.1', null],
+    ['http://127.0.0.1:4100/path', null],
+    ['ftp://push.dealer.example', null],
+  ])('reads the PUSH_HOSTS entry %j as %j', (entry, kept) => expect(readPushHost(entry)).toBe(kept));
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostMatches, isHostName } from './net';
 
 /** The longest push endpoint taken (real ones are a few hundred characters). */
 const MAX_ENDPOINT = 2000;
@@ -55,21 +56,54 @@ export const pushDevices = z.object({ devices: z.array(pushDevice) });
 export const pushDeviceAdded = z.object({ device: pushDevice });
 export const pushKey = z.object({ key: z.string() });
 
+/** The push services browsers use: Chrome, Edge on Android and others (Google), Firefox, Safari, Edge on Windows. */
+const KNOWN_PUSH_HOSTS = ['fcm.googleapis.com', '*.push.services.mozilla.com', '*.push.apple.com', '*.notify.windows.com'] as const;
+
+export const BAD_ENDPOINT =
+  'The push endpoint must be the https address of a known push service (Google, Mozilla, Apple or Microsoft, or one this portal is set up for).';
+
+/** Why a PUSH_HOSTS entry is refused. */
+export const BAD_PUSH_HOSTS = 'must be comma-separated host names (push.example.com, *.push.example.com) or origins (https://push.example.com:8443)';
+
 /**
- * Whether a push endpoint names a push service on the internet: https, a host name with a dot,
- * not an address or localhost (the server posts to it, so it must not reach inside the network).
+ * One PUSH_HOSTS entry as the portal keeps it: a host name (`push.example.com`, or `*.push.example.com`
+ * for the names under it) reached by https on port 443 like the known services; or an origin written
+ * out in full (`http://10.0.0.5:8080`), the operator's own service, reached as written even inside
+ * the network. Null when it is neither.
  */
-export function isPublicEndpoint(endpoint: string): boolean {
+export function readPushHost(entry: string): string | null {
+  const e = entry.trim().toLowerCase();
+  if (e.includes('://')) {
+    try {
+      const u = new URL(e);
+      const bare = u.pathname === '/' && !u.search && !u.hash && !u.username && !u.password;
+      return bare && ['http:', 'https:'].includes(u.protocol) ? u.origin : null;
+    } catch {
+      return null;
+    }
+  }
+  return isHostName(e.startsWith('*.') ? e.slice(2) : e) ? e : null;
+}
+
+/**
+ * Whether the portal may post to a push endpoint: https on port 443 of a known push service or a host
+ * PUSH_HOSTS names (`trusted: false`: its address is still checked when it is sent to), or an origin
+ * PUSH_HOSTS names in full (`trusted: true`). Never with a user name, never an IP address or a name
+ * ending in a dot.
+ */
+export function pushEndpointVerdict(endpoint: string, pushHosts: readonly string[]): { ok: true; trusted: boolean } | { ok: false } {
   let u: URL;
   try {
     u = new URL(endpoint);
   } catch {
-    return false;
+    return { ok: false };
   }
-  const host = u.hostname.toLowerCase();
-  if (u.protocol !== 'https:' || u.username || u.password) return false;
-  if (host.startsWith('[') || /^[\d.]+$/.test(host) || !host.includes('.')) return false;
-  return !/(^|\.)(localhost|local|internal)$/.test(host);
+  if (u.username || u.password) return { ok: false };
+  if (pushHosts.includes(u.origin)) return { ok: true, trusted: true };
+  // An https URL's port is '' exactly when it is 443.
+  if (u.protocol !== 'https:' || u.port !== '' || !isHostName(u.hostname)) return { ok: false };
+  const hosts = [...KNOWN_PUSH_HOSTS, ...pushHosts.filter((h) => !h.includes('://'))];
+  return hosts.some((h) => hostMatches(u.hostname, h)) ? { ok: true, trusted: false } : { ok: false };
 }
 
 const BROWSERS: [RegExp, string][] = [

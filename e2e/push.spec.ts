@@ -6,6 +6,7 @@ import { unique, uniqueEmail } from './support/people';
 import { animationsDone } from './support/settle';
 import { CHROMIUM, launch } from './support/browser';
 import { ownStore } from './support/store';
+import { slotEnv } from './support/slot';
 import { noticesTo } from './support/db';
 
 /**
@@ -59,7 +60,7 @@ async function fakePushManager(context: BrowserContext, sub: TestSubscription) {
 
 let ps: PushService;
 test.beforeAll(async () => {
-  ps = await startPushService();
+  ps = await startPushService({ port: Number(slotEnv('PUSH_PORT')) });
 });
 test.afterAll(() => ps.close());
 

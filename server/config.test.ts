@@ -26,6 +26,7 @@ describe('configuration', () => {
     });
     expect(c.MANAGER_EMAILS).toEqual(['boss@dealer.com', 'two@dealer.com']);
     expect(c.ALLOWED_EMAIL_DOMAINS).toEqual(['dealer.com']);
+    expect(loadConfig({ PUSH_HOSTS: 'Push.Dealer.com, http://10.0.0.5:8080/' }).PUSH_HOSTS).toEqual(['push.dealer.com', 'http://10.0.0.5:8080']);
     expect(c.PUBLIC_URL).toBe('https://portal.dealer.com');
     expect(c.secureCookies).toBe(true);
   });
@@ -39,6 +40,9 @@ describe('configuration', () => {
     ['WEATHER_LATITUDE', '123'],
     ['SESSION_SECRET', 'short'],
     ['TRUST_PROXY', 'maybe'],
+    ['MANAGER_EMAILS', 'evil@dealer.com@attacker.example'],
+    ['ALLOWED_EMAIL_DOMAINS', 'dealer.com.'],
+    ['PUSH_HOSTS', 'http://10.0.0.5:8080/push'],
   ])('stops on a bad %s and names it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));

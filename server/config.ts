@@ -2,30 +2,54 @@ import { codeFromName, isTimeZone } from '../domain/stores';
 import { FIRST_STORE } from './db/migrations';
 import type { FirstStore } from './db/migrations/023_stores';
 import { z } from 'zod';
+import { emailDomain, parseEmail } from '../domain/email';
+import { BAD_PUSH_HOSTS, readPushHost } from '../domain/push';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const emailList = z
   .string()
   .default('')
-  .transform((s) =>
-    s
+  .transform((s, ctx) => {
+    const list = s
       .split(',')
-      .map((e) => e.trim().toLowerCase())
-      .filter(Boolean),
-  )
-  .refine((list) => list.every((e) => /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(e)), 'must be comma-separated e-mail addresses');
+      .map((e) => e.trim())
+      .filter(Boolean)
+      .map((e) => parseEmail(e)?.address);
+    if (list.every((e) => e !== undefined)) return list;
+    ctx.addIssue({ code: 'custom', message: 'must be comma-separated e-mail addresses' });
+    return z.NEVER;
+  });
 
 const domainList = z
   .string()
   .default('')
-  .transform((s) =>
-    s
+  .transform((s, ctx) => {
+    // Read as an address's domain is (domain/email.ts), so the allowed-domain rule compares like with like.
+    const list = s
       .split(',')
-      .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
-      .filter(Boolean),
-  )
-  .refine((list) => list.every((d) => /^[a-z0-9.-]+\.[a-z]{2,}$/.test(d)), 'must be comma-separated domains like example.com');
+      .map((d) => d.trim().replace(/^@/, ''))
+      .filter(Boolean)
+      .map((d) => emailDomain(d));
+    if (list.every((d) => d !== null)) return list;
+    ctx.addIssue({ code: 'custom', message: 'must be comma-separated domains like example.com' });
+    return z.NEVER;
+  });
+
+/** Push services besides the known ones (domain/push.ts readPushHost). */
+const pushHosts = z
+  .string()
+  .default('')
+  .transform((s, ctx) => {
+    const list = s
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)
+      .map(readPushHost);
+    if (list.every((e) => e !== null)) return list;
+    ctx.addIssue({ code: 'custom', message: BAD_PUSH_HOSTS });
+    return z.NEVER;
+  });
 
 const url = (protocols: string[]) =>
   z.string().refine(
@@ -116,6 +140,7 @@ const schema = z.object({
     .string()
     .regex(/^(mailto:|https:\/\/)\S+$/, 'must be a mailto: or https:// address')
     .optional(),
+  PUSH_HOSTS: pushHosts,
   // Text messages through a provider's Messages API (Twilio's shape; server/notices/sms.ts): off unless all four are set.
   SMS_URL: url(['http:', 'https:']).default('https://api.twilio.com'),
   SMS_ACCOUNT: z.string().trim().min(1).optional(),

@@ -46,6 +46,8 @@ async function startSlot(n: number) {
   let texts = 0;
   const sms = await startSmsProvider({ onText: (m) => put(smsDir, ++texts, m) });
 
+  // Where push.spec.ts starts its push service stand-in: the one push service the portal is told of besides the known ones.
+  const pushPort = await freePort();
   const port = await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   // Known to the tests, so they can make a sign-in link without the mail (support/session.ts).
@@ -66,6 +68,7 @@ async function startSlot(n: number) {
       INBOUND_SMTP_PORT: String(await freePort()),
       INBOUND_SMTP_HOST: '127.0.0.1',
       INBOUND_ADDRESSES: 'leads@e2e.test',
+      PUSH_HOSTS: `http://127.0.0.1:${pushPort}`,
       // A clock the tests move (support/server-clock.mjs).
       E2E_CLOCK_FILE: path.join(dir, 'clock'),
       ...sms.env,
@@ -81,6 +84,7 @@ async function startSlot(n: number) {
   setSlotEnv(n, 'SMS_DIR', smsDir);
   setSlotEnv(n, 'SMS_TOKEN', sms.token);
   setSlotEnv(n, 'SESSION_SECRET', secret);
+  setSlotEnv(n, 'PUSH_PORT', String(pushPort));
   await setResponseWindow(baseURL, n, 0);
 
   return async () => {

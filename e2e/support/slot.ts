@@ -7,7 +7,7 @@ export const slot = () => Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 /** The worker's portal (read by playwright.config.ts in each worker, after global-setup chose the ports). */
 export const slotUrl = () => process.env[`E2E_URL_${slot()}`];
 
-type Key = 'URL' | 'PID' | 'CLOCK_FILE' | 'MAIL_DIR' | 'DATA_DIR' | 'INBOUND_PORT' | 'SMS_DIR' | 'SMS_TOKEN' | 'SESSION_SECRET';
+type Key = 'URL' | 'PID' | 'CLOCK_FILE' | 'MAIL_DIR' | 'DATA_DIR' | 'INBOUND_PORT' | 'SMS_DIR' | 'SMS_TOKEN' | 'SESSION_SECRET' | 'PUSH_PORT';
 /** This worker's value of a setting global-setup made for each portal. */
 export function slotEnv(key: Key): string {
   const value = process.env[`E2E_${key}_${slot()}`];

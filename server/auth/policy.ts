@@ -3,6 +3,7 @@ import type { Access } from '../http/access';
 import { forbidden, ApiError, unauthorized } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import { isBlocked } from '../users/repo';
+import { parseEmail } from '../../domain/email';
 
 export type SignInVerdict = { allowed: true; role: 'manager' | 'staff' | null } | { allowed: false; why: string };
 
@@ -14,8 +15,8 @@ export function signInVerdict(config: Config, email: string, existing: UserRow |
   if (existing && isBlocked(existing)) return { allowed: false, why: 'user is disabled or deleted' };
   if (config.MANAGER_EMAILS.includes(email)) return { allowed: true, role: 'manager' };
   if (existing) return { allowed: true, role: null };
-  const domain = email.split('@')[1] ?? '';
-  if (config.ALLOWED_EMAIL_DOMAINS.includes(domain)) return { allowed: true, role: 'staff' };
+  const domain = parseEmail(email)?.domain;
+  if (domain && config.ALLOWED_EMAIL_DOMAINS.includes(domain)) return { allowed: true, role: 'staff' };
   return { allowed: false, why: 'address is not a user, not in MANAGER_EMAILS and not in ALLOWED_EMAIL_DOMAINS' };
 }
 

@@ -7,7 +7,7 @@ import { ApiError, notFound } from '../http/errors';
 import { implement } from '../http/implement';
 import { storeBus } from '../events/bus';
 import { acceptLead } from '../leads/service';
-import { deviceLabel, isPublicEndpoint, MAX_DEVICES } from '../../domain/push';
+import { BAD_ENDPOINT, deviceLabel, MAX_DEVICES, pushEndpointVerdict } from '../../domain/push';
 import { findAcceptToken, useAcceptToken, vapidKeys } from './push';
 
 const NO_LONGER = 'This Accept is no longer valid. Open the lead in the portal.';
@@ -45,9 +45,8 @@ export async function pushRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   /** This device: a new one, or the same endpoint again (now his, with fresh keys). */
   implement(app, 'POST /push/subscriptions', async ({ me, body, req }) => {
     const { endpoint, keys } = body;
-    // Only the tests' own push service may be on plain http or this machine; a real one is a public https host.
-    if (ctx.config.NODE_ENV !== 'test' && !isPublicEndpoint(endpoint))
-      throw new ApiError(400, 'The push endpoint must be the https address of a push service.', 'bad_endpoint', 'endpoint');
+    // The sender checks it again, and the address it resolves to, when it sends (server/http/outbound.ts).
+    if (!pushEndpointVerdict(endpoint, ctx.config.PUSH_HOSTS).ok) throw new ApiError(400, BAD_ENDPOINT, 'bad_endpoint', 'endpoint');
     if (!onCurve(keys.p256dh)) throw new ApiError(400, 'The subscription key (p256dh) must be a P-256 public key.', 'bad_key', 'keys.p256dh');
     const label = deviceLabel(req.headers['user-agent']);
     const now = Date.now();

@@ -4,6 +4,8 @@ import type { Config } from '../config';
 import type { Db } from '../db';
 import type { Ctx } from '../context';
 import type { Channel, NoticeBody, Outgoing, Sent } from './channels';
+import { outbound, OutboundRefused, type OutboundAnswer } from '../http/outbound';
+import { pushEndpointVerdict } from '../../domain/push';
 
 export interface VapidKeys {
   publicKey: string;
@@ -102,12 +104,16 @@ function answerOf(status: number, location: string | null): Sent {
   return { ok: false, error: `The push service answered ${status}.` };
 }
 
+/** What the lead's timeline says of a push to a device the guard refused (server/http/outbound.ts). */
+const REFUSED_DEVICE = 'This device’s push address is not one the portal may send to, so the device was removed. Turn notifications on again on it.';
+
 /**
  * Web Push (RFC 8030) with VAPID (RFC 8292) and the payload encrypted for the device (aes128gcm,
- * RFC 8291) by web-push. The request is sent with fetch, so a push service on plain http (the
- * tests' stand-in) is reached the same way as a real one.
+ * RFC 8291) by web-push. Sent only to a push service domain/push.ts admits, through the outbound
+ * guard (the address checked at send time, no redirect followed); an origin PUSH_HOSTS names in
+ * full (the tests' stand-in on plain http) is reached the same way.
  */
-export function pushChannel(ctx: Pick<Ctx, 'config' | 'dbh'>): Channel {
+export function pushChannel(ctx: Pick<Ctx, 'config' | 'dbh' | 'log'>): Channel {
   const { db } = ctx.dbh;
   // One signed JWT per push service, used until an hour before it expires: signing is most of a push's CPU.
   const signed = new Map<string, { authorization: string; key: string; until: number }>();
@@ -121,6 +127,11 @@ export function pushChannel(ctx: Pick<Ctx, 'config' | 'dbh'>): Channel {
     signed.set(aud, { authorization: Authorization, key: keys.publicKey, until: now + (JWT_S - 3600) * 1000 });
     return Authorization;
   };
+  /** A device whose endpoint the guard refuses: removed, with the same words whatever the reason, so a lead's timeline tells nothing about the network. */
+  const refused = (id: number, why: string): Sent => {
+    ctx.log.warn({ device: id }, `push endpoint refused: ${why}`);
+    return { ok: false, error: REFUSED_DEVICE, gone: true };
+  };
   return {
     async send(n: Outgoing): Promise<Sent> {
       const id = Number(n.target);
@@ -128,6 +139,8 @@ export function pushChannel(ctx: Pick<Ctx, 'config' | 'dbh'>): Channel {
         ? await db.selectFrom('push_subscriptions').selectAll().where('id', '=', id).where('user_id', '=', n.userId).executeTakeFirst()
         : undefined;
       if (!sub) return { ok: false, error: 'Notifications were turned off on this device.', gone: true };
+      const verdict = pushEndpointVerdict(sub.endpoint, ctx.config.PUSH_HOSTS);
+      if (!verdict.ok) return refused(sub.id, 'not a push service the portal sends to');
       const keys = await vapidKeys(ctx);
       let details: ReturnType<typeof webpush.generateRequestDetails>;
       try {
@@ -142,19 +155,23 @@ export function pushChannel(ctx: Pick<Ctx, 'config' | 'dbh'>): Channel {
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(details.headers)) if (k.toLowerCase() !== 'content-length') headers[k] = String(v);
-      let res: Response;
+      let res: OutboundAnswer;
       try {
-        res = await fetch(details.endpoint, {
+        res = await outbound(details.endpoint, {
           method: 'POST',
           headers,
           body: details.body ? new Uint8Array(details.body) : undefined,
-          signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+          timeoutMs: SEND_TIMEOUT_MS,
+          trusted: verdict.trusted,
         });
-        await res.body?.cancel();
       } catch (err) {
+        if (err instanceof OutboundRefused) return refused(sub.id, err.message);
         return { ok: false, error: `The push service could not be reached: ${(err as Error).message}` };
       }
-      const sent = answerOf(res.status, res.headers.get('location'));
+      // No push service sends a push on elsewhere: a redirect is not followed, and the device goes.
+      if (res.status >= 300 && res.status < 400) return refused(sub.id, `the push service answered ${res.status} (a redirect)`);
+      const location = res.headers.location;
+      const sent = answerOf(res.status, typeof location === 'string' ? location : null);
       if (sent.ok) await db.updateTable('push_subscriptions').set({ last_used_at: Date.now() }).where('id', '=', sub.id).execute();
       return sent;
     },

@@ -72,7 +72,8 @@ export function vapidRefusal(authorization: string | undefined, origin: string, 
   return null;
 }
 
-export async function startPushService() {
+/** `port`: where it listens (a portal started before it names it in PUSH_HOSTS); left out, a free one. */
+export async function startPushService({ port: fixed = 0 }: { port?: number } = {}) {
   const subs = new Map<string, { ecdh: crypto.ECDH; auth: string; answer?: number }>();
   const received: Push[] = [];
   const refused: { sub: string; reason: string }[] = [];
@@ -112,7 +113,7 @@ export async function startPushService() {
     });
   });
 
-  let port = 0;
+  let port = fixed;
   const listen = () => new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
   await listen();
   port = (server.address() as AddressInfo).port;

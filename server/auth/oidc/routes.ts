@@ -10,6 +10,7 @@ import { providerOf, RECHECK_MS, scopeFor } from './client';
 import { seal } from './seal';
 import { linkSignInOn, redirectUri, setLinkSignIn, ssoConfigured } from './settings';
 import type { SignInSettings } from '../../../domain/signin';
+import { parseEmail } from '../../../domain/email';
 
 const FLOW_COOKIE = 'bdc_oidc';
 const FLOW_MS = 10 * 60 * 1000;
@@ -80,8 +81,10 @@ export async function oidcRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       if (!idToken) throw new Refused('the provider sent no ID token');
       // Some providers put the address in the ID token, others only behind their userinfo endpoint.
       const claims = typeof idToken.email === 'string' ? idToken : await client.fetchUserInfo(provider, tokens.access_token, idToken.sub);
-      const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-      if (!email) throw new Refused('the provider names no e-mail address');
+      if (typeof claims.email !== 'string' || !claims.email) throw new Refused('the provider names no e-mail address');
+      // Read as every address is: a claim that is no plain address (a second @, quotes, a Kelvin sign) matches no one.
+      const email = parseEmail(claims.email)?.address;
+      if (!email) throw new Refused(`the provider's address ${JSON.stringify(claims.email)} is not a valid e-mail address`);
       // Microsoft Entra ID sends no email_verified; its optional claim xms_edov says the same thing.
       const verified = claims.email_verified === true || claims.xms_edov === true;
       const user = await admitUser(ctx, email, req.log, { verified });
