@@ -59,3 +59,17 @@ export function labelledFields(text: string): Prefill {
 
 /** The domain of a sender's address ('' when none): a mail lead's source when its ADF names no provider. */
 export const senderDomain = (address: string) => /@([^@\s>]+)\s*$/.exec(address.trim())?.[1]?.toLowerCase() ?? '';
+
+/** The slowest a message may come in by SMTP: bytes a second on average since its DATA began, once a grace period is over (0: no minimum). */
+export interface RateRule {
+  bytesPerSecond: number;
+  graceMs: number;
+}
+
+/** The first moment a DATA phase begun at `began`, with `bytes` received, may be too slow: when to look again. */
+export const slowFrom = (began: number, bytes: number, rule: RateRule) =>
+  rule.bytesPerSecond > 0 ? began + Math.max(rule.graceMs, (bytes / rule.bytesPerSecond) * 1000) : Infinity;
+
+/** Whether it is too slow at `now`: past the grace period, and under the minimum on average. */
+export const tooSlow = (began: number, bytes: number, now: number, rule: RateRule) =>
+  rule.bytesPerSecond > 0 && now - began >= rule.graceMs && bytes * 1000 < rule.bytesPerSecond * (now - began);

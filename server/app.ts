@@ -8,7 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config';
 import type { Db, DbHandle } from './db';
-import { isUnavailable, ping } from './db';
+import { ping, unreachable } from './db';
 import type { Ctx } from './context';
 import { createBus, type Bus } from './events/bus';
 import { createMailer, escapeHtml, type Mailer } from './mail/mailer';
@@ -226,8 +226,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       const msg = err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError ? 'The request body is not valid JSON.' : err.message;
       return reply.status(status).send({ error: msg });
     }
-    if (isUnavailable(err)) {
-      req.log.warn({ err }, 'the database did not answer; the request was refused with 503');
+    const database = unreachable(err);
+    if (database) {
+      req.log.warn({ err, database }, `the database could not be reached (${database}); the request was refused with 503`);
       return reply.status(503).header('retry-after', String(RETRY_AFTER_S)).send({ error: DATABASE_DOWN, code: 'database_unavailable' });
     }
     req.log.error({ err }, 'request failed');

@@ -65,6 +65,11 @@ const url = (protocols: string[]) =>
 
 const validZone = isTimeZone;
 
+const minutes = z.coerce
+  .number({ error: 'must be a number of minutes, more than 0 and at most 1440' })
+  .gt(0, 'must be a number of minutes, more than 0 and at most 1440')
+  .max(1440, 'must be a number of minutes, more than 0 and at most 1440');
+
 /** Lead addresses: `leads@dealer.com` (the first store's), `leads@dealer.com=NSH` (a store's by code) or `=group` (by dealer). */
 const addressList = z
   .string()
@@ -125,6 +130,20 @@ const schema = z.object({
   INBOUND_SMTP_CERT: filePath.optional(),
   INBOUND_SMTP_KEY: filePath.optional(),
   INBOUND_SMTP_PER_MINUTE: z.coerce.number().int().min(1).max(600_000).default(600),
+  // The receiver's deadlines (server/mailin/receiver.ts): minutes may be fractions.
+  INBOUND_SMTP_SESSION_MINUTES: minutes.default(10),
+  INBOUND_SMTP_DATA_MINUTES: minutes.default(5),
+  INBOUND_SMTP_MIN_BYTES_PER_SECOND: z.coerce
+    .number({ error: 'must be 0 (no minimum) to 1000000 bytes a second' })
+    .int('must be 0 (no minimum) to 1000000 bytes a second')
+    .min(0, 'must be 0 (no minimum) to 1000000 bytes a second')
+    .max(1_000_000, 'must be 0 (no minimum) to 1000000 bytes a second')
+    .default(1024),
+  INBOUND_SMTP_RATE_GRACE_SECONDS: z.coerce
+    .number({ error: 'must be 0 to 3600 seconds' })
+    .min(0, 'must be 0 to 3600 seconds')
+    .max(3600, 'must be 0 to 3600 seconds')
+    .default(30),
   IMAP_URL: url(['imap:', 'imaps:']).optional(),
   IMAP_POLL_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   // Web Push (server/notices/push.ts): generated once and kept in the database unless set; the subject is a mailto: or https: address the push services may contact.

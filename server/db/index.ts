@@ -46,11 +46,11 @@ export async function openDb(opts: {
     // time (the year's funnel report, 200,000 leads: p50 240–280 ms with it, 180–210 ms without).
     // Options in the address or PGOPTIONS still say the last word.
     const options = ['-c jit=off', process.env.PGOPTIONS].filter(Boolean).join(' ');
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, options, max: 10, connectionTimeoutMillis: 5000, keepAlive: true });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, options, max: 10, connectionTimeoutMillis: 5000, keepAlive: true, Client: Opening });
     // A connection the server drops (restart, failover, a terminated backend) emits 'error'; with
     // no listener that would end the process. The pool listens only while a connection is idle,
     // so each connection gets a listener of its own for its whole life: the query in flight
-    // fails (the request answers 503, see isUnavailable) and the pool replaces the connection.
+    // fails (the request answers 503, see unreachable) and the pool replaces the connection.
     const dropped = (err: Error) => opts.onConnectionError?.(err);
     pool.on('error', dropped);
     pool.on('connect', (client) => client.on('error', dropped));
@@ -251,23 +251,50 @@ export async function ping(db: Db): Promise<void> {
   await sql`select 1`.execute(db);
 }
 
-/** PostgreSQL's error classes that mean "the connection or the server is gone for now": 08 connection exception, 57P0x shut down or starting up, 53300 too many connections. */
-const GONE_CODES = /^(08|57P0[1-3]$|53300$)/;
-/** What the pg driver and Node say when a connection drops, cannot open, or times out. */
-const GONE_MESSAGES = /Connection terminated|not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end/i;
-const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'SQLITE_BUSY']);
+/** Errors met while opening a connection: whatever their code (refused, no such database, a wrong password, not now), the database could not be reached. */
+const opening = new WeakSet<object>();
+
+/** The pool's client: marks what failed its opening, for unreachable(). */
+class Opening extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): void;
+  override connect(callback?: ((err: Error) => void) | ((err: null, c: pg.Client) => void)): Promise<pg.Client> | void {
+    const mark = (err: Error) => {
+      if (isRecord(err)) opening.add(err);
+      return err;
+    };
+    if (!callback) return super.connect().catch((err: Error) => Promise.reject(mark(err)));
+    const done = callback as (err: Error | null, c?: pg.Client) => void;
+    super.connect((err: Error | null) => (err ? done(mark(err)) : done(null, this)));
+  }
+}
 
 /**
- * True for an error that says the database cannot be reached right now rather than that the
- * request was wrong: the request answers 503 with Retry-After, and its transaction was rolled back.
+ * PostgreSQL's codes for "the connection or the server is gone, or will not take us, for now": 08 connection exception, 57P0x shut
+ * down, starting up or dropped, 53 insufficient resources (too many connections, disk full), 3D000 no such database, 28 not let in.
  */
-export function isUnavailable(err: unknown): boolean {
-  if (!isRecord(err)) return false;
+const GONE_CODES = /^(08|57P0[1-5]$|53|3D000$|28)/;
+/** The same, said by Node, the driver and SQLite (busy beyond its busy timeout, a file it cannot open, a full disk). */
+const NET_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|SQLITE_BUSY.*|SQLITE_CANTOPEN.*|SQLITE_FULL)$/;
+/** What the pg driver says when a connection drops, cannot open, or times out, and PostgreSQL when a database takes no connections (55000, a code it uses for much else). */
+const GONE_MESSAGES =
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end|is not currently accepting connections/i;
+
+/**
+ * Why the database cannot be reached right now (its code, else "connection lost"), or null when the
+ * error says the request was wrong: such a request answers 503 with Retry-After, and its transaction
+ * was rolled back.
+ */
+export function unreachable(err: unknown): string | null {
+  if (!isRecord(err)) return null;
   const { code, message, errors } = err;
-  if (typeof code === 'string' && (GONE_CODES.test(code) || NET_CODES.has(code))) return true;
-  if (typeof message === 'string' && GONE_MESSAGES.test(message)) return true;
+  const known = typeof code === 'string' && code ? code : null;
+  if (opening.has(err)) return known ?? 'could not connect';
+  if (known && (GONE_CODES.test(known) || NET_CODES.test(known))) return known;
+  if (typeof message === 'string' && GONE_MESSAGES.test(message)) return known ?? 'connection lost';
   // Node reports a refused connection to a host with several addresses as an AggregateError.
-  return Array.isArray(errors) && errors.some(isUnavailable);
+  return Array.isArray(errors) ? (errors.map(unreachable).find((r) => r !== null) ?? null) : null;
 }
 
 /** A write refused by a unique constraint, on either database. */

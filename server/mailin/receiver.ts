@@ -5,6 +5,8 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ctx } from '../context';
 import { take } from '../http/limits';
 import { keepMail, leadAddress, type LeadAddress } from './service';
+import { clientKey } from '../../domain/clients';
+import { slowFrom, tooSlow, type RateRule } from '../../domain/mailin';
 
 /** The largest message taken: far above a lead mail with its attachments. */
 export const MAX_MAIL = 10 * 1024 * 1024;
@@ -29,11 +31,27 @@ interface Connection {
 /** An SMTP refusal: its code and the text the sending server reports to its user. */
 const refuse = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
 
+/** A span as a sender's user reads it: "10 minutes", "0.6 s". */
+const span = (ms: number) => (ms >= 60_000 ? `${+(ms / 60_000).toFixed(1)} minutes` : `${+(ms / 1000).toFixed(1)} s`);
+
+/** What the receiver holds of one open connection it took. */
+interface Held {
+  /** Who it counts as (clientKey). */
+  client: string;
+  /** Answered 421 and closing: nothing more of it is read or stored. */
+  cut: boolean;
+  /** Its session's deadline. */
+  timer: NodeJS.Timeout;
+}
+
 /**
  * The built-in SMTP receiver for lead mail (INBOUND_SMTP_PORT): takes mail only for lead
  * addresses (anything else is refused at RCPT TO, so it never relays), up to 10 MB, a burst then
  * a rate of messages per client (across app servers), of bytes per client, and a few connections per client, with
- * STARTTLS when a certificate is set. A message is stored, sealed, before the 250 that says it
+ * STARTTLS when a certificate is set. A client is an IPv4 address or an IPv6 /64 (clientKey). No
+ * one holds a connection without end: a session, and each message's DATA, have a deadline, and a
+ * message must come in at a least rate on average; over any of them the connection is answered
+ * 421 and closed, and nothing of the message is stored. A message is stored, sealed, before the 250 that says it
  * arrived; `stored` then wakes the reader.
  */
 export async function startReceiver(ctx: Ctx, stored: () => void) {
@@ -42,7 +60,11 @@ export async function startReceiver(ctx: Ctx, stored: () => void) {
   const open = new Map<string, number>();
   const wanted = new Map<string, LeadAddress[]>();
   const bucket = { burst: Math.min(100, c.INBOUND_SMTP_PER_MINUTE), perMinute: c.INBOUND_SMTP_PER_MINUTE };
-  const client = (s: SMTPServerSession) => s.remoteAddress || 'unknown';
+  const client = (s: SMTPServerSession) => clientKey(s.remoteAddress);
+  const held = new Map<string, Held>();
+  const sessionMs = c.INBOUND_SMTP_SESSION_MINUTES * 60_000;
+  const dataMs = c.INBOUND_SMTP_DATA_MINUTES * 60_000;
+  const rate: RateRule = { bytesPerSecond: c.INBOUND_SMTP_MIN_BYTES_PER_SECOND, graceMs: c.INBOUND_SMTP_RATE_GRACE_SECONDS * 1000 };
   // Per client: the bytes it may still send, as of when (a token bucket of bytes).
   const budget = new Map<string, { bytes: number; at: number }>();
   const allowance = (who: string, now = Date.now()) => {
@@ -65,16 +87,22 @@ export async function startReceiver(ctx: Ctx, stored: () => void) {
     socketTimeout: 60_000,
     logger: false,
     onConnect(session, done) {
-      const n = (open.get(client(session)) ?? 0) + 1;
-      if (n > CONNECTIONS_PER_CLIENT) return done(refuse(421, `Too many connections from ${client(session)}; close some and try again.`));
-      open.set(client(session), n);
+      const who = client(session);
+      const n = (open.get(who) ?? 0) + 1;
+      if (n > CONNECTIONS_PER_CLIENT) return done(refuse(421, `Too many connections from ${who}; close some and try again.`));
+      // A client that left while its name was being looked up is gone already: it holds nothing.
+      if (!connectionOf(session)) return done();
+      open.set(who, n);
+      const timer = setTimeout(() => {
+        hangUp(session, `This connection has been open for ${span(sessionMs)}, the longest a connection may; connect again to send more.`);
+        if (!connectionOf(session)) release(session);
+      }, sessionMs).unref();
+      held.set(session.id, { client: who, cut: false, timer });
       done();
     },
     onClose(session) {
-      const n = (open.get(client(session)) ?? 1) - 1;
-      if (n > 0) open.set(client(session), n);
-      else open.delete(client(session));
       wanted.delete(session.id);
+      release(session);
     },
     onMailFrom(_from, session, done) {
       wanted.delete(session.id);
@@ -112,26 +140,53 @@ export async function startReceiver(ctx: Ctx, stored: () => void) {
       // nothing more of it is read: reading a fast sender's stream to its end is what held up
       // everyone else. Its next MAIL FROM is refused (450) until its budget has come back.
       let over = false;
+      // The DATA phase's deadline, and the least rate it must keep on average (checked when it may
+      // first fall short, then again as what came in moves that moment on).
+      const began = Date.now();
+      let bytes = 0;
+      const cut = (text: string) => {
+        over = true;
+        chunks.length = 0;
+        hangUp(session, text);
+      };
+      const deadline = setTimeout(() => cut(`The message took longer than ${span(dataMs)} to send; it was not taken. Try again.`), dataMs).unref();
+      let pace: NodeJS.Timeout | undefined;
+      const watch = () => {
+        const at = slowFrom(began, bytes, rate);
+        if (at === Infinity) return;
+        pace = setTimeout(
+          () => {
+            if (over) return;
+            if (!tooSlow(began, bytes, Date.now(), rate)) return watch();
+            cut(`The message came in slower than ${rate.bytesPerSecond} bytes a second; it was not taken. Try again.`);
+          },
+          Math.max(1, at - Date.now()),
+        ).unref();
+      };
+      watch();
+      const stop = () => {
+        clearTimeout(deadline);
+        clearTimeout(pace);
+      };
       stream.on('data', (b: Buffer) => {
-        if (over) return;
+        if (over || held.get(session.id)?.cut) return;
+        bytes += b.length;
         spend(client(session), b.length);
-        if (allowance(client(session)) < 0) {
-          over = true;
-          chunks.length = 0;
-          return hangUp(
-            session,
-            `Too much mail from ${client(session)}; try this message again in ${Math.ceil(-allowance(client(session)) / BYTES_PER_SECOND)} s.`,
-          );
-        }
+        if (allowance(client(session)) < 0)
+          return cut(`Too much mail from ${client(session)}; try this message again in ${Math.ceil(-allowance(client(session)) / BYTES_PER_SECOND)} s.`);
         if (!stream.sizeExceeded) {
           chunks.push(b);
           hash.update(b);
         }
       });
-      stream.on('error', (err) => done(err));
+      stream.on('error', (err) => {
+        stop();
+        done(err);
+      });
       stream.on('end', () => {
-        // Already answered and closing (hangUp): the connection takes no second answer.
-        if (over) return done(refuse(421, 'Too much mail.'));
+        stop();
+        // Already answered and closing (hangUp): the connection takes no second answer, and nothing of the message is kept.
+        if (over || held.get(session.id)?.cut) return done(refuse(421, 'The connection was closed.'));
         if (stream.sizeExceeded) return done(refuse(552, `The message is larger than ${MAX_MAIL / 1024 / 1024} MB; it was not taken.`));
         const raw = Buffer.concat(chunks);
         const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
@@ -155,10 +210,25 @@ export async function startReceiver(ctx: Ctx, stored: () => void) {
    * tries again later).
    */
   const hangUp = (session: SMTPServerSession, text: string) => {
-    const conn = [...(server as unknown as { connections: Set<Connection> }).connections].find((c) => c.session === session);
+    const h = held.get(session.id);
+    if (h?.cut) return;
+    if (h) h.cut = true;
+    const conn = connectionOf(session);
     if (!conn) return;
     conn.send(421, text);
     conn._socket.destroySoon();
+  };
+  const connectionOf = (session: SMTPServerSession) =>
+    [...(server as unknown as { connections: Set<Connection> }).connections].find((c) => c.session === session);
+  /** Lets a connection's hold go: only one it took counts (one refused at connect never did). */
+  const release = (session: SMTPServerSession) => {
+    const h = held.get(session.id);
+    if (!h) return;
+    held.delete(session.id);
+    clearTimeout(h.timer);
+    const n = (open.get(h.client) ?? 1) - 1;
+    if (n > 0) open.set(h.client, n);
+    else open.delete(h.client);
   };
   server.on('error', (err) => ctx.log.warn({ err }, 'lead mail receiver: a connection failed'));
   await new Promise<void>((resolve, reject) => {
