@@ -10,6 +10,7 @@ import { BAD_TEXT, isCleanText } from '../http/text';
 import { keyword, type MobileState } from '../../domain/notices-phone';
 import type { UserRow } from '../users/repo';
 import { sendText, signatureValid, smsEnabled, type Fields } from './sms';
+import { takeStatus } from './sms-status';
 
 const CODE_TTL_MS = 10 * 60_000;
 const CODE_TRIES = 5;
@@ -36,12 +37,14 @@ const hashCode = (secret: string, userId: string, mobile: string, code: string) 
 const TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 /** A webhook's fields: text of bounded length; the provider sends more fields than these, which are signed but not read. */
+const MESSAGE_SID = /^[A-Z]{2}[0-9a-f]{32}$/;
 const inbound = z.object({
+  MessageSid: z.string().regex(MESSAGE_SID),
   From: z.string().max(40),
   Body: z.string().max(1600),
 });
 const status = z.object({
-  MessageSid: z.string().regex(/^[A-Z]{2}[0-9a-f]{32}$/),
+  MessageSid: z.string().regex(MESSAGE_SID),
   MessageStatus: z.string().regex(/^[a-z_]{1,30}$/),
   ErrorCode: z
     .string()
@@ -205,42 +208,55 @@ async function webhooks(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   }
 
   app.post('/sms/inbound', { config: { access: 'public' }, bodyLimit: WEBHOOK_LIMIT }, async (req, reply) => {
-    const { From, Body } = parse(inbound, signed(req));
+    const { MessageSid, From, Body } = parse(inbound, signed(req));
     const said = keyword(Body);
     const now = Date.now();
-    let changed: { id: string }[] = [];
-    if (said === 'stop') {
-      changed = await db
-        .updateTable('users')
-        .set({ sms_stopped_at: now })
-        .where('mobile', '=', From)
-        .where('mobile_confirmed_at', 'is not', null)
-        .where('sms_stopped_at', 'is', null)
-        .returning('id')
-        .execute();
-      if (changed.length) req.log.info({ from: From }, 'texts stopped from the phone');
-    } else if (said === 'start') {
-      changed = await db
-        .updateTable('users')
-        .set({ sms_stopped_at: null })
-        .where('mobile', '=', From)
-        .where('mobile_confirmed_at', 'is not', null)
-        .returning('id')
-        .execute();
-    }
+    const changed = await db.transaction().execute(async (trx) => {
+      // A text is acted on once: the same signed webhook again (a replay) finds its id taken.
+      const first = await trx
+        .insertInto('sms_inbound')
+        .values({ message_sid: MessageSid, received_at: now })
+        .onConflict((oc) => oc.column('message_sid').doNothing())
+        .returning('message_sid')
+        .executeTakeFirst();
+      if (!first) {
+        req.log.info({ sid: MessageSid }, 'an inbound text seen before; ignored');
+        return [];
+      }
+      if (said === 'stop')
+        return trx
+          .updateTable('users')
+          .set({ sms_stopped_at: now })
+          .where('mobile', '=', From)
+          .where('mobile_confirmed_at', 'is not', null)
+          .where('sms_stopped_at', 'is', null)
+          .returning('id')
+          .execute();
+      if (said === 'start')
+        return trx
+          .updateTable('users')
+          .set({ sms_stopped_at: null })
+          .where('mobile', '=', From)
+          .where('mobile_confirmed_at', 'is not', null)
+          .returning('id')
+          .execute();
+      return [];
+    });
+    if (said === 'stop' && changed.length) req.log.info({ from: From }, 'texts stopped from the phone');
     for (const { id } of changed) ctx.bus.publish({ topic: 'profile', userId: id });
     return reply.type('text/xml; charset=utf-8').send(TWIML);
   });
 
   app.post('/sms/status', { config: { access: 'public' }, bodyLimit: WEBHOOK_LIMIT }, async (req, reply) => {
     const { MessageSid, MessageStatus, ErrorCode } = parse(status, signed(req));
-    const now = Date.now();
-    const notice = () => db.updateTable('notices').where('channel', '=', 'sms').where('provider_id', '=', MessageSid).where('state', '=', 'sent');
-    if (MessageStatus === 'delivered') await notice().set({ state: 'delivered', delivered_at: now }).execute();
+    const at = Date.now();
+    if (MessageStatus === 'delivered') await takeStatus(db, MessageSid, { state: 'delivered', at });
     else if (MessageStatus === 'undelivered' || MessageStatus === 'failed')
-      await notice()
-        .set({ state: 'failed', error: `The text was not delivered (${MessageStatus}${ErrorCode ? `, error ${ErrorCode}` : ''}).` })
-        .execute();
+      await takeStatus(db, MessageSid, {
+        state: 'failed',
+        error: `The text was not delivered (${MessageStatus}${ErrorCode ? `, error ${ErrorCode}` : ''}).`,
+        at,
+      });
     return reply.status(204).send();
   });
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +6,9 @@ import { DIALECTS, testApp, type TestApp } from '../test/harness';
 import { startSmsProvider, type SmsProvider } from '../test/sms-provider';
 import { insertUser, type UserRow } from '../users/repo';
 import { BAD_TEXT } from '../http/text';
+import { until } from '../test/until';
 import { signatureValid, smsChannel } from './sms';
+import { noticeBox } from './sender';
 import { BAD_SIGNATURE, CODES_PER_HOUR, EXPIRED, LOCKED, NO_CODE, NOT_SET_UP, TAKEN, TOO_SOON, tooMany } from './sms-routes';
 import type { Outgoing } from './channels';
 
@@ -228,6 +231,50 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
 
     expect((await sms.sendInbound('+18435550155', 'START')).status).toBe(200);
     expect((await call(cookie, 'GET', '/profile/mobile')).json().stopped).toBe(false);
+  });
+
+  it('acts once on a signed text sent again: a replayed STOP after START stops nothing', async () => {
+    const { cookie } = await confirmed('replay.sms@dealer.test', '+18435550211');
+    const stopped = async () => (await call(cookie, 'GET', '/profile/mobile')).json().stopped;
+    const sid = `SM${crypto.randomBytes(16).toString('hex')}`;
+    expect((await sms.sendInbound('+18435550211', 'STOP', 'good', sid)).status).toBe(200);
+    expect(await stopped()).toBe(true);
+    expect((await sms.sendInbound('+18435550211', 'START')).status).toBe(200);
+    expect(await stopped()).toBe(false);
+    const replay = await sms.sendInbound('+18435550211', 'STOP', 'good', sid);
+    expect([replay.status, replay.type]).toEqual([200, expect.stringMatching(/^text\/xml/)]);
+    expect(await stopped()).toBe(false);
+  });
+
+  it("keeps a status that comes before the text's id is stored, and applies it once it is", async () => {
+    const { u } = await confirmed('early.sms@dealer.test', '+18435550222');
+    sms.statusFirst('delivered');
+    const now = Date.now();
+    const body = { title: 'New lead', text: 'New lead: Early Ed. Accept: https://x/l/2', url: '/leads/2' };
+    const { id } = await t.db
+      .insertInto('notices')
+      .values({
+        user_id: u.id,
+        store_id: 1,
+        lead_id: null,
+        kind: 'lead',
+        channel: 'sms',
+        target: '+18435550222',
+        once_key: `test:early:${now}`,
+        body: noticeBox(t.app.ctx.secret).sealJson(body),
+        state: 'queued',
+        attempts: 0,
+        next_at: now,
+        expires_at: now + 3_600_000,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    t.app.ctx.notices?.wake();
+    const row = () => t.db.selectFrom('notices').select(['state', 'provider_id', 'delivered_at']).where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    // The provider reported the delivery before it answered the send (with the id): the delivery is not lost.
+    await until(async () => (await row()).state === 'delivered', 'the early delivery applied');
+    expect(await row()).toEqual({ state: 'delivered', provider_id: (await sms.textTo('+18435550222', 2)).sid, delivered_at: expect.any(Number) });
   });
 
   it('refuses hostile webhooks with a 4xx: NUL, lone surrogates, broken UTF-8, 10,000 characters, JSON', async () => {
