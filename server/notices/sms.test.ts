@@ -9,7 +9,7 @@ import { BAD_TEXT } from '../http/text';
 import { until } from '../test/until';
 import { signatureValid, smsChannel } from './sms';
 import { noticeBox } from './sender';
-import { BAD_SIGNATURE, CODES_PER_HOUR, EXPIRED, LOCKED, NO_CODE, NOT_SET_UP, TAKEN, TOO_SOON, tooMany } from './sms-routes';
+import { BAD_SIGNATURE, CODES_PER_HOUR, EXPIRED, LOCKED, NO_CODE, NOT_SET_UP, TOO_SOON, tooMany } from './sms-routes';
 import type { Outgoing } from './channels';
 
 const freePort = () =>
@@ -138,13 +138,12 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
     expect(await userRow(u.id)).toMatchObject({ mobile: null, mobile_confirmed_at: null });
   });
 
-  it('refuses bad numbers and codes with a message, and a number someone else confirmed, changing nothing', async () => {
+  it('refuses bad numbers and codes with a message, changing nothing', async () => {
     const { cookie } = await confirmed('taken.sms@dealer.test', '+18435550133');
     const other = await insertUser(t.db, { email: 'other.sms@dealer.test' });
     const otherCookie = await t.signIn(other.email);
     const sent = sms.requests;
     const bodies: [unknown, RegExp][] = [
-      [{ mobile: '+18435550133' }, new RegExp(TAKEN)],
       [{ mobile: 'call me' }, /^Enter a mobile number like/],
       [{ mobile: 'x'.repeat(10_000) }, /^Enter a mobile number like/],
       [{ mobile: '+1843555\u00000144' }, new RegExp(BAD_TEXT.replace(/[.()]/g, '\\$&'))],
@@ -183,6 +182,30 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
     const third = await insertUser(t.db, { email: 'third.sms@dealer.test' });
     const free = await call(await t.signIn(third.email), 'PUT', '/profile/mobile', { mobile: '+18435550133' });
     expect(free.json()).toMatchObject({ pending: '+18435550133' });
+  });
+
+  it("answers a colleague's number as any other; whoever confirms the texted code gets it, and the earlier holder is told, not by whom", async () => {
+    const { u: first, cookie: firstCookie } = await confirmed('first.sms@dealer.test', '+18435550233');
+    const second = await insertUser(t.db, { email: 'second.sms@dealer.test', name: 'Sid Second' });
+    const cookie = await t.signIn(second.email);
+    const put = await call(cookie, 'PUT', '/profile/mobile', { mobile: '+18435550233' });
+    expect([put.statusCode, put.json()]).toEqual([200, { enabled: true, mobile: null, stopped: false, pending: '+18435550233' }]);
+    // Until he confirms, the number stays the first one's.
+    expect((await call(firstCookie, 'GET', '/profile/mobile')).json().mobile).toBe('+18435550233');
+    const seen = t.smtp.count(first.email);
+    const code = codeIn((await sms.textTo('+18435550233', 2)).body);
+    const ok = await call(cookie, 'POST', '/profile/mobile/confirm', { code });
+    expect([ok.statusCode, ok.json().mobile]).toEqual([200, '+18435550233']);
+    expect((await call(firstCookie, 'GET', '/profile/mobile')).json()).toEqual({ enabled: true, mobile: null, stopped: false, pending: null });
+    const told = await t.smtp.mailTo(first.email, 5000, seen);
+    expect(told.subject).toBe('Your mobile number was removed');
+    expect(told.text).toMatch(/\+1 843-555-0233 was confirmed by someone else/);
+    const body = told.text
+      .split(/\r?\n\r?\n/)
+      .slice(1)
+      .join('\n');
+    for (const who of ['Sid', 'Second']) expect(body).not.toContain(who);
+    expect(told.text).not.toContain(second.email);
   });
 
   it('sends at most five codes an hour to a person, one a minute', async () => {
