@@ -6,7 +6,7 @@ import { HAND_OUT_WHOM, SKIP_WHOM } from './rotation';
 import { isValidDayKey } from './time';
 import { CONTACT_CHANNELS } from './speed';
 import { CONTACT_OUTCOMES, LOCAL_TIME } from './stages';
-import { BAD_CODE, BAD_TIMEZONE, isTimeZone, readCode } from './stores';
+import { BAD_CODE, BAD_TIMEZONE, isTimeZone, newCodeError, readCode } from './stores';
 import { BAD_DEALER, MAX_DEALER } from './dealers';
 
 const MAX_TEXT = 200;
@@ -142,7 +142,12 @@ const timezone = text(BAD_TIMEZONE, 64).refine(isTimeZone, { error: BAD_TIMEZONE
 /** The stores a person is in, by code: at least one. */
 const storeCodes = z.array(storeCode, { error: 'stores must be a list of store codes' }).min(1, { error: 'Choose at least one store' }).max(100);
 
-export const storeSchema = body({ name: text('Store name is required', 80), code: storeCode, timezone });
+/** A new store's code: a code, and none the portal reads as something else (domain/stores.ts RESERVED_CODES). */
+const newStoreCode = z.unknown().transform((v, ctx) => {
+  const error = newCodeError(v);
+  return error ? (ctx.addIssue({ code: 'custom', message: error }), z.NEVER) : (readCode(v) as string);
+});
+export const storeSchema = body({ name: text('Store name is required', 80), code: newStoreCode, timezone });
 export const storePatchSchema = body({ name: text('Store name is required', 80).optional(), timezone: timezone.optional() });
 export const chooseStoreSchema = body({ code: storeCode });
 /** A dealer (its name or id, as a group key's sender writes it) mapped to a store. */
