@@ -3,6 +3,7 @@ import { addDays, floorState, MAX_TIME_OFF_NOTE, type BusinessHours } from './ho
 import { formatMonthDay } from './format';
 import { dayKey, isValidDayKey, parseDayKey } from './time';
 import { businessHoursSchema } from './rules';
+import { isOneLine, notOneLineText } from './text';
 
 /** A spell of time off: days on the store's clock, first and last included. */
 export interface TimeOff {
@@ -86,7 +87,7 @@ export const timeOffSchema = strict({
     .string({ error: 'The note must be text' })
     .trim()
     .max(MAX_TIME_OFF_NOTE, { error: `The note may be at most ${MAX_TIME_OFF_NOTE} characters`, abort: true })
-    .refine((s) => !/\p{Cc}/u.test(s), { error: 'The note may not hold control characters' })
+    .refine(isOneLine, { error: notOneLineText('The note') })
     .optional()
     .nullable(),
 })
