@@ -3,6 +3,7 @@ import { addDays, floorState, MAX_TIME_OFF_NOTE, type BusinessHours } from './ho
 import { formatMonthDay } from './format';
 import { dayKey, isValidDayKey, parseDayKey } from './time';
 import { businessHoursSchema } from './rules';
+import { isOneLine, notOneLineText } from './text';
 
 /** A spell of time off: days on the store's clock, first and last included. */
 export interface TimeOff {
@@ -35,6 +36,27 @@ export function awayReason(hours: BusinessHours, timeOff: readonly TimeOff[], no
   return null;
 }
 
+/** Who sets or removes someone's time off. */
+export interface TimeOffSetter {
+  id: string;
+  /** A group manager: he answers for every store. */
+  groupManager: boolean;
+}
+
+/**
+ * Where new time off holds: the person's own and a group manager's in every store he works in
+ * (null); a store manager's in the store she sets it in alone, as she answers for her floor and
+ * not for another store's (each store's line reads its own away mark, so this costs it nothing).
+ */
+export const timeOffStore = (setter: TimeOffSetter, personId: string, store: number): number | null =>
+  setter.id === personId || setter.groupManager ? null : store;
+
+/** Whether the setter may remove time off that holds in `where` (null: every store): only he or a group manager removes one that holds everywhere. */
+export const mayRemoveTimeOff = (setter: TimeOffSetter, personId: string, where: number | null): boolean =>
+  where !== null || setter.id === personId || setter.groupManager;
+
+export const holdsEverywhereText = (name: string) => `This time off holds in every store ${name} works in: he or a group manager can remove it.`;
+
 /** His hours as stored (memberships.hours): unreadable or absent is null, whenever the store is open. */
 export function readHours(text: string | null | undefined): BusinessHours {
   if (!text) return null;
@@ -65,7 +87,7 @@ export const timeOffSchema = strict({
     .string({ error: 'The note must be text' })
     .trim()
     .max(MAX_TIME_OFF_NOTE, { error: `The note may be at most ${MAX_TIME_OFF_NOTE} characters`, abort: true })
-    .refine((s) => !/\p{Cc}/u.test(s), { error: 'The note may not hold control characters' })
+    .refine(isOneLine, { error: notOneLineText('The note') })
     .optional()
     .nullable(),
 })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { STAGES } from './stages';
+import { isOneLine } from './text';
 
 /**
  * The desk log: every walk-in up of a store's day, for the desk manager. A walk-in up is a lead
@@ -10,7 +11,6 @@ export const WALK_IN = 'Walk-in';
 
 const MAX_CUSTOMER = 200;
 const MAX_VEHICLE = 120;
-const CONTROL = /\p{Cc}/u;
 
 const strict = <T extends z.ZodRawShape>(shape: T) =>
   z.strictObject(shape, {
@@ -23,7 +23,7 @@ const line = (max: number, what: string) =>
     .string({ error: (iss) => (iss.input == null ? `${what} is required` : `${what} must be text`) })
     .trim()
     .max(max, { error: `${what} is too long (max ${max} characters)`, abort: true })
-    .refine((s) => !CONTROL.test(s), { error: `${what} contains invalid characters` });
+    .refine(isOneLine, { error: `${what} contains invalid characters` });
 
 const yesNo = (what: string) => z.boolean({ error: `${what} must be true or false` });
 

@@ -68,3 +68,20 @@ export function keyword(body: string): 'stop' | 'start' | null {
   if (['START', 'UNSTOP', 'YES'].includes(w)) return 'start';
   return null;
 }
+
+/**
+ * The mail to a person whose confirmed number someone else has now confirmed with the code texted
+ * to it: it is no longer his. It says nothing of who (he may not know the colleague).
+ */
+export function numberMovedMail(app: string, name: string, mobile: string, settings: string) {
+  return {
+    subject: 'Your mobile number was removed',
+    text: [
+      `Hi ${name},`,
+      '',
+      `${showMobile(mobile)} was confirmed by someone else on ${app} with a code texted to it, so texts from ${app} now go to that person, no longer to you.`,
+      '',
+      `If it is still your phone, enter the number again under Settings → Text messages: a code will be texted to it. ${settings}`,
+    ].join('\n'),
+  };
+}

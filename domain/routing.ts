@@ -4,6 +4,7 @@ import { compare } from './conditions';
 import { isEligible, NEXT_UP, pickNext, type Member } from './rotation';
 import { wall } from './time';
 import { FLOOR, LANGUAGE_WORDS } from './routing-terms';
+import { isOneLine, notOneLineText } from './text';
 
 /**
  * Smarter routing: a store's ordered routing rules send each new lead to a team's line (or to the
@@ -14,7 +15,12 @@ import { FLOOR, LANGUAGE_WORDS } from './routing-terms';
 
 const MAX_ROUTING_RULES = 50;
 const TEAM_NAME_MSG = 'A team name must be 1 to 40 characters';
-export const teamNameSchema = z.string({ error: TEAM_NAME_MSG }).trim().min(1, { error: TEAM_NAME_MSG }).max(40, { error: TEAM_NAME_MSG });
+export const teamNameSchema = z
+  .string({ error: TEAM_NAME_MSG })
+  .trim()
+  .min(1, { error: TEAM_NAME_MSG })
+  .max(40, { error: TEAM_NAME_MSG, abort: true })
+  .refine(isOneLine, { error: notOneLineText('A team name') });
 
 /** Where a lead goes: a team's line, or the whole floor's (the store's own line). */
 const targetSchema = z.union([z.strictObject({ team: z.number().int().positive() }), z.strictObject({ floor: z.literal(true) })], {
@@ -27,7 +33,8 @@ const text = (label: string, max = 100) =>
     .string({ error: `${label} must be text` })
     .trim()
     .min(1, { error: `${label} must not be empty` })
-    .max(max, { error: `${label} must be at most ${max} characters` })
+    .max(max, { error: `${label} must be at most ${max} characters`, abort: true })
+    .refine(isOneLine, { error: notOneLineText(label) })
     .optional();
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
 const clock = (label: string) => z.string({ error: `${label} must be a time like 09:00` }).regex(CLOCK, { error: `${label} must be a time like 09:00` });
@@ -71,7 +78,8 @@ export const routingRuleSchema = z.strictObject({
     .string({ error: 'A rule name must be 1 to 60 characters' })
     .trim()
     .min(1, { error: 'A rule name must be 1 to 60 characters' })
-    .max(60, { error: 'A rule name must be 1 to 60 characters' }),
+    .max(60, { error: 'A rule name must be 1 to 60 characters', abort: true })
+    .refine(isOneLine, { error: notOneLineText('A rule name') }),
   when: matchSchema,
   to: targetSchema,
   grab: grabSchema.nullable().default(null),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_RULES, isRuleKey } from './rule-defaults';
 import { choicesSchema } from './notices';
 import { routingSchema } from './routing';
+import { isOneLine, notOneLineText } from './text';
 
 /** Response window: 0 turns accepting off; otherwise whole minutes, at most two hours. */
 const MAX_RESPONSE_WINDOW = 120;
@@ -54,7 +55,15 @@ export const rulesSchema = z.strictObject(
     nextFollowUpHours: whole(1, 336, NEXT_FOLLOW_UP_MSG),
     /** What a salesman chooses from when he marks a lead Lost (and may add his own words). */
     lostReasons: z
-      .array(z.string({ error: LOST_REASON_MSG }).trim().min(1, { error: LOST_REASON_MSG }).max(60, { error: LOST_REASON_MSG }), { error: LOST_REASONS_MSG })
+      .array(
+        z
+          .string({ error: LOST_REASON_MSG })
+          .trim()
+          .min(1, { error: LOST_REASON_MSG })
+          .max(60, { error: LOST_REASON_MSG, abort: true })
+          .refine(isOneLine, { error: notOneLineText('A lost reason') }),
+        { error: LOST_REASONS_MSG },
+      )
       .min(1, { error: LOST_REASONS_MSG })
       .max(20, { error: LOST_REASONS_MSG })
       .refine((xs) => new Set(xs.map((x) => x.toLowerCase())).size === xs.length, { error: LOST_REASONS_MSG }),
@@ -83,6 +92,11 @@ export function readRules(stored: unknown): Rules {
   // Every field is its default or a value its own schema took, so the whole parses.
   return rulesSchema.parse(out);
 }
+
+/** The store's own spelling of a lost reason given, case aside; null when it is not one of the store's. */
+export const storeLostReason = (reasons: readonly string[], given: string): string | null =>
+  reasons.find((r) => r.toLowerCase() === given.trim().toLowerCase()) ?? null;
+export const pickLostReasonText = (reasons: readonly string[]) => `Pick one of this store's lost reasons: ${reasons.join(', ')}.`;
 
 /** What a save changed, field by field, for the audit log. */
 export function ruleChanges(before: Rules, after: Rules): Record<string, { from: unknown; to: unknown }> {

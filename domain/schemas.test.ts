@@ -101,6 +101,9 @@ describe('profileSchema', () => {
     expect(errorOf(profileSchema, { name: 'An\u0000n' })).toBe('Contains invalid characters');
     expect(errorOf(profileSchema, { name: 'An\nn' })).toBe('Contains invalid characters');
     expect(errorOf(profileSchema, { name: 'Ann', greeting: 'Hi\u001b[31m' })).toBe('Contains invalid characters');
+    // The one text rule (domain/text.ts): no bidi override or isolate, line separator or byte-order mark; a joiner stays.
+    for (const name of ['An\u202En', 'An\u2067n', 'An\u2028n', 'An\uFEFFn']) expect(errorOf(profileSchema, { name }), name).toBe('Contains invalid characters');
+    expect(profileSchema.parse({ name: 'Ann \u{1F468}\u200D\u{1F527}' }).name).toBe('Ann \u{1F468}\u200D\u{1F527}');
   });
 });
 
@@ -230,6 +233,7 @@ describe('notesSchema', () => {
   it('refuses other control characters and more than 5000 characters', () => {
     expect(errorOf(notesSchema, { notes: 'a\u0000b' })).toBe('Contains invalid characters');
     expect(errorOf(notesSchema, { notes: 'a\rb' })).toBe('Contains invalid characters');
+    expect(errorOf(notesSchema, { notes: 'a\n\u202Eb' })).toBe('Contains invalid characters');
     expect(notesSchema.parse({ notes: long(5000) }).notes).toHaveLength(5000);
     expect(errorOf(notesSchema, { notes: long(5001) })).toBe('Too long (max 5000 characters)');
   });

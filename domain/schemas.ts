@@ -6,9 +6,10 @@ import { HAND_OUT_WHOM, SKIP_WHOM } from './rotation';
 import { isValidDayKey } from './time';
 import { CONTACT_CHANNELS } from './speed';
 import { CONTACT_OUTCOMES, LOCAL_TIME } from './stages';
-import { BAD_CODE, BAD_TIMEZONE, isTimeZone, readCode } from './stores';
+import { BAD_CODE, BAD_TIMEZONE, isTimeZone, newCodeError, readCode } from './stores';
 import { BAD_DEALER, MAX_DEALER } from './dealers';
 import { INVALID_EMAIL, parseEmail } from './email';
+import { isCleanLines, isOneLine } from './text';
 
 const MAX_TEXT = 200;
 const MAX_NOTES = 5000;
@@ -24,8 +25,8 @@ const BAD_MINUTES = `Snooze must be 1 to ${MAX_SNOOZE_MINUTES} minutes`;
 const GROSS_REQUIRED = 'Front gross is required';
 const GROSS_INVALID = 'Front gross must be a number like 1500 or 1500.50';
 
+/** Text that comes from outside (a lead by API, ADF or mail): control characters are refused, other marks kept, so no lead is lost to an invisible one. */
 const CONTROL = /\p{Cc}/u;
-const CONTROL_BUT_LINES = /[^\P{Cc}\n\t]/u;
 
 /** A request body: unknown keys are refused, and a body that is not an object says so. */
 export function body<T extends z.ZodRawShape>(shape: T) {
@@ -34,14 +35,14 @@ export function body<T extends z.ZodRawShape>(shape: T) {
   });
 }
 
-/** Trimmed single-line text; `required` is the message when it is absent, null or blank. */
+/** Trimmed single-line text (domain/text.ts, the one text rule); `required` is the message when it is absent, null or blank. */
 function text(required: string, max = MAX_TEXT) {
   return z
     .string({ error: (iss) => (iss.input == null ? required : NOT_TEXT) })
     .trim()
     .min(1, { error: required, abort: true })
     .max(max, { error: tooLong(max), abort: true })
-    .refine((s) => !CONTROL.test(s), { error: INVALID_CHARS });
+    .refine(isOneLine, { error: INVALID_CHARS });
 }
 
 /** Trimmed text that may be blank. */
@@ -50,7 +51,7 @@ function optionalText(max: number, multiline = false) {
     .string({ error: NOT_TEXT })
     .trim()
     .max(max, { error: tooLong(max), abort: true })
-    .refine((s) => !(multiline ? CONTROL_BUT_LINES : CONTROL).test(s), { error: INVALID_CHARS });
+    .refine(multiline ? isCleanLines : isOneLine, { error: INVALID_CHARS });
 }
 
 /** An e-mail address, read by the one parser (domain/email.ts): lower-case, its domain a host name. */
@@ -143,7 +144,12 @@ const timezone = text(BAD_TIMEZONE, 64).refine(isTimeZone, { error: BAD_TIMEZONE
 /** The stores a person is in, by code: at least one. */
 const storeCodes = z.array(storeCode, { error: 'stores must be a list of store codes' }).min(1, { error: 'Choose at least one store' }).max(100);
 
-export const storeSchema = body({ name: text('Store name is required', 80), code: storeCode, timezone });
+/** A new store's code: a code, and none the portal reads as something else (domain/stores.ts RESERVED_CODES). */
+const newStoreCode = z.unknown().transform((v, ctx) => {
+  const error = newCodeError(v);
+  return error ? (ctx.addIssue({ code: 'custom', message: error }), z.NEVER) : (readCode(v) as string);
+});
+export const storeSchema = body({ name: text('Store name is required', 80), code: newStoreCode, timezone });
 export const storePatchSchema = body({ name: text('Store name is required', 80).optional(), timezone: timezone.optional() });
 export const chooseStoreSchema = body({ code: storeCode });
 /** A dealer (its name or id, as a group key's sender writes it) mapped to a store. */

@@ -16,6 +16,8 @@ describe('stores', () => {
     expect(codeFromName('Lakeside Motors of Greater Springfield County Area Now')).toBe('LMOGSCAN');
     expect(codeFromName('Toyota')).toBe('TOYOTA');
     expect(codeFromName('Ö')).toBe('MAIN');
+    // A name whose code the portal reads as something else (the group's marker) gets the default.
+    expect(codeFromName('Group')).toBe('MAIN');
   });
 
   it('knows a time zone', () => {

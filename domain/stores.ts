@@ -19,12 +19,28 @@ export function readCode(v: unknown): string | null {
   return STORE_CODE.test(code) ? code : null;
 }
 
+/**
+ * Codes the portal reads as something else, which no new store may take: GROUP is the group's own
+ * marker in INBOUND_ADDRESSES (`leads@dealer.com=GROUP`); the others are kept for the words an
+ * address or a setting may come to read (S is the store part of /s/NSH, too short anyway). A store
+ * an older release gave one keeps it (codes never change); `=GROUP` still means the group.
+ */
+export const RESERVED_CODES: readonly string[] = ['GROUP', 'API', 'S', 'ALL', 'NEW', 'ADMIN', 'NONE', 'STORE', 'STORES'];
+export const reservedCodeText = (code: string) => `${code} means something else in the portal: pick another store code.`;
+
+/** Why a code cannot be a new store's, or null when it can. */
+export function newCodeError(v: unknown): string | null {
+  const code = readCode(v);
+  if (!code) return BAD_CODE;
+  return RESERVED_CODES.includes(code) ? reservedCodeText(code) : null;
+}
+
 /** A code made from a name ("Northside Honda" → NH) for a store nobody named one for. */
 export function codeFromName(name: string): string {
   const words = name.toUpperCase().match(/[A-Z0-9]+/g) ?? [];
   const initials = words.map((w) => w[0]).join('');
   const code = (initials.length >= 2 ? initials : (words[0] ?? '')).slice(0, 8);
-  return code.length >= 2 ? code : 'MAIN';
+  return code.length >= 2 && !RESERVED_CODES.includes(code) ? code : 'MAIN';
 }
 
 export function isTimeZone(tz: string): boolean {

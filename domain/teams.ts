@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { teamNameSchema, type Routing, type Target } from './routing';
 import { MAX_DAILY_CAP, MAX_OPEN_CAP, MAX_WEIGHT } from './routing-terms';
+import { isCleanLines, isOneLine, notOneLineText } from './text';
 
 /**
  * What a manager sends to keep a store's teams, each person's weight and caps, and to try a lead
@@ -28,11 +29,12 @@ export const limitsSchema = strict({
 }).refine((v) => Object.keys(v).length > 0, { error: 'Say what to change: weight, daily cap or open-leads cap' });
 export type Limits = z.infer<typeof limitsSchema>;
 
-const trait = (label: string, max: number) =>
+const trait = (label: string, max: number, lines = false) =>
   z
     .string({ error: `${label} must be text` })
     .trim()
-    .max(max, { error: `${label} must be at most ${max} characters` })
+    .max(max, { error: `${label} must be at most ${max} characters`, abort: true })
+    .refine(lines ? isCleanLines : isOneLine, { error: notOneLineText(label) })
     .optional();
 
 /** A sample lead to try on the routing rules: what the rules read of a lead (domain/routing.ts LeadTraits), each part optional. */
@@ -44,7 +46,7 @@ export const traitsSchema = strict({
   condition: trait('Vehicle', 20),
   make: trait('Make', 40),
   language: trait('Language', 20),
-  comments: trait('Comments', 2000),
+  comments: trait('Comments', 2000, true),
 });
 export type TraitsInput = z.infer<typeof traitsSchema>;
 

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { postWebhook } from '../server/test/sms-provider';
 import { textsTo } from './support/sms';
@@ -30,7 +31,12 @@ test('adds a mobile number, confirms it with the texted code, shows STOP from th
   await expect(card.getByText('Confirmed', { exact: true })).toBeVisible();
 
   // STOP from the phone, as the provider posts it (signed), shows on the next visit.
-  const stop = await postWebhook(slotEnv('SMS_TOKEN'), `${baseURL}/api/sms/inbound`, { From: mobile, Body: 'STOP', To: '+18435550100' });
+  const stop = await postWebhook(slotEnv('SMS_TOKEN'), `${baseURL}/api/sms/inbound`, {
+    MessageSid: `SM${crypto.randomBytes(16).toString('hex')}`,
+    From: mobile,
+    Body: 'STOP',
+    To: '+18435550100',
+  });
   expect(stop.status).toBe(200);
   await page.reload();
   await expect(card.getByText('Texts stopped from your phone (send START to turn them on again)')).toBeVisible();

@@ -373,7 +373,8 @@ export const availability = z.object({
   person: z.object({ id: z.string(), name: z.string() }),
   /** Seven days, Sunday first; null: whenever the store is open. */
   hours: businessHoursSchema,
-  timeOff: z.array(z.object({ id: z.number(), fromDay: day, toDay: day, note: z.string().nullable(), text: z.string() })),
+  /** `everywhere`: it holds in every store he works in (his own, a group manager's); else in this store alone (its manager's). */
+  timeOff: z.array(z.object({ id: z.number(), fromDay: day, toDay: day, note: z.string().nullable(), text: z.string(), everywhere: z.boolean() })),
   /** Why he is out of every line now ("Off Nov 28–30", "Off schedule"); null: he is available. */
   away: z.string().nullable(),
   /** Today on the store's clock. */

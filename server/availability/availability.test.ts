@@ -138,6 +138,43 @@ describe.each(DIALECTS)('who is available, on %s', (dialect) => {
     await call('PUT', `availability/${cy.id}/hours`, cookie, { hours: null });
   });
 
+  it("holds a store manager's time off for a shared salesman in her store alone; his own and a group manager's everywhere", async () => {
+    const other = await addStore(t.dbh, { name: 'Third Motors', code: `TH${dialect === 'sqlite' ? 'S' : 'P'}`, timezone: tz });
+    const here = t.store.store.id;
+    const dee = await withRotationLock(t.dbh, (trx) =>
+      insertUser(trx, { email: 'dee.avail@dealer.test', name: 'Dee Avail', onDuty: true, stores: [here, other.id] }),
+    );
+    await insertUser(t.db, { email: 'mo.avail@dealer.test', name: 'Mo Manager', role: 'manager', stores: [here] });
+    const mo = await t.signIn('mo.avail@dealer.test');
+    const awayIn = async (store: number) =>
+      (await t.db.selectFrom('memberships').select('away').where('store_id', '=', store).where('user_id', '=', dee.id).executeTakeFirstOrThrow()).away;
+    const listedIn = async (code: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/availability/${dee.id}`, headers: { cookie: boss, 'x-store': code } })).json().timeOff;
+    const today = dayKey(new Date(), tz);
+    const text = offText({ fromDay: today, toDay: today });
+
+    const hers = await call('POST', `availability/${dee.id}/time-off`, mo, { fromDay: today, toDay: today, note: 'Off here' });
+    expect(hers.statusCode).toBe(201);
+    expect(await awayIn(here)).toBe(text);
+    expect(await awayIn(other.id)).toBeNull();
+    expect(hers.json().timeOff).toMatchObject([{ note: 'Off here', everywhere: false }]);
+    expect(await listedIn(other.code)).toEqual([]);
+    await call('DELETE', `availability/${dee.id}/time-off/${hers.json().timeOff[0].id}`, mo);
+
+    // The group manager's holds in every store; a store manager may not take it away from the others.
+    const group = await call('POST', `availability/${dee.id}/time-off`, boss, { fromDay: today, toDay: today });
+    expect(group.json().timeOff).toMatchObject([{ everywhere: true }]);
+    expect(await awayIn(other.id)).toBe(text);
+    const refused = await call('DELETE', `availability/${dee.id}/time-off/${group.json().timeOff[0].id}`, mo);
+    expect([refused.statusCode, refused.json().error]).toEqual([
+      403,
+      'This time off holds in every store Dee Avail works in: he or a group manager can remove it.',
+    ]);
+    expect(await awayIn(other.id)).toBe(text);
+    expect((await call('DELETE', `availability/${dee.id}/time-off/${group.json().timeOff[0].id}`, boss)).statusCode).toBe(200);
+    expect(await awayIn(other.id)).toBeNull();
+  });
+
   it('lets a salesman change only his own, a manager anyone’s in his store', async () => {
     expect((await call('GET', `availability/${rep.Amy.id}`, rep.Amy.cookie)).statusCode).toBe(200);
     expect((await call('GET', `availability/${rep.Amy.id}`, boss)).statusCode).toBe(200);

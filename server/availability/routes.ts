@@ -14,6 +14,9 @@ async function mayTouch(ctx: StoreCtx, me: UserRow, id: string) {
   if (me.role !== 'manager' && me.id !== id) throw forbidden('You can only see and change your own availability.');
 }
 
+/** Who sets time off: a group manager's holds in every store, as the person's own does. */
+const setter = (me: UserRow) => ({ id: me.id, groupManager: !!me.all_stores });
+
 /** Who is available: each person's own hours and time off in a store (the Availability card). */
 export async function availabilityRoutes(app: FastifyInstance) {
   implement(app, 'GET /availability/:id', async ({ me, ctx, params }) => {
@@ -30,14 +33,14 @@ export async function availabilityRoutes(app: FastifyInstance) {
 
   implement(app, 'POST /availability/:id/time-off', async ({ me, ctx, params, body }) => {
     await mayTouch(ctx, me, params.id);
-    await addTimeOff(ctx, params.id, body, me.id);
+    await addTimeOff(ctx, params.id, body, setter(me));
     await afterChange(ctx, params.id);
     return availabilityOf(ctx, params.id);
   });
 
   implement(app, 'DELETE /availability/:id/time-off/:offId', async ({ me, ctx, params }) => {
     await mayTouch(ctx, me, params.id);
-    await removeTimeOff(ctx, params.id, params.offId);
+    await removeTimeOff(ctx, params.id, params.offId, setter(me));
     await afterChange(ctx, params.id);
     return availabilityOf(ctx, params.id);
   });

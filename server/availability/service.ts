@@ -2,23 +2,34 @@ import type { Db, StoreDb } from '../db';
 import { withRotationLock } from '../db';
 import { inStore, type StoreCtx } from '../context';
 import { storeById } from '../stores/service';
-import { notFound } from '../http/errors';
+import { forbidden, notFound } from '../http/errors';
 import { handOutWaitingLeads } from '../rotation/handout';
-import { awayReason, offText, readHours, type TimeOff } from '../../domain/availability';
+import {
+  awayReason,
+  holdsEverywhereText,
+  mayRemoveTimeOff,
+  offText,
+  readHours,
+  timeOffStore,
+  type TimeOff,
+  type TimeOffSetter,
+} from '../../domain/availability';
 import type { BusinessHours } from '../../domain/hours';
 import type { Availability } from '../../domain/contract/answers';
 import { dayKey } from '../../domain/time';
 
 const NOT_HERE = 'User not found';
+const OFF_NOT_FOUND = 'Time off not found';
 
-/** Time off of these people that is not over by `today`, first first. */
-async function timeOffOf(db: Db, users: string[], today: string) {
+/** Time off of these people that holds in the store (everywhere, or there alone) and is not over by `today`, first first. */
+async function timeOffOf(db: Db, store: number, users: string[], today: string) {
   if (!users.length) return [];
   return db
     .selectFrom('time_off')
-    .select(['id', 'user_id', 'from_day', 'to_day', 'note'])
+    .select(['id', 'user_id', 'from_day', 'to_day', 'note', 'store_id'])
     .where('user_id', 'in', users)
     .where('to_day', '>=', today)
+    .where((eb) => eb.or([eb('store_id', 'is', null), eb('store_id', '=', store)]))
     .orderBy('from_day')
     .orderBy('id')
     .execute();
@@ -46,6 +57,7 @@ async function awayChanges(db: Db, store: number, now: Date, tz: string) {
   const members = await db.selectFrom('memberships').select(['user_id', 'hours', 'away']).where('store_id', '=', store).execute();
   const offs = await timeOffOf(
     db,
+    store,
     members.map((m) => m.user_id),
     dayKey(now, tz),
   );
@@ -95,7 +107,7 @@ export async function availabilityOf(ctx: StoreCtx, id: string, now = new Date()
   const tz = ctx.config.APP_TIMEZONE;
   const today = dayKey(now, tz);
   const m = await memberOf(ctx.dbh.db, ctx.store.id, id);
-  const offs = await timeOffOf(ctx.dbh.db, [id], today);
+  const offs = await timeOffOf(ctx.dbh.db, ctx.store.id, [id], today);
   return {
     person: { id: m.id, name: m.name },
     hours: readHours(m.hours) as Availability['hours'],
@@ -105,6 +117,7 @@ export async function availabilityOf(ctx: StoreCtx, id: string, now = new Date()
       toDay: o.to_day,
       note: o.note,
       text: offText({ fromDay: o.from_day, toDay: o.to_day }),
+      everywhere: o.store_id === null,
     })),
     away: m.away,
     today,
@@ -124,16 +137,35 @@ export async function setHours(ctx: StoreCtx, id: string, hours: BusinessHours) 
     .execute();
 }
 
-export async function addTimeOff(ctx: StoreCtx, id: string, t: TimeOff & { note?: string | null }, by: string, now = new Date()) {
+/** Time off for him, holding where the setter's say reaches (domain/availability.ts timeOffStore). */
+export async function addTimeOff(ctx: StoreCtx, id: string, t: TimeOff & { note?: string | null }, by: TimeOffSetter, now = new Date()) {
   await memberOf(ctx.dbh.db, ctx.store.id, id);
   await ctx.dbh.db
     .insertInto('time_off')
-    .values({ user_id: id, from_day: t.fromDay, to_day: t.toDay, note: t.note?.trim() || null, created_by: by, created_at: now.getTime() })
+    .values({
+      user_id: id,
+      from_day: t.fromDay,
+      to_day: t.toDay,
+      note: t.note?.trim() || null,
+      created_by: by.id,
+      created_at: now.getTime(),
+      store_id: timeOffStore(by, id, ctx.store.id),
+    })
     .execute();
 }
 
-export async function removeTimeOff(ctx: StoreCtx, id: string, offId: number) {
-  await memberOf(ctx.dbh.db, ctx.store.id, id);
+/** Removes time off of his that holds in this store; one that holds everywhere only he or a group manager removes. */
+export async function removeTimeOff(ctx: StoreCtx, id: string, offId: number, by: TimeOffSetter) {
+  const m = await memberOf(ctx.dbh.db, ctx.store.id, id);
+  const off = await ctx.dbh.db
+    .selectFrom('time_off')
+    .select('store_id')
+    .where('id', '=', offId)
+    .where('user_id', '=', id)
+    .where((eb) => eb.or([eb('store_id', 'is', null), eb('store_id', '=', ctx.store.id)]))
+    .executeTakeFirst();
+  if (!off) throw notFound(OFF_NOT_FOUND);
+  if (!mayRemoveTimeOff(by, id, off.store_id === null ? null : Number(off.store_id))) throw forbidden(holdsEverywhereText(m.name));
   const gone = await ctx.dbh.db.deleteFrom('time_off').where('id', '=', offId).where('user_id', '=', id).executeTakeFirst();
-  if (!Number(gone.numDeletedRows)) throw notFound('Time off not found');
+  if (!Number(gone.numDeletedRows)) throw notFound(OFF_NOT_FOUND);
 }

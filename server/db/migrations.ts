@@ -31,6 +31,7 @@ import m033 from './migrations/033_unassigned_leads_index';
 import m034 from './migrations/034_pending_job_indexes';
 import m035 from './migrations/035_partial_lead_indexes';
 import m036 from './migrations/036_email_change_kinds';
+import m038 from './migrations/038_small_doors';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -72,6 +73,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '034_pending_job_indexes': m034(),
     '035_partial_lead_indexes': m035(),
     '036_email_change_kinds': m036(),
+    '038_small_doors': m038(dialect),
   };
 }
 

@@ -8,7 +8,8 @@ export const PRUNE_EVERY_MS = 10 * 60 * 1000;
  * Deletes what can no longer be used: expired link tokens, e-mail confirmations, sessions and sign-in ceremonies, idempotency claims
  * and manager action ids older than a day, mail sent (or given up) more than a day ago, lead
  * mail past its 30 days, ended rate-limit windows, notices about no lead after 30 days and Accept
- * tokens a day past their expiry.
+ * tokens a day past their expiry, a text's early status kept a day for an id never stored. Inbound texts' ids
+ * (sms_inbound) are kept: a replay is refused however late.
  * Idempotent, so every app server may run it.
  */
 async function prune(db: Db, now = Date.now()) {
@@ -49,11 +50,16 @@ async function prune(db: Db, now = Date.now()) {
       .deleteFrom('accept_tokens')
       .where('expires_at', '<', now - DAY_MS)
       .executeTakeFirst(),
+    // A text's status kept for its id, which the sender stores within seconds or never.
+    db
+      .deleteFrom('sms_early_status')
+      .where('received_at', '<', now - DAY_MS)
+      .executeTakeFirst(),
   ]);
-  const [tokens, emailChanges, sessions, flows, devices, idempotency, outbox, limits, actions, mail, notices, acceptTokens] = counts.map((r) =>
+  const [tokens, emailChanges, sessions, flows, devices, idempotency, outbox, limits, actions, mail, notices, acceptTokens, smsStatuses] = counts.map((r) =>
     Number(r.numDeletedRows),
   );
-  return { tokens, emailChanges, sessions, flows, devices, idempotency, outbox, limits, actions, mail, notices, acceptTokens };
+  return { tokens, emailChanges, sessions, flows, devices, idempotency, outbox, limits, actions, mail, notices, acceptTokens, smsStatuses };
 }
 
 /** Prunes now and then every `everyMs`, and keeps SQLite's planner statistics fresh (optimize); returns the stop function. */

@@ -151,6 +151,22 @@ export interface TimeOffTable {
   note: string | null;
   created_by: string;
   created_at: number;
+  /** The store it holds in (a store manager's), null: every store he works in. */
+  store_id: Generated<number | null>;
+}
+
+/** The SMS provider's inbound texts acted on, by message id: one sent again is ignored. */
+export interface SmsInboundTable {
+  message_sid: string;
+  received_at: number;
+}
+
+/** A text's final status that came before its id was stored on the notice; applied when it is. */
+export interface SmsEarlyStatusTable {
+  provider_id: string;
+  state: 'delivered' | 'failed';
+  error: string | null;
+  received_at: number;
 }
 
 /** The fairness ledger: each person whose turn came before the one served at an up, and why he was out. */
@@ -560,5 +576,7 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   time_off: TimeOffTable;
+  sms_inbound: SmsInboundTable;
+  sms_early_status: SmsEarlyStatusTable;
   passed_over: PassedOverTable;
 }

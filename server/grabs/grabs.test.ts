@@ -153,6 +153,21 @@ describe.each(DIALECTS)('up for grabs on %s', (dialect) => {
     expect((await call(ben.cookie, 'GET', '/grabs')).json().leads).toEqual([]);
   });
 
+  it("names who has a lead only to a salesman the lead's pool showed it to, never to one who guesses its id", async () => {
+    // Handed to Ann, never in a pool: Ben could not see it.
+    const handed = await newLead('Hal Handed', ann);
+    const guess = await call(ben.cookie, 'POST', `/leads/${handed}/claim`);
+    expect([guess.statusCode, guess.json().error]).toEqual([409, 'This lead is no longer up for grabs.']);
+    // Claimed by Ann from the New team's pool: Cy, of another team, never saw it there.
+    const pooledId = await pooled('Tess Team', newTeam);
+    expect((await call(ann.cookie, 'POST', `/leads/${pooledId}/claim`)).statusCode).toBe(200);
+    const other = await call(cy.cookie, 'POST', `/leads/${pooledId}/claim`);
+    expect([other.statusCode, other.json().error]).toEqual([409, 'This lead is no longer up for grabs.']);
+    // Ben, of that team, raced for it: he hears who won.
+    const raced = await call(ben.cookie, 'POST', `/leads/${pooledId}/claim`);
+    expect(raced.json().error).toBe('Ann Grab claimed it first.');
+  });
+
   it('refuses someone not of the pool team, off duty, or a manager; the floor pool is for any salesman', async () => {
     const id = await pooled('Team Only', newTeam);
     const r = await call(cy.cookie, 'POST', `/leads/${id}/claim`);

@@ -142,8 +142,29 @@ export async function grabList(ctx: StoreCtx, me: Me, now = new Date()): Promise
 }
 
 /**
+ * Whether `me` could see the lead in the pool it was claimed from (the whole floor's, or a team's
+ * he stands in), and so raced for it: its holder got it by that claim (logged at the moment it
+ * became his). Only then does a refusal name who has it; a guessed id hears nothing of anyone.
+ */
+async function sawItClaimed(trx: Db, store: number, lead: { id: number; assigned_to: string; assigned_at: number }, me: string) {
+  const up = await trx
+    .selectFrom('rotation_log')
+    .select('team_id')
+    .where('store_id', '=', store)
+    .where('target_id', '=', lead.assigned_to)
+    .where('lead_id', '=', Number(lead.id))
+    .where('reason', '=', CLAIMED)
+    .where('created_at', '=', Number(lead.assigned_at))
+    .executeTakeFirst();
+  if (!up) return false;
+  if (up.team_id === null) return true;
+  const member = await trx.selectFrom('team_members').select('user_id').where('team_id', '=', Number(up.team_id)).where('user_id', '=', me).executeTakeFirst();
+  return !!member;
+}
+
+/**
  * A salesman claims a lead up for grabs: in the store's rotation lock, so of any number pressing
- * Claim at once exactly one gets it, and the others hear who did. He must be of the pool's team
+ * Claim at once exactly one gets it, and the others hear who did (sawItClaimed). He must be of the pool's team
  * (any salesman of the store for the floor's pool) and in line now (on duty, not snoozed, held
  * out or capped). Claiming is accepting: the lead is his, accepted, logged as an assign with the
  * reason "Claimed" (so the ledger counts it apart from rotation ups), and no one's turn moves.
@@ -157,8 +178,9 @@ export async function claim(ctx: StoreCtx, me: Me, leadId: number, now = new Dat
   const done = await withRotationLock(h, async (trx) => {
     const lead = await trx.selectFrom('leads').selectAll().where('id', '=', leadId).where('store_id', '=', h.store).executeTakeFirst();
     if (!lead) throw notFound('Lead not found');
+    if (lead.assigned_to === me.id) throw new ApiError(409, 'This lead is already yours.');
     if (lead.assigned_to !== UNASSIGNED)
-      throw new ApiError(409, lead.assigned_to === me.id ? 'This lead is already yours.' : claimedFirstText(lead.assigned_to_name));
+      throw new ApiError(409, (await sawItClaimed(trx, h.store, lead, me.id)) ? claimedFirstText(lead.assigned_to_name) : NOT_UP_FOR_GRABS);
     if (Number(lead.closed)) throw new ApiError(409, NOT_UP_FOR_GRABS);
     if (lead.grab_until === null) throw new ApiError(409, Number(lead.grab_stage) === GRAB_STAGES.managers ? MANAGERS_POOL : NOT_UP_FOR_GRABS);
     const team = lead.grab_team === null ? null : Number(lead.grab_team);

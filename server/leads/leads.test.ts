@@ -140,6 +140,24 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
     }
   });
 
+  it("takes a lost reason only from the store's list, which holds only clean one-line text", async () => {
+    const id = await addLead('Odd Reason', ann, 'Ann Archer', Date.now());
+    const r = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/lost`, headers: { cookie: ann.cookie }, payload: { reason: 'Abducted by aliens' } });
+    expect([r.statusCode, r.json().error]).toEqual([
+      400,
+      "Pick one of this store's lost reasons: Bought elsewhere, Not in market, No response, Credit, Duplicate.",
+    ]);
+    expect((await t.db.selectFrom('leads').select('closed').where('id', '=', id).executeTakeFirstOrThrow()).closed).toBe(0);
+    // Case aside, the store's own spelling is kept.
+    const ok = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/lost`, headers: { cookie: ann.cookie }, payload: { reason: 'credit' } });
+    expect(ok.json().lead.lostReason).toBe('Credit');
+    for (const bad of ['Price\ttoo high', 'Price\ntoo high', '\u202Eecirp', 'Price\u2069', 'Pri\uFEFFce', 'Price\u0007']) {
+      const rules = await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: boss }, payload: { lostReasons: ['Credit', bad] } });
+      expect([rules.statusCode, rules.json().error], JSON.stringify(bad)).toEqual([400, 'A lost reason may not hold tabs, line breaks or hidden characters']);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/rules', headers: { cookie: boss } })).json().rules.lostReasons).toHaveLength(5);
+  });
+
   it('losing a lost lead says so and keeps the first closer, time and reason', async () => {
     const id = await addLead('Twice Closed', ann, 'Ann Archer', Date.now());
     const first = await t.app.inject({ method: 'POST', url: `/api/leads/${id}/lost`, headers: { cookie: ann.cookie }, payload: { reason: 'Credit' } });

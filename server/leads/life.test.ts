@@ -153,8 +153,8 @@ describe.each(DIALECTS)("a lead's life on %s", (dialect) => {
 
   it('Lost asks for a reason; Reopen returns the lead to Contacted', async () => {
     expect((await call(ann.cookie, 'POST', `/leads/${lead}/lost`, {})).json().error).toBe('Choose why the lead was lost');
-    const lost = await call(ann.cookie, 'POST', `/leads/${lead}/lost`, { reason: 'Went elsewhere', note: 'Found one cheaper' });
-    expect(lost.json().lead).toMatchObject({ stage: 'lost', lostReason: 'Went elsewhere', closed: true });
+    const lost = await call(ann.cookie, 'POST', `/leads/${lead}/lost`, { reason: 'Bought elsewhere', note: 'Found one cheaper' });
+    expect(lost.json().lead).toMatchObject({ stage: 'lost', lostReason: 'Bought elsewhere', closed: true });
     const reopened = await call(ann.cookie, 'POST', `/leads/${lead}/reopen`);
     expect(reopened.json().lead).toMatchObject({ stage: 'contacted', lostReason: null, closed: false });
   });

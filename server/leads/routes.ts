@@ -20,6 +20,7 @@ import { toSale } from '../sales/service';
 import { saleCan } from '../sales/policy';
 import { handOutLead } from '../rotation/service';
 import { loadRules } from '../rules/service';
+import { pickLostReasonText, storeLostReason } from '../../domain/rules';
 import { noticeAssigned } from '../notices/triggers';
 import { leadKpis, skipReasons } from '../../domain/kpis';
 import { firstNoticeOf, KPI_DAYS, kpiCounts, kpiSince } from './kpis';
@@ -83,7 +84,10 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
   };
 
   implement(app, 'POST /leads/:id/lost', async ({ me, ctx, params, body }) => {
-    await step(ctx, me, params.id, { move: 'lose', ...body });
+    const reasons = (await loadRules(ctx.dbh.db, ctx.store.id)).lostReasons;
+    const reason = storeLostReason(reasons, body.reason);
+    if (!reason) throw new ApiError(400, pickLostReasonText(reasons), undefined, 'reason');
+    await step(ctx, me, params.id, { move: 'lose', ...body, reason });
     return one(ctx, params.id, me);
   });
 

@@ -59,6 +59,9 @@ export async function ensureAddresses(ctx: Ctx, wanted: { address: string; store
   const stores = await allStores(ctx.dbh.db, true);
   for (const w of wanted) {
     const store = w.store === '' ? FIRST_STORE_ID : w.store === 'GROUP' ? null : (stores.find((s) => s.code === w.store)?.id ?? undefined);
+    // A store an older release let take the code GROUP keeps it; =GROUP is still the group's.
+    if (store === null && stores.some((s) => s.code === 'GROUP'))
+      ctx.log.warn(`INBOUND_ADDRESSES names ${w.address}=GROUP, the group's own marker: its mail waits for a store by dealer, not for the store coded GROUP.`);
     if (store === undefined) {
       ctx.log.error(`INBOUND_ADDRESSES names ${w.address}=${w.store}, but no store has the code ${w.store}: mail to ${w.address} is refused until it does.`);
       continue;

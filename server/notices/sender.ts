@@ -8,6 +8,7 @@ import { messageOf } from '../../domain/errors';
 import { backoffMs } from '../../domain/notices';
 import type { Route } from '../../domain/notice-kinds';
 import type { Channel, NoticeBody, Sent } from './channels';
+import { applyKeptStatus } from './sms-status';
 
 export interface NoticeTiming {
   /** How often each server looks for due notices when nothing woke it. */
@@ -104,7 +105,12 @@ export function createNoticeSender(dbh: DbHandle, channels: Channels, secret: st
     } catch (err) {
       sent = { ok: false, error: messageOf(err) };
     }
-    if (sent.ok) return finish(id, { state: 'sent', provider_id: sent.providerId ?? null, sent_at: Date.now(), error: null });
+    if (sent.ok) {
+      await finish(id, { state: 'sent', provider_id: sent.providerId ?? null, sent_at: Date.now(), error: null });
+      // The provider may have reported on it before its id was stored here.
+      if (r.channel === 'sms' && sent.providerId) await applyKeptStatus(db, sent.providerId);
+      return;
+    }
     if (sent.gone) {
       if (r.channel === 'push' && /^\d+$/.test(r.target)) await db.deleteFrom('push_subscriptions').where('id', '=', Number(r.target)).execute();
       log.info({ notice: id, user: r.user_id }, `${r.channel} target gone: ${sent.error}`);

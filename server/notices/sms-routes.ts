@@ -7,9 +7,9 @@ import type { Ctx } from '../context';
 import { implement } from '../http/implement';
 import { ApiError, badRequest, notFound, parse } from '../http/errors';
 import { BAD_TEXT, isCleanText } from '../http/text';
-import { keyword, type MobileState } from '../../domain/notices-phone';
-import type { UserRow } from '../users/repo';
+import { keyword, numberMovedMail, type MobileState } from '../../domain/notices-phone';
 import { sendText, signatureValid, smsEnabled, type Fields } from './sms';
+import { takeStatus } from './sms-status';
 
 const CODE_TTL_MS = 10 * 60_000;
 const CODE_TRIES = 5;
@@ -23,7 +23,6 @@ export const NOT_SET_UP = 'Text messages are not set up on this portal. Ask your
 export const NO_CODE = 'No code is waiting. Enter your number and press Send code.';
 export const LOCKED = 'Too many wrong codes. Press Send code for a new one.';
 export const EXPIRED = 'This code has expired. Press Send code for a new one.';
-export const TAKEN = 'This number is already confirmed by someone else. Enter your own mobile number.';
 export const TOO_SOON = 'A code was sent less than a minute ago. Wait a minute, then press Send code again.';
 const NOT_SENT = 'The text could not be sent. Check the number and try again in a minute.';
 export const BAD_SIGNATURE = 'This webhook is not signed by the SMS provider.';
@@ -36,12 +35,14 @@ const hashCode = (secret: string, userId: string, mobile: string, code: string) 
 const TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 /** A webhook's fields: text of bounded length; the provider sends more fields than these, which are signed but not read. */
+const MESSAGE_SID = /^[A-Z]{2}[0-9a-f]{32}$/;
 const inbound = z.object({
+  MessageSid: z.string().regex(MESSAGE_SID),
   From: z.string().max(40),
   Body: z.string().max(1600),
 });
 const status = z.object({
-  MessageSid: z.string().regex(/^[A-Z]{2}[0-9a-f]{32}$/),
+  MessageSid: z.string().regex(MESSAGE_SID),
   MessageStatus: z.string().regex(/^[a-z_]{1,30}$/),
   ErrorCode: z
     .string()
@@ -66,23 +67,14 @@ export async function smsRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
     };
   }
 
-  /** Another person who has confirmed this number: texts to one number go to one person, and STOP from it stops him alone. */
-  const confirmedBySomeoneElse = async (me: UserRow, mobile: string) =>
-    !!(await db
-      .selectFrom('users')
-      .select('id')
-      .where('mobile', '=', mobile)
-      .where('mobile_confirmed_at', 'is not', null)
-      .where('id', '!=', me.id)
-      .executeTakeFirst());
-
   implement(app, 'GET /profile/mobile', async ({ me }) => stateOf(me.id));
 
   implement(app, 'PUT /profile/mobile', async ({ me, body: { mobile } }) => {
     if (!smsEnabled(config)) throw new ApiError(409, NOT_SET_UP, 'sms_off');
     const now = Date.now();
     if (me.mobile === mobile && me.mobile_confirmed_at) return stateOf(me.id);
-    if (await confirmedBySomeoneElse(me, mobile)) throw new ApiError(409, TAKEN, 'mobile_taken');
+    // A number someone else confirmed is answered as any other (that would say who holds which
+    // number): the code goes to the phone, and whoever holds it takes the number (confirm).
     const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
     const row = { user_id: me.id, mobile, code_hash: hashCode(ctx.secret, me.id, mobile, code), tries: 0, expires_at: now + CODE_TTL_MS, created_at: now };
     // One pending code per person: a new one replaces the last, unless that was sent within the minute.
@@ -137,7 +129,6 @@ export async function smsRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
       if (Number(counted.numUpdatedRows) !== 1 || left <= 0) throw badRequest(LOCKED, 'locked');
       throw badRequest(wrongCode(left), 'wrong_code');
     }
-    if (await confirmedBySomeoneElse(me, row.mobile)) throw new ApiError(409, TAKEN, 'mobile_taken');
     const confirmed = await db.transaction().execute(async (trx) => {
       // Spends the code in the same statement that checks it: one code confirms once.
       const spent = await trx
@@ -147,16 +138,39 @@ export async function smsRoutes(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
         .where('tries', '<', CODE_TRIES)
         .where('expires_at', '>', now)
         .executeTakeFirst();
-      if (Number(spent.numDeletedRows) !== 1) return false;
+      if (Number(spent.numDeletedRows) !== 1) return null;
+      // Texts to one number go to one person: he proved he holds the phone, so whoever had it
+      // confirmed before loses it, and is told by mail (not by whom).
+      const earlier = await trx
+        .updateTable('users')
+        .set({ mobile: null, mobile_confirmed_at: null, sms_stopped_at: null, updated_at: now })
+        .where('mobile', '=', row.mobile)
+        .where('mobile_confirmed_at', 'is not', null)
+        .where('id', '!=', me.id)
+        .returning(['id', 'email', 'name'])
+        .execute();
       await trx
         .updateTable('users')
         .set({ mobile: row.mobile, mobile_confirmed_at: now, sms_stopped_at: null, updated_at: now })
         .where('id', '=', me.id)
         .execute();
-      return true;
+      await ctx.outbox.enqueue(
+        trx,
+        earlier.map((u) => ({
+          kind: 'email' as const,
+          mail: { to: u.email, ...numberMovedMail(config.APP_NAME, u.name, row.mobile, `${config.PUBLIC_URL}/dashboard/settings`) },
+          logLine: `mobile number of ${u.email} confirmed by another person; told ${u.email}`,
+          expiresAt: now + 24 * 3_600_000,
+        })),
+      );
+      return earlier;
     });
     if (!confirmed) throw badRequest(NO_CODE, 'no_code');
-    ctx.bus.publish({ topic: 'profile', userId: me.id });
+    if (confirmed.length) {
+      ctx.outbox.wake();
+      ctx.log.info({ user: me.id, from: confirmed.map((u) => u.id) }, 'a confirmed mobile number moved to the person who confirmed it');
+    }
+    for (const id of [me.id, ...confirmed.map((u) => u.id)]) ctx.bus.publish({ topic: 'profile', userId: id });
     return stateOf(me.id);
   });
 
@@ -205,42 +219,55 @@ async function webhooks(app: FastifyInstance, { ctx }: { ctx: Ctx }) {
   }
 
   app.post('/sms/inbound', { config: { access: 'public' }, bodyLimit: WEBHOOK_LIMIT }, async (req, reply) => {
-    const { From, Body } = parse(inbound, signed(req));
+    const { MessageSid, From, Body } = parse(inbound, signed(req));
     const said = keyword(Body);
     const now = Date.now();
-    let changed: { id: string }[] = [];
-    if (said === 'stop') {
-      changed = await db
-        .updateTable('users')
-        .set({ sms_stopped_at: now })
-        .where('mobile', '=', From)
-        .where('mobile_confirmed_at', 'is not', null)
-        .where('sms_stopped_at', 'is', null)
-        .returning('id')
-        .execute();
-      if (changed.length) req.log.info({ from: From }, 'texts stopped from the phone');
-    } else if (said === 'start') {
-      changed = await db
-        .updateTable('users')
-        .set({ sms_stopped_at: null })
-        .where('mobile', '=', From)
-        .where('mobile_confirmed_at', 'is not', null)
-        .returning('id')
-        .execute();
-    }
+    const changed = await db.transaction().execute(async (trx) => {
+      // A text is acted on once: the same signed webhook again (a replay) finds its id taken.
+      const first = await trx
+        .insertInto('sms_inbound')
+        .values({ message_sid: MessageSid, received_at: now })
+        .onConflict((oc) => oc.column('message_sid').doNothing())
+        .returning('message_sid')
+        .executeTakeFirst();
+      if (!first) {
+        req.log.info({ sid: MessageSid }, 'an inbound text seen before; ignored');
+        return [];
+      }
+      if (said === 'stop')
+        return trx
+          .updateTable('users')
+          .set({ sms_stopped_at: now })
+          .where('mobile', '=', From)
+          .where('mobile_confirmed_at', 'is not', null)
+          .where('sms_stopped_at', 'is', null)
+          .returning('id')
+          .execute();
+      if (said === 'start')
+        return trx
+          .updateTable('users')
+          .set({ sms_stopped_at: null })
+          .where('mobile', '=', From)
+          .where('mobile_confirmed_at', 'is not', null)
+          .returning('id')
+          .execute();
+      return [];
+    });
+    if (said === 'stop' && changed.length) req.log.info({ from: From }, 'texts stopped from the phone');
     for (const { id } of changed) ctx.bus.publish({ topic: 'profile', userId: id });
     return reply.type('text/xml; charset=utf-8').send(TWIML);
   });
 
   app.post('/sms/status', { config: { access: 'public' }, bodyLimit: WEBHOOK_LIMIT }, async (req, reply) => {
     const { MessageSid, MessageStatus, ErrorCode } = parse(status, signed(req));
-    const now = Date.now();
-    const notice = () => db.updateTable('notices').where('channel', '=', 'sms').where('provider_id', '=', MessageSid).where('state', '=', 'sent');
-    if (MessageStatus === 'delivered') await notice().set({ state: 'delivered', delivered_at: now }).execute();
+    const at = Date.now();
+    if (MessageStatus === 'delivered') await takeStatus(db, MessageSid, { state: 'delivered', at });
     else if (MessageStatus === 'undelivered' || MessageStatus === 'failed')
-      await notice()
-        .set({ state: 'failed', error: `The text was not delivered (${MessageStatus}${ErrorCode ? `, error ${ErrorCode}` : ''}).` })
-        .execute();
+      await takeStatus(db, MessageSid, {
+        state: 'failed',
+        error: `The text was not delivered (${MessageStatus}${ErrorCode ? `, error ${ErrorCode}` : ''}).`,
+        at,
+      });
     return reply.status(204).send();
   });
 }

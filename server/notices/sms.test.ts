@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,8 +6,10 @@ import { DIALECTS, testApp, type TestApp } from '../test/harness';
 import { startSmsProvider, type SmsProvider } from '../test/sms-provider';
 import { insertUser, type UserRow } from '../users/repo';
 import { BAD_TEXT } from '../http/text';
+import { until } from '../test/until';
 import { signatureValid, smsChannel } from './sms';
-import { BAD_SIGNATURE, CODES_PER_HOUR, EXPIRED, LOCKED, NO_CODE, NOT_SET_UP, TAKEN, TOO_SOON, tooMany } from './sms-routes';
+import { noticeBox } from './sender';
+import { BAD_SIGNATURE, CODES_PER_HOUR, EXPIRED, LOCKED, NO_CODE, NOT_SET_UP, TOO_SOON, tooMany } from './sms-routes';
 import type { Outgoing } from './channels';
 
 const freePort = () =>
@@ -135,13 +138,12 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
     expect(await userRow(u.id)).toMatchObject({ mobile: null, mobile_confirmed_at: null });
   });
 
-  it('refuses bad numbers and codes with a message, and a number someone else confirmed, changing nothing', async () => {
+  it('refuses bad numbers and codes with a message, changing nothing', async () => {
     const { cookie } = await confirmed('taken.sms@dealer.test', '+18435550133');
     const other = await insertUser(t.db, { email: 'other.sms@dealer.test' });
     const otherCookie = await t.signIn(other.email);
     const sent = sms.requests;
     const bodies: [unknown, RegExp][] = [
-      [{ mobile: '+18435550133' }, new RegExp(TAKEN)],
       [{ mobile: 'call me' }, /^Enter a mobile number like/],
       [{ mobile: 'x'.repeat(10_000) }, /^Enter a mobile number like/],
       [{ mobile: '+1843555\u00000144' }, new RegExp(BAD_TEXT.replace(/[.()]/g, '\\$&'))],
@@ -180,6 +182,30 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
     const third = await insertUser(t.db, { email: 'third.sms@dealer.test' });
     const free = await call(await t.signIn(third.email), 'PUT', '/profile/mobile', { mobile: '+18435550133' });
     expect(free.json()).toMatchObject({ pending: '+18435550133' });
+  });
+
+  it("answers a colleague's number as any other; whoever confirms the texted code gets it, and the earlier holder is told, not by whom", async () => {
+    const { u: first, cookie: firstCookie } = await confirmed('first.sms@dealer.test', '+18435550233');
+    const second = await insertUser(t.db, { email: 'second.sms@dealer.test', name: 'Sid Second' });
+    const cookie = await t.signIn(second.email);
+    const put = await call(cookie, 'PUT', '/profile/mobile', { mobile: '+18435550233' });
+    expect([put.statusCode, put.json()]).toEqual([200, { enabled: true, mobile: null, stopped: false, pending: '+18435550233' }]);
+    // Until he confirms, the number stays the first one's.
+    expect((await call(firstCookie, 'GET', '/profile/mobile')).json().mobile).toBe('+18435550233');
+    const seen = t.smtp.count(first.email);
+    const code = codeIn((await sms.textTo('+18435550233', 2)).body);
+    const ok = await call(cookie, 'POST', '/profile/mobile/confirm', { code });
+    expect([ok.statusCode, ok.json().mobile]).toEqual([200, '+18435550233']);
+    expect((await call(firstCookie, 'GET', '/profile/mobile')).json()).toEqual({ enabled: true, mobile: null, stopped: false, pending: null });
+    const told = await t.smtp.mailTo(first.email, 5000, seen);
+    expect(told.subject).toBe('Your mobile number was removed');
+    expect(told.text).toMatch(/\+1 843-555-0233 was confirmed by someone else/);
+    const body = told.text
+      .split(/\r?\n\r?\n/)
+      .slice(1)
+      .join('\n');
+    for (const who of ['Sid', 'Second']) expect(body).not.toContain(who);
+    expect(told.text).not.toContain(second.email);
   });
 
   it('sends at most five codes an hour to a person, one a minute', async () => {
@@ -228,6 +254,50 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
 
     expect((await sms.sendInbound('+18435550155', 'START')).status).toBe(200);
     expect((await call(cookie, 'GET', '/profile/mobile')).json().stopped).toBe(false);
+  });
+
+  it('acts once on a signed text sent again: a replayed STOP after START stops nothing', async () => {
+    const { cookie } = await confirmed('replay.sms@dealer.test', '+18435550211');
+    const stopped = async () => (await call(cookie, 'GET', '/profile/mobile')).json().stopped;
+    const sid = `SM${crypto.randomBytes(16).toString('hex')}`;
+    expect((await sms.sendInbound('+18435550211', 'STOP', 'good', sid)).status).toBe(200);
+    expect(await stopped()).toBe(true);
+    expect((await sms.sendInbound('+18435550211', 'START')).status).toBe(200);
+    expect(await stopped()).toBe(false);
+    const replay = await sms.sendInbound('+18435550211', 'STOP', 'good', sid);
+    expect([replay.status, replay.type]).toEqual([200, expect.stringMatching(/^text\/xml/)]);
+    expect(await stopped()).toBe(false);
+  });
+
+  it("keeps a status that comes before the text's id is stored, and applies it once it is", async () => {
+    const { u } = await confirmed('early.sms@dealer.test', '+18435550222');
+    sms.statusFirst('delivered');
+    const now = Date.now();
+    const body = { title: 'New lead', text: 'New lead: Early Ed. Accept: https://x/l/2', url: '/leads/2' };
+    const { id } = await t.db
+      .insertInto('notices')
+      .values({
+        user_id: u.id,
+        store_id: 1,
+        lead_id: null,
+        kind: 'lead',
+        channel: 'sms',
+        target: '+18435550222',
+        once_key: `test:early:${now}`,
+        body: noticeBox(t.app.ctx.secret).sealJson(body),
+        state: 'queued',
+        attempts: 0,
+        next_at: now,
+        expires_at: now + 3_600_000,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    t.app.ctx.notices?.wake();
+    const row = () => t.db.selectFrom('notices').select(['state', 'provider_id', 'delivered_at']).where('id', '=', Number(id)).executeTakeFirstOrThrow();
+    // The provider reported the delivery before it answered the send (with the id): the delivery is not lost.
+    await until(async () => (await row()).state === 'delivered', 'the early delivery applied');
+    expect(await row()).toEqual({ state: 'delivered', provider_id: (await sms.textTo('+18435550222', 2)).sid, delivered_at: expect.any(Number) });
   });
 
   it('refuses hostile webhooks with a 4xx: NUL, lone surrogates, broken UTF-8, 10,000 characters, JSON', async () => {

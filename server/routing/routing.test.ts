@@ -98,6 +98,9 @@ describe.each(DIALECTS)('teams and routing rules on %s', (dialect) => {
     await refused('POST', '/routing/teams', { name: '  ' }, 400, 'A team name must be 1 to 40 characters');
     await refused('POST', '/routing/teams', { name: 'x'.repeat(41) }, 400, 'A team name must be 1 to 40 characters');
     await refused('POST', '/routing/teams', { name: 'A', color: 'red' }, 400, 'Unknown field: color');
+    // The text rule of every short text: no tab, line break, control character, bidi override or byte-order mark.
+    for (const name of ['New\tcars', 'New\ncars', '\u202Esrac weN', 'New\u2066cars', 'New\uFEFFcars', 'New\u0007cars'])
+      await refused('POST', '/routing/teams', { name }, 400, 'A team name may not hold tabs, line breaks or hidden characters');
     const bdc = await team('BDC');
     await refused('PATCH', `/routing/teams/${bdc.id}`, { name: 'USED' }, 409, /already a team named "Used"/);
     await refused('PATCH', '/routing/teams/999999', { name: 'Other' }, 404, 'Team not found');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { addStore } from './service';
+import { ensureAddresses } from '../mailin/service';
 import { routes, type RouteContract } from '../../domain/contract/routes';
 import { methodAndPath } from '../../domain/contract/method';
 import type { Store } from '../../domain/stores';
@@ -200,5 +201,20 @@ describe.each(DIALECTS)('a group of two stores on %s', (dialect) => {
     expect((await call('PUT', '/profile/store', who.northManager, undefined, { code: 'SST' })).statusCode).toBe(404);
     expect((await call('PUT', '/profile/store', who.group, undefined, { code: 'SST' })).statusCode).toBe(200);
     expect((await call('GET', '/auth/me', who.group)).json().user.store).toBe('SST');
+  });
+
+  // Last: it leaves a store coded GROUP behind.
+  it('refuses a store code the portal reads as something else; a store an older release gave one keeps its code and is not taken for it', async () => {
+    for (const code of ['group', 'API', 'Admin', 'ALL', 'NEW']) {
+      const r = await call('POST', '/stores', who.group, undefined, { name: 'Odd Motors', code, timezone: 'UTC' });
+      expect([r.statusCode, r.json().error], code).toEqual([400, `${code.toUpperCase()} means something else in the portal: pick another store code.`]);
+    }
+    expect(await t.db.selectFrom('stores').select('code').where('name', '=', 'Odd Motors').execute()).toEqual([]);
+    // INBOUND_ADDRESSES' "=GROUP" is the group's, even with a store of that code.
+    await addStore(t.dbh, { name: 'Group Motors', code: 'GROUP', timezone: 'UTC' });
+    await ensureAddresses(t.app.ctx, [{ address: 'group-doors@dealer.test', store: 'GROUP' }]);
+    const row = await t.db.selectFrom('lead_addresses').select('store_id').where('address', '=', 'group-doors@dealer.test').executeTakeFirstOrThrow();
+    expect(row.store_id).toBeNull();
+    expect((await call('GET', '/rotation', who.group, 'GROUP')).statusCode).toBe(200);
   });
 });

@@ -13,6 +13,7 @@ export interface TakenText {
 }
 
 type Sign = 'good' | 'none' | 'wrong';
+type Status = 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed';
 
 /**
  * A local stand-in for an SMS provider with Twilio's Messages API: a form-encoded POST to
@@ -32,6 +33,8 @@ export async function startSmsProvider({
   const messages: TakenText[] = [];
   const stopped = new Set<string>();
   const failing: { status: number; code?: number }[] = [];
+  /** A status to report before the API answers the next text that asks for callbacks (as a fast network may). */
+  let early: Status | null = null;
   const waiters: (() => void)[] = [];
   let requests = 0;
   /** The portal's PUBLIC_URL: where inbound texts go, and the address the signatures cover. */
@@ -71,21 +74,26 @@ export async function startSmsProvider({
       messages.push(taken);
       onText?.(taken);
       for (const w of waiters.splice(0)) w();
-      answer(res, 201, {
-        sid,
-        account_sid: account,
-        to,
-        from,
-        body,
-        status: 'queued',
-        direction: 'outbound-api',
-        api_version: '2010-04-01',
-        num_segments: '1',
-        error_code: null,
-        error_message: null,
-        date_created: new Date().toUTCString(),
-        uri: `/2010-04-01/Accounts/${account}/Messages/${sid}.json`,
-      });
+      const reply = () =>
+        answer(res, 201, {
+          sid,
+          account_sid: account,
+          to,
+          from,
+          body,
+          status: 'queued',
+          direction: 'outbound-api',
+          api_version: '2010-04-01',
+          num_segments: '1',
+          error_code: null,
+          error_message: null,
+          date_created: new Date().toUTCString(),
+          uri: `/2010-04-01/Accounts/${account}/Messages/${sid}.json`,
+        });
+      if (!early || !taken.callback) return reply();
+      const status = early;
+      early = null;
+      post(taken.callback, statusFields(taken, status)).then(reply, (err: unknown) => error(res, 500, 20500, String(err)));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -95,6 +103,18 @@ export async function startSmsProvider({
     postWebhook(sign === 'good' ? token : sign === 'wrong' ? `${token}x` : null, to, fields);
 
   const sidOf = () => `SM${crypto.randomBytes(16).toString('hex')}`;
+
+  /** A status callback's fields for a text taken. */
+  const statusFields = (m: TakenText, status: Status): Record<string, string> => ({
+    AccountSid: account,
+    ApiVersion: '2010-04-01',
+    From: m.from,
+    MessageSid: m.sid,
+    MessageStatus: status,
+    SmsSid: m.sid,
+    SmsStatus: status,
+    To: m.to,
+  });
 
   return {
     url,
@@ -117,6 +137,10 @@ export async function startSmsProvider({
     fail(n = 1, status = 500, code?: number) {
       for (let i = 0; i < n; i++) failing.push({ status, code });
     },
+    /** The next text that asks for status callbacks has this status posted (and answered) before the API answers with its id. */
+    statusFirst(status: Status) {
+      early = status;
+    },
     /** This number sent STOP to the provider: texts to it are refused with 21610. */
     optOut(number: string) {
       stopped.add(number);
@@ -137,9 +161,8 @@ export async function startSmsProvider({
         });
       }
     },
-    /** A text from a phone to the portal's number, as the provider posts it to /api/sms/inbound. */
-    sendInbound(fromNumber: string, body: string, sign: Sign = 'good') {
-      const sid = sidOf();
+    /** A text from a phone to the portal's number, as the provider posts it to /api/sms/inbound (the same `sid` again: a replay). */
+    sendInbound(fromNumber: string, body: string, sign: Sign = 'good', sid = sidOf()) {
       return post(
         `${portal}/api/sms/inbound`,
         {
@@ -161,23 +184,10 @@ export async function startSmsProvider({
       );
     },
     /** What became of a text, as the provider posts it to the text's StatusCallback. */
-    sendStatus(
-      sid: string,
-      status: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed',
-      { errorCode, sign = 'good' }: { errorCode?: number; sign?: Sign } = {},
-    ) {
+    sendStatus(sid: string, status: Status, { errorCode, sign = 'good' }: { errorCode?: number; sign?: Sign } = {}) {
       const m = messages.find((x) => x.sid === sid);
       if (!m?.callback) throw new Error(`text ${sid} asked for no status callback`);
-      const fields: Record<string, string> = {
-        AccountSid: account,
-        ApiVersion: '2010-04-01',
-        From: m.from,
-        MessageSid: sid,
-        MessageStatus: status,
-        SmsSid: sid,
-        SmsStatus: status,
-        To: m.to,
-      };
+      const fields = statusFields(m, status);
       if (errorCode) fields.ErrorCode = String(errorCode);
       return post(m.callback, fields, sign);
     },

@@ -119,6 +119,7 @@ export function AvailabilityCard({ personId, self }: { personId: string; self: b
                   <Group component="li" key={t.id} gap="xs" wrap="nowrap" justify="space-between" data-testid="time-off">
                     <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                       {t.text}
+                      {t.everywhere ? '' : ' · this store only'}
                       {t.note ? ` · ${t.note}` : ''}
                     </Text>
                     <CloseButton aria-label={`Remove ${t.text}`} onClick={() => removeOff.mutate(t.id)} disabled={removeOff.isPending} />
