@@ -30,6 +30,7 @@ import m032 from './migrations/032_signin';
 import m033 from './migrations/033_unassigned_leads_index';
 import m034 from './migrations/034_pending_job_indexes';
 import m035 from './migrations/035_partial_lead_indexes';
+import m040 from './migrations/040_tv_links';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -70,6 +71,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '033_unassigned_leads_index': m033(),
     '034_pending_job_indexes': m034(),
     '035_partial_lead_indexes': m035(),
+    '040_tv_links': m040(dialect),
   };
 }
 
