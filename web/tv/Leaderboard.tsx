@@ -11,7 +11,7 @@ import { sinceText } from '../stats/sales/board';
 /** Across a showroom: the figures scale with the screen, never below a phone's readable size. */
 const BIG = 'clamp(1.25rem, 3vw, 3.25rem)';
 const HUGE = 'clamp(1.75rem, 4.5vw, 5rem)';
-export const HEAD = 'clamp(0.8rem, 1.3vw, 1.4rem)';
+const HEAD = 'clamp(0.8rem, 1.3vw, 1.4rem)';
 /** The days since a last sale that turn the figure red: a week without a car. */
 const COLD_DAYS = 7;
 
