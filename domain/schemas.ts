@@ -289,6 +289,9 @@ export const dutySchema = body({ onDuty: z.boolean({ error: 'onDuty must be true
 /** The name a manager gives an API key (Manager → Integrations). */
 export const keyNameSchema = body({ name: text(MSG.nameRequired, 60) });
 
+/** The name a manager gives a showroom TV's link ("Showroom TV"), so his store's links tell apart. */
+export const tvLinkSchema = body({ name: text('Name the TV link', 60) });
+
 /** A passkey's name in Settings ("Work laptop"); domain/passkeys.ts has the rest of its inputs. */
 export const passkeyName = text('Name the passkey', 60);
 

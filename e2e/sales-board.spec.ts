@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { personPage, unique, uniqueEmail } from './support/people';
 import { uniqueCode } from './support/store';
 import { formatCents } from '../domain/commission';
@@ -19,7 +19,7 @@ async function sell(page: Page, store: string, frontGross: string): Promise<numb
   return (await res.json()).commissionCents as number;
 }
 
-test('a manager sees his salesmen on the team board with the right totals, drills into one, and the showroom TV follows a new sale live', async ({
+test('a manager sees his salesmen on the team board with the right totals, drills into one, the showroom TV follows a new sale live, and a TV by its own link shows the board until revoked', async ({
   browser,
 }) => {
   // A store of the spec's own, so the board holds these two salesmen and no one else's sales.
@@ -37,6 +37,7 @@ test('a manager sees his salesmen on the team board with the right totals, drill
     reps.push({ name, page: await personPage(browser, email, name, { onFloor: false }) });
   }
   const [abe, bea] = reps;
+  let wall: BrowserContext | undefined;
   try {
     const abeCommission = (await sell(abe.page, code, '3000')) + (await sell(abe.page, code, '1800'));
     const beaCommission = await sell(bea.page, code, '2200');
@@ -100,8 +101,36 @@ test('a manager sees his salesmen on the team board with the right totals, drill
     await expect(tvRows.nth(0).getByTestId('tv-units')).toHaveText('3');
     await expect(tvRows.nth(0).getByTestId('tv-since')).toHaveText('Today');
     await expect(tv.getByTestId('tv-total').getByTestId('tv-units')).toHaveText('5');
+
+    // The wall's TV by its own link: made by the manager, opened where no one is signed in.
+    await boss.getByRole('link', { name: 'Back to the board' }).click();
+    await board.getByRole('button', { name: 'TV links' }).click();
+    const dialog = boss.getByRole('dialog', { name: 'Showroom TV links' });
+    await expect(dialog.getByLabel('Name')).toHaveValue('Showroom TV');
+    await dialog.getByRole('button', { name: 'Make link' }).click();
+    const url = await dialog.getByTestId('tv-link-url').inputValue();
+    expect(url).toMatch(/\/tv#[\w-]{40,}$/);
+    await expect(dialog.getByTestId('tv-link-row')).toContainText('Showroom TV');
+    wall = await browser.newContext();
+    const screen = await wall.newPage();
+    await screen.goto(url);
+    const onWall = screen.getByTestId('sales-tv');
+    await expect(onWall.getByRole('heading', { name: 'Sales leaderboard' })).toBeVisible();
+    await expect(onWall.getByTestId('tv-row').nth(0).getByTestId('tv-name')).toHaveText(bea.name);
+    await expect(onWall.getByTestId('tv-total').getByTestId('tv-units')).toHaveText('5');
+    expect(await wall.cookies()).toEqual([]);
+    // Live on its own stream: Abe's sale shows with no reload.
+    await sell(abe.page, code, '1200');
+    await expect(onWall.getByTestId('tv-total').getByTestId('tv-units')).toHaveText('6');
+    // Revoked: the TV says so at once, and shows no board.
+    await dialog.getByRole('button', { name: 'Revoke Showroom TV' }).click();
+    await dialog.getByRole('button', { name: 'Revoke link' }).click();
+    await expect(dialog.getByTestId('tv-link-row')).toContainText('Revoked');
+    await expect(screen.getByTestId('tv-gone')).toHaveText('This TV link was revoked. Ask a manager for a new one.');
+    await expect(screen.getByTestId('tv-row')).toHaveCount(0);
   } finally {
     await boss.request.put('/api/profile/store', { data: { code: home } });
     for (const p of [...reps.map((r) => r.page), boss]) await p.context().close();
+    await wall?.close();
   }
 });

@@ -37,6 +37,7 @@ import { leadRoutes } from './leads/routes';
 import { userRoutes } from './users/routes';
 import { salesRoutes } from './sales/routes';
 import { boardRoutes } from './sales/board';
+import { tvRoutes } from './tv/routes';
 import { integrationRoutes, intakeRoutes } from './intake/routes';
 import { storeRoutes } from './stores/routes';
 import { dealerRoutes } from './dealers/routes';
@@ -76,9 +77,9 @@ async function sessionSecret(config: Config, dbh: DbHandle): Promise<string> {
   return row.value;
 }
 
-/** What a request looks like in the log: never a sign-in token from a link, never a cookie. */
+/** What a request looks like in the log: never a sign-in token from a link (t=), nor a TV link's (tv=), never a cookie. */
 function safeRequest(req: { method: string; url: string; ip?: string }) {
-  return { method: req.method, url: req.url.replace(/([?&]t=)[^&]*/g, '$1[redacted]'), ip: req.ip };
+  return { method: req.method, url: req.url.replace(/([?&]tv?=)[^&]*/g, '$1[redacted]'), ip: req.ip };
 }
 
 export interface AppOptions {
@@ -298,6 +299,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(userRoutes, { ctx });
       await api.register(salesRoutes, { ctx });
       await api.register(boardRoutes, { ctx });
+      await api.register(tvRoutes, { ctx, streams });
       await api.register(intakeRoutes, { prefix: '/v1', ctx, clock: opts.intakeClock });
       await api.register(integrationRoutes, { ctx });
       await api.register(noticeRoutes, { ctx });

@@ -28,6 +28,15 @@ const routes: RouteObject[] = [
   { path: '/finish-login', element: <FinishLoginPage /> },
   { path: '/confirm-email', element: <ConfirmEmailPage /> },
   {
+    // The showroom TV by its own link (/tv#secret): no one signed in, the board only.
+    path: '/tv',
+    element: (
+      <Suspense fallback={<PageLoader />}>
+        <screens.tvLink.View />
+      </Suspense>
+    ),
+  },
+  {
     path: '/dashboard/*',
     element: (
       <RequireAuth>

@@ -31,6 +31,7 @@ export const screens = {
   associates: kept(() => import('./associates/AssociatesPage')),
   sales: kept(() => import('./stats/SalesPage')),
   salesTv: kept(() => import('./stats/SalesTvPage')),
+  tvLink: kept(() => import('./tv/TvPage')),
   leadsKpi: kept(() => import('./stats/LeadsKpiPage')),
   funnel: kept(() => import('./stats/FunnelPage')),
   management: kept(() => import('./management/ManagementPage')),

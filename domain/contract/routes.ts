@@ -32,6 +32,7 @@ import {
   leadAddressSchema,
   mailLeadSchema,
   dismissMailSchema,
+  tvLinkSchema,
 } from '../schemas';
 import { rulesChangeSchema } from '../rules';
 import { routingSchema } from '../routing';
@@ -48,9 +49,13 @@ import { acceptTokenSchema, pushDeviceAdded, pushDevices, pushKey, pushSubscript
 import { authMethods, signInSettings, signInSettingsSchema } from '../signin';
 import { sessionSid } from '../sessions';
 import * as pk from '../passkeys';
+import * as tv from '../tv-schema';
 
-/** Who may call a route: anyone, a signed-in person, a manager, or an integration by its API key. */
-export type Access = 'public' | 'user' | 'manager' | 'apikey';
+/**
+ * Who may call a route: anyone, a signed-in person, a manager, an integration by its API key, or
+ * a showroom TV by its link's secret (the route checks the key or the link itself; no session counts).
+ */
+export type Access = 'public' | 'user' | 'manager' | 'apikey' | 'tv';
 
 /**
  * A route of the API, defined once: who may call it, what it takes (path parameters, query,
@@ -84,6 +89,7 @@ const mailId = i.rowId('Mail not found');
 const device = i.rowId('Device not found');
 const team = i.rowId('Team not found');
 const teamMember = team.extend({ uid: z.string().min(1, { error: 'Not on this team' }).max(100, { error: 'Not on this team' }) });
+const tvLinkId = i.rowId('TV link not found');
 const timeOffId = i.personId.extend({ offId: i.rowId('Time off not found').shape.id });
 
 /**
@@ -208,6 +214,13 @@ export const routes = {
   'PATCH /sales/:id': { access: 'user', store: true, params: sale, body: salePatchSchema, answer: a.sale },
   'DELETE /sales/:id': { access: 'user', store: true, params: sale, answer: a.ok },
 
+  // The showroom TV by its own link: a store's managers make and revoke them; the link's secret
+  // (the X-TV-Token header) opens its store's board and nothing else.
+  'GET /tv/links': { access: 'manager', store: true, answer: tv.tvLinkList },
+  'POST /tv/links': { access: 'manager', store: true, status: 201, body: tvLinkSchema, answer: tv.createdTvLink },
+  'POST /tv/links/:id/revoke': { access: 'manager', store: true, params: tvLinkId, answer: tv.oneTvLink },
+  'GET /tv/board': { access: 'tv', answer: tv.tvBoardAnswer },
+
   'GET /integrations/keys': { access: 'manager', store: true, answer: a.keyList },
   'POST /integrations/keys': { access: 'manager', store: true, status: 201, body: keyNameSchema, answer: a.createdKey },
   'POST /integrations/keys/:id/revoke': { access: 'manager', store: true, params: apiKey, answer: a.revokedKey },
@@ -231,6 +244,8 @@ export const routes = {
 /** Routes under /api whose answer is not a JSON document of ours. */
 export const NOT_JSON = [
   'GET /events',
+  // The showroom TV's live stream, opened with its link's secret in ?tv=.
+  'GET /tv/events',
   'GET /sales/export.csv',
   'GET /sales/board.csv',
   'GET /leads/export.csv',

@@ -20,9 +20,9 @@ export function signInVerdict(config: Config, email: string, existing: UserRow |
   return { allowed: false, why: 'address is not a user, not in MANAGER_EMAILS and not in ALLOWED_EMAIL_DOMAINS' };
 }
 
-/** Whether a route's access rule lets the caller in (an API key is checked by the intake route itself). */
+/** Whether a route's access rule lets the caller in (an API key, a TV link, is checked by its route itself). */
 export const admits = (need: Access, user: Pick<UserRow, 'role'> | null): boolean =>
-  need === 'public' || need === 'apikey' || (!!user && (need === 'user' || user.role === 'manager'));
+  need === 'public' || need === 'apikey' || need === 'tv' || (!!user && (need === 'user' || user.role === 'manager'));
 
 /** The route's access rule against the caller: a route without a rule is refused, so a forgotten permission fails closed. */
 export function checkAccess(need: Access | undefined, user: Pick<UserRow, 'role'> | null): void {

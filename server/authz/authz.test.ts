@@ -80,7 +80,7 @@ describe.each(DIALECTS)('authorisation of every API route on %s', (dialect) => {
     for (const must of ['GET /api/users', 'POST /api/users/:id/delete', 'POST /api/rotation/assign', 'GET /api/auth/me']) {
       expect(all.map((r) => `${r.method} ${r.url}`)).toContain(must);
     }
-    const undeclared = all.filter((r) => !['public', 'user', 'manager', 'apikey'].includes(r.access ?? '')).map((r) => `${r.method} ${r.url}`);
+    const undeclared = all.filter((r) => !['public', 'user', 'manager', 'apikey', 'tv'].includes(r.access ?? '')).map((r) => `${r.method} ${r.url}`);
     expect(undeclared, 'routes without an access rule').toEqual([]);
   });
 
@@ -104,6 +104,12 @@ describe.each(DIALECTS)('authorisation of every API route on %s', (dialect) => {
         for (const caller of [undefined, who.staff, who.manager]) {
           expectStatus(`${label} without a key`, await hit(r.method, r.url, caller), (s) => s === 401 || s === 403, '401/403');
         }
+        continue;
+      }
+      // A TV link's route: no session opens it, a manager's neither (server/tv/tv.test.ts tries the link on the rest).
+      if (r.access === 'tv') {
+        for (const caller of [undefined, who.staff, who.manager])
+          expectStatus(`${label} without a link`, await hit(r.method, r.url, caller), (s) => s === 401, '401');
         continue;
       }
       for (const caller of ['anonymous', 'disabled', 'deleted']) {

@@ -32,6 +32,7 @@ import m034 from './migrations/034_pending_job_indexes';
 import m035 from './migrations/035_partial_lead_indexes';
 import m036 from './migrations/036_email_change_kinds';
 import m038 from './migrations/038_small_doors';
+import m040 from './migrations/040_tv_links';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -74,6 +75,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '035_partial_lead_indexes': m035(),
     '036_email_change_kinds': m036(),
     '038_small_doors': m038(dialect),
+    '040_tv_links': m040(dialect),
   };
 }
 

@@ -345,6 +345,18 @@ interface ApiKeysTable {
   revoked_at: number | null;
 }
 
+/** A showroom TV's view-only link to its store's board (server/tv); the secret is kept only as a keyed hash. */
+interface TvLinksTable {
+  id: Generated<number>;
+  store_id: number;
+  name: string;
+  token_hash: string;
+  created_by: string | null;
+  created_at: number;
+  last_seen_at: number | null;
+  revoked_at: number | null;
+}
+
 /**
  * An intake request's answer kept per key and Idempotency-Key; status null while it runs.
  * created_at is when the running claim was taken: a claim older than the lease was left by a crash.
@@ -559,6 +571,7 @@ export interface Database {
   sales: SalesTable;
   audit_log: AuditLogTable;
   api_keys: ApiKeysTable;
+  tv_links: TvLinksTable;
   idempotency_keys: IdempotencyKeysTable;
   rotation_actions: RotationActionsTable;
   outbox: OutboxTable;

@@ -175,6 +175,7 @@ const DOCUMENTED: { [R in Route | 'POST /v1/leads' | 'GET /docs']?: Operation } 
  */
 export const LEFT_OUT = [
   'GET /api/events',
+  'GET /api/tv/events',
   'GET /api/leads/export.csv',
   'GET /api/leads/funnel.csv',
   'GET /api/floor/report.csv',
@@ -210,10 +211,13 @@ function internal(route: Route): Operation {
   const def: { access: string; params?: unknown; query?: unknown; body?: unknown; status?: number } = routes[route];
   const errors: Record<number, string> = {};
   if (def.body || def.query) errors[400] = BAD_JSON;
-  if (def.access !== 'public') errors[401] = 'Not signed in.';
+  if (def.access === 'tv') errors[401] = 'No live TV link in the X-TV-Token header.';
+  else if (def.access !== 'public') errors[401] = 'Not signed in.';
   if (def.access === 'manager') errors[403] = 'Signed in, but not a manager.';
   if (def.params) errors[404] = 'No such row.';
-  return { tag: 'Web app (internal)', summary: route, security: def.access === 'public' ? [] : ['session'], status: def.status, errors };
+  // A TV link's route reads its secret, never a session.
+  const security: Security[] = def.access === 'public' || def.access === 'tv' ? [] : ['session'];
+  return { tag: 'Web app (internal)', summary: route, security, status: def.status, errors };
 }
 
 /** A query schema's fields as OpenAPI query parameters. */

@@ -119,6 +119,8 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
       end();
     };
     const unsubscribe = ctx.bus.subscribe((e) => {
+      // A TV link's end is news for that TV's own stream (server/tv/routes.ts) only.
+      if (e.topic === 'tv-revoked') return;
       if (e.topic === 'session-revoked') {
         if (e.userId === me.id && (e.sid === undefined || e.sid === sid)) revoke(e.at, e.sid !== undefined);
         return;

@@ -9,8 +9,8 @@ import type { UserRow } from '../users/repo';
 import type { StoreCtx } from '../context';
 import { storeScope } from '../stores/scope';
 
-/** The signed-in person as the route's access level promises him: nobody on a public route may be anyone. */
-type Me<A extends Access> = A extends 'public' ? UserRow | null : UserRow;
+/** The signed-in person as the route's access level promises him: nobody on a public route may be anyone; a TV's route reads its link, never a person. */
+type Me<A extends Access> = A extends 'public' ? UserRow | null : A extends 'tv' ? null : UserRow;
 
 /**
  * What a handler gets: the caller and the request's parts, parsed by the route's own schemas;
@@ -60,8 +60,8 @@ export function implement<R extends Route>(app: FastifyInstance, route: R, handl
     ...extra,
     config: { ...extra.config, access: def.access },
     handler: async (req, reply) => {
-      const me = req.user;
-      if (!me && def.access !== 'public') throw unauthorized();
+      const me = def.access === 'tv' ? null : req.user;
+      if (!me && def.access !== 'public' && def.access !== 'tv') throw unauthorized();
       // Safe: each part was parsed by the schema the route's types come from (a route without one
       // has none), and `me` is someone unless the route is public (checked above). TypeScript
       // cannot follow a generic route's definition to its types, hence the one cast.

@@ -15,7 +15,7 @@ import { dayKey, startOfMonth, startOfYear } from '../../domain/time';
  * (staff, not disabled) and per anyone else with a sale in the store this year, so the team's
  * total is the store's. Sales from January of last year on: the figures compare with last year.
  */
-async function storeBoard(db: Db, store: number, tz: string, now = new Date()) {
+export async function storeBoard(db: Db, store: number, tz: string, now = new Date()) {
   const today = dayKey(now, tz);
   const [people, sales, last, leads] = await Promise.all([
     listUsers(db, store),

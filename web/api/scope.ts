@@ -49,6 +49,7 @@ const UNSCOPED: Record<Unscoped, true> = {
   'POST /group/waiting/:id/store': true,
   'GET /group/report': true,
   'GET /sales/all': true,
+  'GET /tv/board': true,
   'POST /users/confirm-email': true,
   'GET /push/key': true,
   'GET /push/subscriptions': true,

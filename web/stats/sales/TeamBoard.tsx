@@ -11,6 +11,7 @@ import { useStore, useStorePath } from '../../stores/store';
 import { boardCsvUrl, pctText, sinceText, useSalesBoard, type SalesBoard } from './board';
 import { Figures } from './Figures';
 import { Charts } from './Charts';
+import { TvLinksButton } from '../../tv/TvLinks';
 
 type Row = SalesBoard['rows'][number];
 
@@ -174,6 +175,7 @@ export function TeamBoard({ onPick }: { onPick: (id: string) => void }) {
             <Button component={Link} to={to('/tv/sales')} variant="light" leftSection={<IconDeviceTv size={16} aria-hidden />}>
               Showroom TV
             </Button>
+            <TvLinksButton />
             <Button component="a" href={boardCsvUrl(code)} download variant="light" leftSection={<IconDownload size={16} aria-hidden />}>
               CSV
             </Button>
