@@ -7,49 +7,27 @@ import { BAD_PUSH_HOSTS, readPushHost } from '../domain/push';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const emailList = z
-  .string()
-  .default('')
-  .transform((s, ctx) => {
-    const list = s
-      .split(',')
-      .map((e) => e.trim())
-      .filter(Boolean)
-      .map((e) => parseEmail(e)?.address);
-    if (list.every((e) => e !== undefined)) return list;
-    ctx.addIssue({ code: 'custom', message: 'must be comma-separated e-mail addresses' });
-    return z.NEVER;
-  });
+/** A comma-separated setting, each item read by `read` (null: not one); any bad item fails the start with `message`. */
+const commaList = <T>(read: (item: string) => T | null | undefined, message: string) =>
+  z
+    .string()
+    .default('')
+    .transform((s, ctx) => {
+      const list = s
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean)
+        .map(read);
+      if (list.every((e): e is T => e !== null && e !== undefined)) return list;
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    });
 
-const domainList = z
-  .string()
-  .default('')
-  .transform((s, ctx) => {
-    // Read as an address's domain is (domain/email.ts), so the allowed-domain rule compares like with like.
-    const list = s
-      .split(',')
-      .map((d) => d.trim().replace(/^@/, ''))
-      .filter(Boolean)
-      .map((d) => emailDomain(d));
-    if (list.every((d) => d !== null)) return list;
-    ctx.addIssue({ code: 'custom', message: 'must be comma-separated domains like example.com' });
-    return z.NEVER;
-  });
-
+const emailList = commaList((e) => parseEmail(e)?.address, 'must be comma-separated e-mail addresses');
+// Read as an address's domain is (domain/email.ts), so the allowed-domain rule compares like with like.
+const domainList = commaList((d) => emailDomain(d.replace(/^@/, '')), 'must be comma-separated domains like example.com');
 /** Push services besides the known ones (domain/push.ts readPushHost). */
-const pushHosts = z
-  .string()
-  .default('')
-  .transform((s, ctx) => {
-    const list = s
-      .split(',')
-      .map((e) => e.trim())
-      .filter(Boolean)
-      .map(readPushHost);
-    if (list.every((e) => e !== null)) return list;
-    ctx.addIssue({ code: 'custom', message: BAD_PUSH_HOSTS });
-    return z.NEVER;
-  });
+const pushHosts = commaList(readPushHost, BAD_PUSH_HOSTS);
 
 const url = (protocols: string[]) =>
   z.string().refine(

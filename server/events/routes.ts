@@ -4,6 +4,7 @@ import { storeScope } from '../stores/scope';
 import { GROUP_ONLY } from './bus';
 import { storesOf } from '../stores/service';
 import { access } from '../http/access';
+import { openStream } from '../http/stream';
 import { unauthorized } from '../http/errors';
 
 const HEARTBEAT_MS = 25_000;
@@ -100,16 +101,7 @@ export async function eventRoutes(app: FastifyInstance, { ctx, streams }: { ctx:
         .status(429)
         .send({ error: `Too many live update streams for this sign-in (at most ${STREAMS_PER_SESSION}). Close some tabs of the portal and reload.` });
     }
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.write(`retry: 1000\n\n`);
-    const send = (data: object) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+    const { res, send } = openStream(reply);
     send({ topic: 'hello', at: Date.now(), since: Math.max(lastAny, ...[...stores].map((id) => lastIn.get(id) ?? 0)) });
     const stream: Stream = { session, sid, userId: me.id, role: me.role, end: () => end(), revoke: () => revoke() };
     // signedOut: this session was signed out (from another device, or by a manager), not his access turned off.

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Ctx } from '../context';
 import { implement } from '../http/implement';
 import { access } from '../http/access';
+import { openStream } from '../http/stream';
 import { storeById } from '../stores/service';
 import { storeBoard } from '../sales/board';
 import { createLink, linkOf, listLinks, revokeLink, seen, stillLive, type TvLinkRow } from './service';
@@ -48,17 +49,9 @@ export async function tvRoutes(app: FastifyInstance, { ctx: root, streams }: { c
     if ((open.get(link.id) ?? 0) >= STREAMS_PER_LINK) {
       return reply.status(429).send({ error: `This TV link has ${STREAMS_PER_LINK} screens open already. Close one, or make another link for this TV.` });
     }
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.write(`retry: 1000\n\n`);
+    const { res, send: write } = openStream(reply);
     // Only a topic and its time: the board is read again, and no one's id goes to the wall.
-    const send = (topic: string) => res.write(`data: ${JSON.stringify({ topic, at: Date.now() })}\n\n`);
+    const send = (topic: string) => write({ topic, at: Date.now() });
     send('hello');
     let ended = false;
     const end = () => {
