@@ -25,8 +25,8 @@ export function readCode(v: unknown): string | null {
  * address or a setting may come to read (S is the store part of /s/NSH, too short anyway). A store
  * an older release gave one keeps it (codes never change); `=GROUP` still means the group.
  */
-export const RESERVED_CODES: readonly string[] = ['GROUP', 'API', 'S', 'ALL', 'NEW', 'ADMIN', 'NONE', 'STORE', 'STORES'];
-export const reservedCodeText = (code: string) => `${code} means something else in the portal: pick another store code.`;
+const RESERVED_CODES: readonly string[] = ['GROUP', 'API', 'S', 'ALL', 'NEW', 'ADMIN', 'NONE', 'STORE', 'STORES'];
+const reservedCodeText = (code: string) => `${code} means something else in the portal: pick another store code.`;
 
 /** Why a code cannot be a new store's, or null when it can. */
 export function newCodeError(v: unknown): string | null {

@@ -10,7 +10,7 @@ import { USER_MSG, type Actor } from '../../domain/users';
 /** A confirmation link works for a day: the person may not read his mail at once. */
 const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
 /** The old address may take a change back for a week. */
-export const UNDO_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const UNDO_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const EMAIL_LINK_SPENT = 'This confirmation link was already used or expired. Ask a manager to change the address again.';
 
 type Kind = 'new' | 'old' | 'undo';
