@@ -97,6 +97,14 @@ export async function userRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
         disabled: 0,
         deleted_at: null,
         signed_in_at: null,
+        // Nothing of the other person's own goes back.
+        greeting: null,
+        notes: null,
+        mobile: null,
+        mobile_confirmed_at: null,
+        sms_stopped_at: null,
+        notify: null,
+        store_id: null,
         created_at: now,
         updated_at: now,
       };
