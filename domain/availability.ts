@@ -37,25 +37,24 @@ export function awayReason(hours: BusinessHours, timeOff: readonly TimeOff[], no
 }
 
 /** Who sets or removes someone's time off. */
+/** Who sets or removes time off: `whole` when his say reaches every store the person works in (the person himself, or domain/users.ts authorityOver says so). */
 export interface TimeOffSetter {
   id: string;
-  /** A group manager: he answers for every store. */
-  groupManager: boolean;
+  whole: boolean;
 }
 
 /**
- * Where new time off holds: the person's own and a group manager's in every store he works in
- * (null); a store manager's in the store she sets it in alone, as she answers for her floor and
- * not for another store's (each store's line reads its own away mark, so this costs it nothing).
+ * Where new time off holds: every store the person works in (null) when the setter answers for all
+ * of them; else the store it is set in alone, as a store manager answers for her floor and not
+ * for another store's.
  */
-export const timeOffStore = (setter: TimeOffSetter, personId: string, store: number): number | null =>
-  setter.id === personId || setter.groupManager ? null : store;
+export const timeOffStore = (setter: TimeOffSetter, store: number): number | null => (setter.whole ? null : store);
 
-/** Whether the setter may remove time off that holds in `where` (null: every store): only he or a group manager removes one that holds everywhere. */
-export const mayRemoveTimeOff = (setter: TimeOffSetter, personId: string, where: number | null): boolean =>
-  where !== null || setter.id === personId || setter.groupManager;
+/** Whether the setter may remove time off that holds in `where` (null: every store): one that holds everywhere, only someone whose say reaches everywhere. */
+export const mayRemoveTimeOff = (setter: TimeOffSetter, where: number | null): boolean => where !== null || setter.whole;
 
-export const holdsEverywhereText = (name: string) => `This time off holds in every store ${name} works in: he or a group manager can remove it.`;
+export const holdsEverywhereText = (name: string) =>
+  `This time off holds in every store ${name} works in: he, or a manager of each of those stores, can remove it.`;
 
 /** His hours as stored (memberships.hours): unreadable or absent is null, whenever the store is open. */
 export function readHours(text: string | null | undefined): BusinessHours {

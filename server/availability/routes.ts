@@ -3,6 +3,9 @@ import type { StoreCtx } from '../context';
 import { implement } from '../http/implement';
 import { forbidden } from '../http/errors';
 import type { UserRow } from '../users/repo';
+import { authority, reachOf } from '../users/authority';
+import { personOf } from '../users/service';
+import type { TimeOffSetter } from '../../domain/availability';
 import { addTimeOff, afterChange, availabilityOf, checkMember, removeTimeOff, setHours } from './service';
 
 /**
@@ -14,8 +17,12 @@ async function mayTouch(ctx: StoreCtx, me: UserRow, id: string) {
   if (me.role !== 'manager' && me.id !== id) throw forbidden('You can only see and change your own availability.');
 }
 
-/** Who sets time off: a group manager's holds in every store, as the person's own does. */
-const setter = (me: UserRow) => ({ id: me.id, groupManager: !!me.all_stores });
+/** Who sets time off: his own, and that of a manager whose authority covers the whole person, holds in every store he works in. */
+async function setter(ctx: StoreCtx, me: UserRow, id: string): Promise<TimeOffSetter> {
+  if (me.id === id) return { id: me.id, whole: true };
+  const [reach, person] = await Promise.all([reachOf(ctx.dbh.db, me), personOf(ctx.dbh.db, ctx.store.id, id)]);
+  return { id: me.id, whole: authority(reach, person) === 'whole' };
+}
 
 /** Who is available: each person's own hours and time off in a store (the Availability card). */
 export async function availabilityRoutes(app: FastifyInstance) {
@@ -33,14 +40,14 @@ export async function availabilityRoutes(app: FastifyInstance) {
 
   implement(app, 'POST /availability/:id/time-off', async ({ me, ctx, params, body }) => {
     await mayTouch(ctx, me, params.id);
-    await addTimeOff(ctx, params.id, body, setter(me));
+    await addTimeOff(ctx, params.id, body, await setter(ctx, me, params.id));
     await afterChange(ctx, params.id);
     return availabilityOf(ctx, params.id);
   });
 
   implement(app, 'DELETE /availability/:id/time-off/:offId', async ({ me, ctx, params }) => {
     await mayTouch(ctx, me, params.id);
-    await removeTimeOff(ctx, params.id, params.offId, setter(me));
+    await removeTimeOff(ctx, params.id, params.offId, await setter(ctx, me, params.id));
     await afterChange(ctx, params.id);
     return availabilityOf(ctx, params.id);
   });

@@ -149,7 +149,7 @@ export async function addTimeOff(ctx: StoreCtx, id: string, t: TimeOff & { note?
       note: t.note?.trim() || null,
       created_by: by.id,
       created_at: now.getTime(),
-      store_id: timeOffStore(by, id, ctx.store.id),
+      store_id: timeOffStore(by, ctx.store.id),
     })
     .execute();
 }
@@ -165,7 +165,7 @@ export async function removeTimeOff(ctx: StoreCtx, id: string, offId: number, by
     .where((eb) => eb.or([eb('store_id', 'is', null), eb('store_id', '=', ctx.store.id)]))
     .executeTakeFirst();
   if (!off) throw notFound(OFF_NOT_FOUND);
-  if (!mayRemoveTimeOff(by, id, off.store_id === null ? null : Number(off.store_id))) throw forbidden(holdsEverywhereText(m.name));
+  if (!mayRemoveTimeOff(by, off.store_id === null ? null : Number(off.store_id))) throw forbidden(holdsEverywhereText(m.name));
   const gone = await ctx.dbh.db.deleteFrom('time_off').where('id', '=', offId).where('user_id', '=', id).executeTakeFirst();
   if (!Number(gone.numDeletedRows)) throw notFound(OFF_NOT_FOUND);
 }
