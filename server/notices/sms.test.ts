@@ -272,27 +272,7 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
   it("keeps a status that comes before the text's id is stored, and applies it once it is", async () => {
     const { u } = await confirmed('early.sms@dealer.test', '+18435550222');
     sms.statusFirst('delivered');
-    const now = Date.now();
-    const body = { title: 'New lead', text: 'New lead: Early Ed. Accept: https://x/l/2', url: '/leads/2' };
-    const { id } = await t.db
-      .insertInto('notices')
-      .values({
-        user_id: u.id,
-        store_id: 1,
-        lead_id: null,
-        kind: 'lead',
-        channel: 'sms',
-        target: '+18435550222',
-        once_key: `test:early:${now}`,
-        body: noticeBox(t.app.ctx.secret).sealJson(body),
-        state: 'queued',
-        attempts: 0,
-        next_at: now,
-        expires_at: now + 3_600_000,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const { id } = await notice(u, '+18435550222', 'now');
     t.app.ctx.notices?.wake();
     const row = () => t.db.selectFrom('notices').select(['state', 'provider_id', 'delivered_at']).where('id', '=', Number(id)).executeTakeFirstOrThrow();
     // The provider reported the delivery before it answered the send (with the id): the delivery is not lost.
@@ -324,10 +304,11 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
    * A text notice as the sender hands it over, its row in `notices` in the state the sender leaves
    * it. The test sends it itself: the row is due in an hour, so the portal's own sender, running
    * beside the test, never claims it (its empty body once failed to open there, and the row kept
-   * that error).
+   * that error). Due `now`, its body sealed, it is the portal's own sender's to send.
    */
-  async function notice(u: UserRow, target: string) {
+  async function notice(u: UserRow, target: string, due: 'later' | 'now' = 'later') {
     const now = Date.now();
+    const body = { title: 'New lead', text: 'New lead: Jane Doe, 2024 Accord. Accept: https://x/l/1', url: '/leads/1' };
     const { id } = await t.db
       .insertInto('notices')
       .values({
@@ -338,10 +319,10 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
         channel: 'sms',
         target,
         once_key: `test:${target}:${now}:${Math.random()}`,
-        body: '',
+        body: due === 'now' ? noticeBox(t.app.ctx.secret).sealJson(body) : '',
         state: 'queued',
         attempts: 0,
-        next_at: now + 3_600_000,
+        next_at: due === 'now' ? now : now + 3_600_000,
         expires_at: now + 7_200_000,
         created_at: now,
       })
@@ -353,7 +334,7 @@ describe.each(DIALECTS)('text messages through the provider on %s', (dialect) =>
       leadId: null,
       kind: 'lead',
       target,
-      body: { title: 'New lead', text: 'New lead: Jane Doe, 2024 Accord. Accept: https://x/l/1', url: '/leads/1' },
+      body,
     };
     return out;
   }

@@ -23,11 +23,12 @@ export async function reachOf(db: Db, me: UserRow): Promise<Reach> {
 export const authority = (r: Reach, p: Pick<StorePerson, 'all_stores' | 'stores'>): Authority =>
   authorityOver({ group: r.group, stores: r.codes }, { group: !!p.all_stores, stores: p.stores });
 
-/** Refuses a change the manager's authority does not reach ('whole': name, address, role, status, sessions). */
-export function checkAuthority(r: Reach, p: StorePerson, need: 'whole' | 'place') {
+/** Refuses a change the manager's authority does not reach ('whole': name, address, role, status, sessions); else says how far it reaches. */
+export function checkAuthority(r: Reach, p: StorePerson, need: 'whole' | 'place'): 'whole' | 'place' {
   const a = authority(r, p);
   if (a === 'none') throw new ApiError(403, 'Only a group manager can change a group manager.');
   if (need === 'whole' && a === 'place') throw new ApiError(403, SHARED_PERSON);
+  return a;
 }
 
 /** Whether a manager may know this person exists: a group manager, or someone of one of his stores. */

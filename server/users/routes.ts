@@ -9,7 +9,7 @@ import { confirmEmailChange, pendingEmails, requestEmailChange } from './email-c
 import { openStore } from '../stores/service';
 import { atStore } from '../db';
 import { FIRST_STORE_ID, findUserByEmail, storeIdsOf, type UserRow as Row } from './repo';
-import { authority, checkAuthority, reachOf, tellGroupOfHiddenAdd, visibleTo, type Reach } from './authority';
+import { checkAuthority, reachOf, tellGroupOfHiddenAdd, visibleTo, type Reach } from './authority';
 import { confirmedBy, SHARED_PERSON } from '../../domain/users';
 import { writeAudit } from './audit';
 import { endSessions } from '../auth/sessions/service';
@@ -66,8 +66,7 @@ export async function userRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
    */
   const target = async (ctx: StoreCtx, me: UserRow, id: string, need: 'whole' | 'place') => {
     const [p, reach] = await Promise.all([personOf(ctx.dbh.db, ctx.store.id, id), reachOf(ctx.dbh.db, me)]);
-    checkAuthority(reach, p, need);
-    return { p, reach };
+    return { p, reach, reaches: checkAuthority(reach, p, need) };
   };
 
   implement(app, 'GET /users', async ({ me, ctx, query }) => {
@@ -116,8 +115,8 @@ export async function userRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
   });
 
   implement(app, 'PATCH /users/:id', async ({ me, ctx, params, body }) => {
-    const { p, reach } = await target(ctx, me, params.id, 'place');
-    if (authority(reach, p) === 'place') checkPlaceOnly(p, body);
+    const { p, reach, reaches } = await target(ctx, me, params.id, 'place');
+    if (reaches === 'place') checkPlaceOnly(p, body);
     const was = await storeIdsOf(ctx.dbh.db, params.id);
     const place = await placing(
       ctx,
