@@ -122,3 +122,17 @@ export function hostMatches(host: string, pattern: string): boolean {
   const base = pattern.slice(1);
   return host.length > base.length && host.endsWith(base);
 }
+
+/**
+ * Who a connection counts as for a limit per client: an IPv4 address as it is (an IPv4-mapped
+ * IPv6 one as its IPv4 address), an IPv6 address by its /64, which one subscriber's network
+ * holds whole (millions of addresses), e.g. "2001:db8:1:2::/64". Anything else as it came.
+ */
+export function clientKey(address: string | undefined): string {
+  if (!address) return 'unknown';
+  if (parseIpv4(address)) return address;
+  const b = parseIpv6(address.replace(/%.*$/, ''));
+  if (!b) return address;
+  if (b.slice(0, 10).every((n) => n === 0) && b[10] === 0xff && b[11] === 0xff) return b.slice(12).join('.');
+  return `${[0, 2, 4, 6].map((i) => ((b[i] << 8) | b[i + 1]).toString(16)).join(':')}::/64`;
+}

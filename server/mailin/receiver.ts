@@ -5,7 +5,7 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Ctx } from '../context';
 import { take } from '../http/limits';
 import { keepMail, leadAddress, type LeadAddress } from './service';
-import { clientKey } from '../../domain/clients';
+import { clientKey } from '../../domain/net';
 import { slowFrom, tooSlow, type RateRule } from '../../domain/mailin';
 
 /** The largest message taken: far above a lead mail with its attachments. */

@@ -9,7 +9,9 @@ type CallOptions<R extends Route> = ([ParamsIn<R>] extends [never] ? { params?: 
   ([Body<R>] extends [never] ? { body?: undefined } : { body: Body<R> }) &
   ([QueryIn<R>] extends [never] ? { query?: undefined } : { query?: QueryIn<R> }) &
   // A query names the store its key holds; left out, the store of the current address.
-  ([InStore<R>] extends [true] ? { store?: string } : { store?: undefined });
+  ([InStore<R>] extends [true] ? { store?: string } : { store?: undefined }) &
+  // `as`: a header that says who calls instead of the session (a TV link's), sent without the cookie.
+  { as?: Record<string, string> };
 type Needs<R extends Route> = [ParamsIn<R>] extends [never] ? ([Body<R>] extends [never] ? [CallOptions<R>?] : [CallOptions<R>]) : [CallOptions<R>];
 
 /**
@@ -29,7 +31,7 @@ export function call<R extends Route>(route: R, ...[opts]: Needs<R>): Promise<An
   if (store && method === 'GET') query.push(['store', store]);
   if (query.length) path += `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)]))}`;
   // Safe: the server answers the route's own schema (its test build checks every answer against it).
-  return api(path, { method, body: opts?.body, store: method === 'GET' ? null : store }) as Promise<Answer<R>>;
+  return api(path, { method, body: opts?.body, store: method === 'GET' ? null : store, as: opts?.as }) as Promise<Answer<R>>;
 }
 
 type Send = (url: string, init: RequestInit) => Promise<Response>;
@@ -45,15 +47,16 @@ export const setUnauthorizedHandler = (fn: (() => void) | null) => {
   onUnauthorized = fn;
 };
 
-async function api(path: string, opts: { method?: Method; body?: unknown; store?: string | null } = {}): Promise<unknown> {
-  const headers: Record<string, string> = {};
+async function api(path: string, opts: { method?: Method; body?: unknown; store?: string | null; as?: Record<string, string> } = {}): Promise<unknown> {
+  const headers: Record<string, string> = { ...opts.as };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (opts.store) headers['x-store'] = opts.store;
   let res: Response;
   try {
     res = await send(`/api${path}`, {
       method: opts.method ?? 'GET',
-      credentials: 'same-origin',
+      credentials: opts.as ? 'omit' : 'same-origin',
+      ...(opts.as && { cache: 'no-store' as const }),
       // No headers at all on a plain GET: it then matches the page's preload of the same address.
       headers: Object.keys(headers).length ? headers : undefined,
       body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
@@ -69,7 +72,7 @@ async function api(path: string, opts: { method?: Method; body?: unknown; store?
     data = null;
   }
   if (!res.ok) {
-    if (res.status === 401 && !path.startsWith('/auth/')) onUnauthorized?.();
+    if (res.status === 401 && !path.startsWith('/auth/') && !opts.as) onUnauthorized?.();
     // A refusal is { error, code?, field? } (the contract's refusal); anything else says only its status.
     const said = (key: string) => (isRecord(data) && typeof data[key] === 'string' ? data[key] : undefined);
     throw new ApiError(res.status, said('error') ?? `Request failed (${res.status})`, said('code'), said('field'));

@@ -2,31 +2,14 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../domain/errors';
 import { isRecord } from '../../domain/guards';
-import { TV_HEADER, type TvBoard } from '../../domain/tv';
-
-export type TvBoardAnswer = TvBoard & { store: string };
+import { TV_HEADER } from '../../domain/tv';
+import { call } from '../api/client';
 
 /** The board's query key: refetched by the TV's stream, never by a session's. */
 export const tvBoardKey = (token: string) => ['tv-board', token];
 
-/**
- * The board by the link's secret, with no cookie: what a TV holds is the link, never a session
- * (a browser that also holds one sends nothing of it here).
- */
-export async function fetchTvBoard(token: string): Promise<TvBoardAnswer> {
-  let res: Response;
-  try {
-    res = await fetch('/api/tv/board', { headers: { [TV_HEADER]: token }, credentials: 'omit', cache: 'no-store' });
-  } catch {
-    throw new ApiError(0, 'The portal cannot be reached. The board comes back by itself when it can be.');
-  }
-  const data: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const said = (key: string) => (isRecord(data) && typeof data[key] === 'string' ? data[key] : undefined);
-    throw new ApiError(res.status, said('error') ?? `Request failed (${res.status})`, said('code'));
-  }
-  return data as TvBoardAnswer;
-}
+/** The board by the link's secret, with no cookie: what a TV holds is the link, never a session. */
+export const fetchTvBoard = (token: string) => call('GET /tv/board', { as: { [TV_HEADER]: token } });
 
 /** The link is no more (revoked, or never was): nothing will bring it back. */
 export const linkGone = (err: unknown) => err instanceof ApiError && err.status === 401;
