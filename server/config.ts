@@ -49,23 +49,13 @@ const minutes = z.coerce
   .max(1440, 'must be a number of minutes, more than 0 and at most 1440');
 
 /** Lead addresses: `leads@dealer.com` (the first store's), `leads@dealer.com=NSH` (a store's by code) or `=group` (by dealer). */
-const addressList = z
-  .string()
-  .default('')
-  .transform((s) =>
-    s
-      .split(',')
-      .map((e) => e.trim())
-      .filter(Boolean)
-      .map((e) => {
-        const [address, store = ''] = e.split('=');
-        return { address: address.trim().toLowerCase(), store: store.trim().toUpperCase() };
-      }),
-  )
-  .refine(
-    (list) => list.every((e) => /^[^@\s=]+@[^@\s=]+\.[^@\s=]+$/.test(e.address) && /^[A-Z0-9-]{0,12}$/.test(e.store)),
-    'must be comma-separated e-mail addresses, each optionally =STORECODE or =group',
-  );
+/** Lead addresses, each read as every address is (domain/email.ts), optionally =STORECODE or =group. */
+const addressList = commaList((e) => {
+  const [written, store = ''] = e.split('=');
+  const address = parseEmail(written.trim())?.address;
+  const code = store.trim().toUpperCase();
+  return address && /^[A-Z0-9-]{0,12}$/.test(code) ? { address, store: code } : null;
+}, 'must be comma-separated e-mail addresses, each optionally =STORECODE or =group');
 
 const filePath = z.string().refine((p) => fs.existsSync(p), 'must name a file that exists');
 
