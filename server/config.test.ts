@@ -43,7 +43,7 @@ describe('configuration', () => {
     ['MANAGER_EMAILS', 'evil@dealer.com@attacker.example'],
     ['ALLOWED_EMAIL_DOMAINS', 'dealer.com.'],
     ['PUSH_HOSTS', 'http://10.0.0.5:8080/push'],
-    ['INBOUND_ADDRESSES', 'leads@dealer.com@attacker.example=NSH'],
+    ['INBOUND_ADDRESSES', '\u212Aleads@dealer.com=NSH'],
   ])('stops on a bad %s and names it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}:`));
