@@ -14,6 +14,7 @@ const TABLE: Record<Stage, Record<Move, Stage | '×'>> = {
   shown: { contact: 'shown', appoint: 'appointment', show: '×', noShow: '×', sell: 'sold', lose: 'lost', reopen: '×' },
   sold: { contact: '×', appoint: '×', show: '×', noShow: '×', sell: '×', lose: '×', reopen: '×' },
   lost: { contact: '×', appoint: '×', show: '×', noShow: '×', sell: '×', lose: '×', reopen: 'contacted' },
+  closed: { contact: '×', appoint: '×', show: '×', noShow: '×', sell: '×', lose: '×', reopen: 'contacted' },
 };
 
 describe('lead stages', () => {
@@ -28,10 +29,13 @@ describe('lead stages', () => {
   });
 
   it('reads the first stages off the hand-out and the rest off the lead', () => {
-    expect(stageOf({ stage: null, assignedTo: '', accepted: false })).toBe('new');
-    expect(stageOf({ stage: null, assignedTo: 'u1', accepted: false })).toBe('waiting');
-    expect(stageOf({ stage: null, assignedTo: 'u1', accepted: true })).toBe('accepted');
-    expect(stageOf({ stage: 'appointment', assignedTo: 'u1', accepted: true })).toBe('appointment');
+    expect(stageOf({ stage: null, assignedTo: '', accepted: false, closed: false })).toBe('new');
+    expect(stageOf({ stage: null, assignedTo: 'u1', accepted: false, closed: false })).toBe('waiting');
+    expect(stageOf({ stage: null, assignedTo: 'u1', accepted: true, closed: false })).toBe('accepted');
+    expect(stageOf({ stage: 'appointment', assignedTo: 'u1', accepted: true, closed: false })).toBe('appointment');
+    // Closed with no stage kept (before stages): never read as Accepted off its hand-out.
+    expect(stageOf({ stage: null, assignedTo: 'u1', accepted: true, closed: true })).toBe('closed');
+    expect(STAGE_LABELS.closed).toBe('Closed (before stages)');
     expect(STAGE_LABELS.waiting).toBe('Waiting for accept');
     expect(STAGE_LABELS.appointment).toBe('Appointment set');
   });
@@ -45,7 +49,7 @@ describe('lead stages', () => {
           if ('refused' in r) continue;
           expect(['new', 'waiting', 'accepted']).not.toContain(r.to);
           if (s === 'sold') throw new Error('a sold lead moved');
-          if (s === 'lost') expect(m).toBe('reopen');
+          if (s === 'lost' || s === 'closed') expect(m).toBe('reopen');
           if (r.to === 'sold') expect(isOpen(s)).toBe(true);
           s = r.to;
         }

@@ -4,8 +4,9 @@ import { wall } from './time';
  * A lead's life, one state machine: New → Waiting for accept → Accepted → Contacted →
  * Appointment set → Shown → Sold, or Lost (with a reason). The first three follow the hand-out
  * (who holds the lead and whether he accepted it); from the first contact on the stage is kept.
+ * A lead closed before stages were kept has no outcome to show: it is Closed (before stages).
  */
-export const STAGES = ['new', 'waiting', 'accepted', 'contacted', 'appointment', 'shown', 'sold', 'lost'] as const;
+export const STAGES = ['new', 'waiting', 'accepted', 'contacted', 'appointment', 'shown', 'sold', 'lost', 'closed'] as const;
 export type Stage = (typeof STAGES)[number];
 
 /** A stage as every screen names it. */
@@ -18,10 +19,11 @@ export const STAGE_LABELS: Record<Stage, string> = {
   shown: 'Shown',
   sold: 'Sold',
   lost: 'Lost',
+  closed: 'Closed (before stages)',
 };
 
 /** The stages kept on the lead (the ones before follow from its hand-out). */
-export type KeptStage = 'contacted' | 'appointment' | 'shown' | 'sold' | 'lost';
+export type KeptStage = 'contacted' | 'appointment' | 'shown' | 'sold' | 'lost' | 'closed';
 
 /** A lead's facts that say its stage. */
 export interface StageFacts {
@@ -30,10 +32,13 @@ export interface StageFacts {
   /** '' while it waits in Unassigned. */
   assignedTo: string;
   accepted: boolean;
+  /** Closed: a lead closed with no stage kept is Closed (before stages), whatever its hand-out says. */
+  closed: boolean;
 }
 
 export function stageOf(f: StageFacts): Stage {
   if (f.stage) return f.stage;
+  if (f.closed) return 'closed';
   if (!f.assignedTo) return 'new';
   return f.accepted ? 'accepted' : 'waiting';
 }
@@ -45,20 +50,24 @@ const OPEN: readonly Stage[] = ['new', 'waiting', 'accepted', 'contacted', 'appo
 export const isOpen = (s: Stage) => OPEN.includes(s);
 
 /** Why a move is refused in a stage, in words for the person who tried. */
-const REFUSED: Record<'sold' | 'lost' | 'new', string> = {
+const REFUSED: Record<'sold' | 'lost' | 'closed' | 'new', string> = {
   sold: 'This lead is sold.',
   lost: 'This lead is lost. Reopen it first.',
+  closed: 'This lead was closed before stages were kept. Reopen it first.',
   new: 'No one holds this lead yet.',
 };
 
 /**
  * The stage a move leads to, or why it cannot be made. A contact never moves a lead back (an
- * appointment or a showing stays); a no-show returns it to Contacted; Reopen returns a Lost lead
- * to Contacted. A lead no one holds can only be lost (a duplicate, say).
+ * appointment or a showing stays); a no-show returns it to Contacted; Reopen returns a Lost or
+ * Closed lead to Contacted. A lead no one holds can only be lost (a duplicate, say).
  */
 export function move(from: Stage, m: Move): { to: Stage } | { refused: string } {
-  if (m === 'reopen') return from === 'lost' ? { to: 'contacted' } : { refused: from === 'sold' ? REFUSED.sold : 'Only a lost lead can be reopened.' };
-  if (from === 'sold' || from === 'lost') return { refused: REFUSED[from] };
+  if (m === 'reopen')
+    return from === 'lost' || from === 'closed'
+      ? { to: 'contacted' }
+      : { refused: from === 'sold' ? REFUSED.sold : 'Only a lost or closed lead can be reopened.' };
+  if (from === 'sold' || from === 'lost' || from === 'closed') return { refused: REFUSED[from] };
   if (m === 'lose') return { to: 'lost' };
   if (from === 'new') return { refused: REFUSED.new };
   switch (m) {

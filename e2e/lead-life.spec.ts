@@ -65,8 +65,16 @@ test('a salesman accepts a lead, logs a call with his next follow-up, sets an ap
   await expect(reach.getByRole('link', { name: `Text ${customer}` })).toHaveAttribute('href', 'sms:8435550199');
   await expect(reach.getByRole('link', { name: 'buyer@example.com' })).toHaveAttribute('href', 'mailto:buyer@example.com');
 
+  // The new lead is first on his page, and Accept says so and opens it: Log contact, with the ways to reach the customer.
+  await expect(rep.getByTestId('due-group').first()).toHaveText('Waiting for your Accept (1)');
   await row.getByRole('button', { name: 'Accept' }).click();
+  await expect(rep.getByText(`You accepted ${customer}. Reach them now and log the contact.`)).toBeVisible();
+  const opened = rep.getByRole('dialog', { name: `Log contact: ${customer}` });
+  await expect(opened.getByRole('link', { name: `Call ${customer} at ${phone}` })).toBeVisible();
+  await opened.getByRole('button', { name: 'Close' }).click();
+  await expect(opened).toHaveCount(0);
   await expect(row.getByTestId('lead-stage')).toHaveText('Accepted');
+  await expect(rep.getByTestId('due-group').first()).toHaveText('New and due today (1)');
 
   // A day later he has not called: the lead is overdue, first on his page.
   makePastDue(customer);

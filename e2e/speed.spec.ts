@@ -64,21 +64,14 @@ test('a lead nobody accepts moves on by itself; the next salesman accepts it, lo
     const link = /(http:\/\/\S+\/dashboard\/associates\?lead=\d+)/.exec(mail)![1];
     await benBanner.getByRole('button', { name: 'Accept' }).click();
     await expect(benBanner).toHaveCount(0);
-
-    // The link opens the lead's timeline; he logs his first contact from the lead's own button.
-    await ben.goto(link);
-    const timeline = ben.getByRole('dialog', { name: `Timeline: ${customer}` });
-    await expect(timeline.getByTestId('timeline-entry')).toHaveText([
-      new RegExp(`^Assigned to ${annName} by ${bossName}`),
-      new RegExp(`^Taken back from ${annName}: No response in 1 min`),
-      new RegExp(`^Handed to ${benName} by the rotation`),
-      new RegExp(`^Accepted by ${benName}`),
-    ]);
-    await timeline.getByRole('button', { name: 'Close' }).click();
-    await expect(timeline).toHaveCount(0);
-    const row = ben.getByTestId('lead-row').filter({ hasText: customer });
-    await row.getByRole('button', { name: 'Log contact' }).click();
+    // Accept says so and opens the lead on his page: Log contact. He closes it; his mail's link opens the same.
+    await expect(ben.getByText(`You accepted ${customer}. Reach them now and log the contact.`)).toBeVisible();
     const contact = ben.getByRole('dialog', { name: `Log contact: ${customer}` });
+    await expect(contact).toBeVisible();
+    await contact.getByRole('button', { name: 'Close' }).click();
+    await expect(contact).toHaveCount(0);
+    await ben.goto(link);
+    await expect(contact).toBeVisible();
     await contact.getByRole('button', { name: 'Log contact' }).click();
     await expect(contact.getByText('Choose how you contacted the customer')).toBeVisible();
     await contact.getByLabel('How did you reach the customer?').click();
@@ -88,9 +81,17 @@ test('a lead nobody accepts moves on by itself; the next salesman accepts it, lo
     await contact.getByLabel('Note (optional)').fill('Coming Saturday for a test drive');
     await contact.getByRole('button', { name: 'Log contact' }).click();
     await expect(contact).toHaveCount(0);
+    const row = ben.getByTestId('lead-row').filter({ hasText: customer });
     await expect(row.getByTestId('lead-stage')).toHaveText('Contacted');
     await row.getByRole('button', { name: 'Timeline' }).click();
-    await expect(timeline.getByTestId('timeline-entry').last()).toContainText(`${benName} contacted the customer (Call, Talked)`);
+    const timeline = ben.getByRole('dialog', { name: `Timeline: ${customer}` });
+    await expect(timeline.getByTestId('timeline-entry')).toHaveText([
+      new RegExp(`^Assigned to ${annName} by ${bossName}`),
+      new RegExp(`^Taken back from ${annName}: No response in 1 min`),
+      new RegExp(`^Handed to ${benName} by the rotation`),
+      new RegExp(`^Accepted by ${benName}`),
+      new RegExp(`^${benName} contacted the customer \\(Call, Talked\\)`),
+    ]);
     await expect(timeline.getByTestId('timeline-entry').last()).toContainText('Coming Saturday for a test drive');
     await timeline.getByRole('button', { name: 'Close' }).click();
     await expect(ben.getByTestId('my-handed-on')).toHaveText('0');

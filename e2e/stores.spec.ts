@@ -40,10 +40,13 @@ async function twoStores(browser: Browser) {
   return { boss, home, east: { ...stores[0], rep: reps[0].name }, west: { ...stores[1], rep: reps[1].name }, done };
 }
 
-/** Chooses a store in the header's switcher. */
+/**
+ * Chooses a store in the header's switcher, by keyboard: a busy machine may still be placing the
+ * popover when a click lands, which then falls on whatever was under the pointer.
+ */
 async function switchTo(page: Page, storeName: string) {
   await page.getByTestId('store-switcher').click();
-  await page.getByTestId('store-choices').getByRole('button', { name: storeName }).click();
+  await page.getByTestId('store-choices').getByRole('button', { name: storeName }).press('Enter');
 }
 
 const rememberedStore = async (page: Page) => (await (await page.request.get('/api/auth/me')).json()).user.store;

@@ -33,6 +33,7 @@ import m035 from './migrations/035_partial_lead_indexes';
 import m036 from './migrations/036_email_change_kinds';
 import m038 from './migrations/038_small_doors';
 import m040 from './migrations/040_tv_links';
+import m041 from './migrations/041_closed_before_stages';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -76,6 +77,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '036_email_change_kinds': m036(),
     '038_small_doors': m038(dialect),
     '040_tv_links': m040(dialect),
+    '041_closed_before_stages': m041(),
   };
 }
 

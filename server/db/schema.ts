@@ -278,7 +278,7 @@ export interface LeadsTable {
   grab_team: Generated<number | null>;
   grab_stage: Generated<number>;
   /** Its kept stage (domain/stages.ts); null before the first contact. `closed` is 1 when Sold or Lost. */
-  stage: Generated<'contacted' | 'appointment' | 'shown' | 'sold' | 'lost' | null>;
+  stage: Generated<'contacted' | 'appointment' | 'shown' | 'sold' | 'lost' | 'closed' | null>;
   lost_reason: Generated<string | null>;
   appointment_at: Generated<number | null>;
   appointment_reminded_at: Generated<number | null>;

@@ -8,7 +8,7 @@ import { handOut } from '../rotation/handout';
 import { UNASSIGNED } from '../rotation/queries';
 import { addDays } from '../../domain/hours';
 import { dayKey, zonedStartOfDay } from '../../domain/time';
-import { stageOf } from '../../domain/stages';
+import { stageOfLead } from '../leads/policy';
 import { WALK_IN, type DeskLog, type DeskPatch, type DeskRow, type DeskUp } from '../../domain/desk';
 
 type Me = Pick<UserRow, 'id' | 'name' | 'role'>;
@@ -30,7 +30,7 @@ function present(l: Lead, me: Me): DeskRow {
     worksheet: !!Number(l.worksheet),
     toManager: l.to_manager_id ? { id: l.to_manager_id, name: l.to_manager_name ?? '' } : null,
     timeOut: l.time_out === null ? null : iso(l.time_out),
-    stage: stageOf({ stage: l.stage, assignedTo: l.assigned_to, accepted: l.accepted_at !== null }),
+    stage: stageOfLead(l),
     mine: me.role === 'manager' || (held && l.assigned_to === me.id),
   };
 }

@@ -159,6 +159,22 @@ describe.each(DIALECTS)("a lead's life on %s", (dialect) => {
     expect(reopened.json().lead).toMatchObject({ stage: 'contacted', lostReason: null, closed: false });
   });
 
+  it('a lead closed with no stage kept reads Closed (before stages), offers no contact or appointment, and the server refuses them', async () => {
+    // As a lead closed before stages (or by the old demo) was left: closed, accepted, no stage.
+    const at = Date.now() - HOUR;
+    await t.db.updateTable('leads').set({ closed: 1, status: 'closed', closed_at: at, accepted_at: at, stage: null }).where('id', '=', lead).execute();
+    const before = await row(lead);
+    const l = (await call(ann.cookie, 'GET', `/leads/mine?q=${encodeURIComponent(before.customer)}`)).json().leads[0];
+    expect(l).toMatchObject({ stage: 'closed', closed: true });
+    // Reopening a lead someone else closed is a manager's.
+    expect(l.can).toMatchObject({ contact: false, appoint: false, sell: false, lose: false, reopen: false });
+    const refusal = 'This lead was closed before stages were kept. Reopen it first.';
+    expect((await call(ann.cookie, 'POST', `/leads/${lead}/contact`, { channel: 'Text' })).json()).toEqual({ error: refusal });
+    expect((await call(ann.cookie, 'POST', `/leads/${lead}/appointment`, { at: local(3) })).json()).toEqual({ error: refusal });
+    expect(await row(lead)).toEqual(before);
+    expect((await call(boss, 'POST', `/leads/${lead}/reopen`)).json().lead).toMatchObject({ stage: 'contacted', closed: false });
+  });
+
   it('reminds the salesman an hour before an appointment, once', async () => {
     const reminders = () => t.smtp.inbox.filter((m) => m.to.includes('ann.life@dealer.test') && m.subject.startsWith('Appointment at '));
     /** The reminders once there are n of them (mail leaves the outbox shortly after the sweep). */

@@ -5,12 +5,12 @@ import { once } from '../rotation/replay';
 import { UNASSIGNED } from '../rotation/queries';
 import { saleColumns, type SaleInput } from '../sales/service';
 import { planFor } from '../sales/payplans';
-import { move, stageOf, type KeptStage } from '../../domain/stages';
+import { move, type KeptStage } from '../../domain/stages';
 import type { ContactChannel } from '../../domain/speed';
 import type { Rules } from '../../domain/rules';
 import type { Actor } from '../../domain/users';
 import type { UserRow } from '../users/repo';
-import { checkMove } from './policy';
+import { checkMove, stageOfLead } from './policy';
 
 /** What a move carries: a contact's channel, outcome, note and next follow-up; an appointment's time; why a lead was lost; the sale that sold it. */
 export type Detail =
@@ -73,7 +73,7 @@ export async function live(h: StoreDb, id: number, me: UserRow, d: Detail, rules
     if (!lead) throw notFound('Lead not found');
     const run = async () => {
       checkMove(me, lead, d.move);
-      const from = stageOf({ stage: lead.stage, assignedTo: lead.assigned_to, accepted: lead.accepted_at !== null });
+      const from = stageOfLead(lead);
       const r = move(from, d.move);
       if ('refused' in r) throw new ApiError(409, r.refused);
       const to = r.to as KeptStage;

@@ -64,6 +64,10 @@ const allows = (check: () => void) => {
   }
 };
 
+/** A lead row's stage (domain/stages.ts): what every screen and every move reads. */
+export const stageOfLead = (l: Pick<Selectable<LeadsTable>, 'stage' | 'assigned_to' | 'accepted_at' | 'closed'>) =>
+  stageOf({ stage: l.stage, assignedTo: l.assigned_to, accepted: l.accepted_at !== null, closed: !!Number(l.closed) });
+
 /**
  * What `me` may do to a lead now: the rules above, each asked once, so screens offer only what
  * the server allows. Naming is a permission (the screen offers it while the name is missing).
@@ -71,7 +75,7 @@ const allows = (check: () => void) => {
 export function leadCan(me: Me, lead: Selectable<LeadsTable>, now = new Date()) {
   const holds = holderRefusal(lead, me, '') === null;
   const manager = me.role === 'manager';
-  const stage = stageOf({ stage: lead.stage, assignedTo: lead.assigned_to, accepted: lead.accepted_at !== null });
+  const stage = stageOfLead(lead);
   const may = (m: Move) => !('refused' in move(stage, m)) && allows(() => checkMove(me, lead, m));
   return {
     lose: may('lose'),

@@ -1,10 +1,9 @@
 import { lead as leadSchema, type Lead } from '../../domain/contract/answers';
 import { holds } from '../../domain/conditions';
 import { PARKED } from '../../domain/rotation';
-import { stageOf } from '../../domain/stages';
 import { leadFacts } from '../rotation/sql';
 import type { UserRow } from '../users/repo';
-import { leadCan } from './policy';
+import { leadCan, stageOfLead } from './policy';
 import type { LeadRow } from './service';
 
 const tradeInSchema = leadSchema.shape.tradeIn;
@@ -27,7 +26,7 @@ const toLead = (l: LeadRow, now: number): Omit<Lead, 'can'> => ({
   assignedByName: l.assigned_by_name,
   assignedAt: new Date(l.assigned_at).toISOString(),
   status: l.status,
-  stage: stageOf({ stage: l.stage, assignedTo: l.assigned_to, accepted: l.accepted_at !== null }),
+  stage: stageOfLead(l),
   lostReason: l.lost_reason,
   appointmentAt: iso(l.appointment_at),
   followUpDue: new Date(l.follow_up_due).toISOString(),

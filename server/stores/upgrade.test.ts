@@ -293,11 +293,11 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
         });
     });
 
-    it('gives each lead its stage: a closed one Lost for "Unknown" (no sale named a lead then), an open one with a contact Contacted', () => {
+    it('gives each lead its stage: a closed one Closed (before stages), with no reason no one gave (no sale named a lead then), an open one with a contact Contacted', () => {
       const leads = rowsOf(after, 'leads');
       expect(leads.filter((l) => l.closed === '1').length).toBeGreaterThan(0);
       for (const l of leads) {
-        const expected = l.closed === '1' ? ['lost', 'Unknown'] : l.first_contact_at !== null ? ['contacted', null] : [null, null];
+        const expected = l.closed === '1' ? ['closed', null] : l.first_contact_at !== null ? ['contacted', null] : [null, null];
         expect([l.stage, l.lost_reason], `lead ${l.id}`).toEqual(expected);
       }
       expect(rowsOf(after, 'sales').every((s) => s.lead_id === null)).toBe(true);

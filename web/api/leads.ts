@@ -3,7 +3,8 @@ import { call } from './client';
 import { notifyFail, notifyOk } from '../components/notify';
 import type { Lead } from '../../domain/contract/answers';
 import type { Body } from '../../domain/contract/routes';
-import { useStore } from '../stores/store';
+import { useStore, useStorePath } from '../stores/store';
+import { useNavigate } from 'react-router';
 
 export type { Lead };
 
@@ -102,11 +103,18 @@ const refresh = (qc: ReturnType<typeof useQueryClient>) => {
   void qc.invalidateQueries({ queryKey: ['timeline'] });
 };
 
+/** Accept: said, and the lead opens (Log contact, with the ways to reach the customer) on his leads page. */
 export function useAcceptLead() {
   const qc = useQueryClient();
+  const navigate = useNavigate();
+  const to = useStorePath();
   return useMutation({
-    mutationFn: (id: number) => call('POST /leads/:id/accept', { params: { id } }),
-    onSuccess: () => refresh(qc),
+    mutationFn: (lead: Pick<Lead, 'id' | 'customer'>) => call('POST /leads/:id/accept', { params: { id: lead.id } }),
+    onSuccess: (_r, lead) => {
+      refresh(qc);
+      notifyOk(`You accepted ${lead.customer}. Reach them now and log the contact.`);
+      void navigate(to(`/dashboard/associates?lead=${lead.id}`));
+    },
     onError: (err) => {
       notifyFail('Could not accept the lead', err);
       refresh(qc);

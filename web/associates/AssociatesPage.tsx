@@ -55,6 +55,21 @@ export default function AssociatesPage() {
   return (
     <Stack>
       <PageTitle>My Stats & Notes</PageTitle>
+      {/* What needs him now first: today's appointments, then his leads (waiting for his Accept, new, due today). */}
+      <TodaysAppointments showAssignee={false} />
+      <Paper withBorder p="md" radius="md">
+        <Group justify="space-between" mb="sm">
+          <Title order={2} size="h4">
+            My leads
+          </Title>
+          <Checkbox label="Only open" checked={open} onChange={(e) => setOpen(e.currentTarget.checked)} />
+        </Group>
+        {leads.isError && !leads.data ? (
+          <LoadError what="your leads" error={leads.error} onRetry={() => leads.refetch()} />
+        ) : (
+          <PagedLeads query={leads} showAssignee={false} dueFirst={open} />
+        )}
+      </Paper>
       {counts.isError ? (
         <LoadError what="your counts" error={counts.error} onRetry={() => counts.refetch()} />
       ) : (
@@ -75,21 +90,7 @@ export default function AssociatesPage() {
       )}
       {kpis.data && user && <MySpeed speed={kpis.data.speed} uid={user.uid} />}
       <Fairness />
-      <TodaysAppointments showAssignee={false} />
       <Notes />
-      <Paper withBorder p="md" radius="md">
-        <Group justify="space-between" mb="sm">
-          <Title order={2} size="h4">
-            My leads
-          </Title>
-          <Checkbox label="Only open" checked={open} onChange={(e) => setOpen(e.currentTarget.checked)} />
-        </Group>
-        {leads.isError && !leads.data ? (
-          <LoadError what="your leads" error={leads.error} onRetry={() => leads.refetch()} />
-        ) : (
-          <PagedLeads query={leads} showAssignee={false} dueFirst={open} />
-        )}
-      </Paper>
     </Stack>
   );
 }

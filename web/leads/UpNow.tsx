@@ -49,7 +49,7 @@ function WaitingLead({ lead, now }: { lead: Lead; now: Date }) {
                 : `${timeLeft(due, now)} left to accept`}
           </Text>
         </Stack>
-        <Button color="orange" onClick={() => accept.mutate(lead.id)} loading={accept.isPending} disabled={accept.isSuccess}>
+        <Button color="orange" onClick={() => accept.mutate(lead)} loading={accept.isPending} disabled={accept.isSuccess}>
           Accept
         </Button>
       </Group>

@@ -17,7 +17,7 @@ export function StageActions({ lead: l, onOpen }: Pick<RowProps, 'lead' | 'onOpe
   return (
     <>
       {may.accept && (
-        <Button size="xs" color="orange" onClick={() => accept.mutate(l.id)} loading={accept.isPending}>
+        <Button size="xs" color="orange" onClick={() => accept.mutate(l)} loading={accept.isPending}>
           Accept
         </Button>
       )}

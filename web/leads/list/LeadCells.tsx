@@ -12,6 +12,7 @@ const STAGE_COLORS: Record<Lead['stage'], string> = {
   shown: 'teal',
   sold: 'green',
   lost: 'gray',
+  closed: 'gray',
 };
 
 /** Where the lead is in its life, in a plain word ("Waiting for accept", "Appointment set", "Sold"). */

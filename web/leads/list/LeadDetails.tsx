@@ -31,7 +31,7 @@ function SpeedBadges({ lead: l }: { lead: Lead }) {
 }
 
 /** Phone and e-mail as links a phone acts on: tap to call, to text, to write. */
-function ReachLinks({ lead: l }: { lead: Lead }) {
+export function ReachLinks({ lead: l }: { lead: Lead }) {
   const digits = (l.phone ?? '').replace(/[^\d+]/g, '');
   return (
     <Group gap={8} data-testid="lead-contact">

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Lead } from '../../api/leads';
 import { may as offers } from './may';
@@ -7,7 +7,8 @@ import { NameDialog } from './NameDialog';
 import { DocumentDialog } from './DocumentDialog';
 import { AppointmentDialog, CloseDialog, ContactDialog } from './StepDialogs';
 
-type Dialog = 'timeline' | 'name' | 'document' | 'contact' | 'appointment' | 'close';
+/** 'lead': the lead itself, to work on: Log contact (with the ways to reach the customer) for whoever may, else its timeline. */
+type Dialog = 'lead' | 'timeline' | 'name' | 'document' | 'contact' | 'appointment' | 'close';
 
 /** Opens one of a lead's dialogs; the same function from one render to the next, so rows stay memoised. */
 export type OpenDialog = (dialog: Dialog, lead: Lead) => void;
@@ -25,12 +26,22 @@ interface Shown {
  * update draws the rows again (skeletons for a moment), and the dialog stays open on its lead.
  */
 export function useLeadDialogs(leads: Lead[] | undefined) {
-  const [params] = useSearchParams();
-  // The new-lead mail links to ?lead=<id>: that lead's timeline opens once the list holds it.
-  const [shown, setShown] = useState<Shown | null>(() => {
-    const id = Number(params.get('lead'));
-    return id ? { dialog: 'timeline', id, lead: null, opened: true } : null;
-  });
+  const [params, setParams] = useSearchParams();
+  // The new-lead mail and text, the browser's alert and Accept link to ?lead=<id>: that lead opens
+  // once the list holds it, and the address drops the id (a reload opens no dialog again).
+  const asked = Number(params.get('lead')) || null;
+  const [shown, setShown] = useState<Shown | null>(null);
+  if (asked && shown?.id !== asked) setShown({ dialog: 'lead', id: asked, lead: null, opened: true });
+  useEffect(() => {
+    if (asked && shown?.lead)
+      setParams(
+        (p) => {
+          p.delete('lead');
+          return p;
+        },
+        { replace: true },
+      );
+  }, [asked, shown?.lead, setParams]);
   const fresh = shown && leads?.find((l) => l.id === shown.id);
   if (shown && fresh && fresh !== shown.lead) setShown({ ...shown, lead: fresh });
   const open = useCallback<OpenDialog>((dialog, lead) => setShown({ dialog, id: lead.id, lead, opened: true }), []);
@@ -44,8 +55,9 @@ export function LeadDialogs({ shown, close }: Pick<ReturnType<typeof useLeadDial
   return <LeadDialog key={`${shown.dialog}-${shown.id}`} dialog={shown.dialog} lead={shown.lead} opened={shown.opened} onClose={close} />;
 }
 
-function LeadDialog({ dialog, ...props }: { dialog: Dialog; lead: Lead; opened: boolean; onClose: () => void }) {
+function LeadDialog({ dialog: asked, ...props }: { dialog: Dialog; lead: Lead; opened: boolean; onClose: () => void }) {
   const may = offers(props.lead);
+  const dialog = asked === 'lead' ? (may.contact ? 'contact' : 'timeline') : asked;
   if (!may[dialog]) return null;
   if (dialog === 'timeline') return <TimelineDialog {...props} />;
   if (dialog === 'name') return <NameDialog {...props} />;

@@ -4,15 +4,27 @@ import { useLeadStep, useSellLead, type Lead } from '../../api/leads';
 import { useRulesNow } from '../../api/rules';
 import { useTimeZone } from '../../stores/store';
 import { ContactForm } from './ContactForm';
+import { ReachLinks } from './LeadDetails';
 import { SaleForm } from '../../stats/sales/SaleForm';
 import { dayKey } from '../../../domain/time';
 import { localTimeOf } from '../../../domain/stages';
 
 type Props = { lead: Lead; opened: boolean; onClose: () => void };
 
+/** Logging a contact, with the ways to reach the customer and what he asked about at hand. */
 export function ContactDialog({ lead, opened, onClose }: Props) {
   return (
     <Modal opened={opened} onClose={onClose} title={`Log contact: ${lead.customer}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+      {(lead.phone || lead.email || lead.vehicle) && (
+        <Stack gap={2} mb="sm">
+          <ReachLinks lead={lead} />
+          {lead.vehicle && (
+            <Text size="xs" c="dimmed">
+              {lead.vehicle}
+            </Text>
+          )}
+        </Stack>
+      )}
       <ContactForm lead={lead} onDone={onClose} />
     </Modal>
   );
