@@ -83,35 +83,38 @@ describe('toCsv', () => {
 });
 
 describe('salesCsv', () => {
-  it('writes the header, then one row per sale', () => {
-    const csv = salesCsv([
-      {
-        date: '2026-03-10',
-        frontGrossCents: 123456,
-        commissionCents: 30864,
-        vehicleType: 'new',
-        plan: { type: 'percent', percent: 25, flat: null, split: 1 },
-        store: 'NSH',
-      },
-      {
-        date: '2026-03-11',
-        frontGrossCents: -50000,
-        commissionCents: 0,
-        vehicleType: 'used',
-        plan: { type: 'flat', percent: null, flat: 0, split: 0.5 },
-        store: 'NSH',
-      },
-      {
-        date: '2026-03-12',
-        frontGrossCents: 150050,
-        commissionCents: 5000,
-        vehicleType: 'used',
-        plan: { type: 'flat', percent: null, flat: 100, split: 0.5 },
-        store: 'SST',
-      },
-    ]);
-    // The specification's columns in its order, then the store.
-    expect(SALES_CSV_HEADER).toEqual(['Date', 'FrontGross', 'Commission', 'VehicleType', 'PlanType', 'Percent', 'Flat', 'Split', 'Store']);
+  it('writes the header, then one row per sale; the store last for someone who sells in more than one', () => {
+    const csv = salesCsv(
+      [
+        {
+          date: '2026-03-10',
+          frontGrossCents: 123456,
+          commissionCents: 30864,
+          vehicleType: 'new',
+          plan: { type: 'percent', percent: 25, flat: null, split: 1 },
+          store: 'NSH',
+        },
+        {
+          date: '2026-03-11',
+          frontGrossCents: -50000,
+          commissionCents: 0,
+          vehicleType: 'used',
+          plan: { type: 'flat', percent: null, flat: 0, split: 0.5 },
+          store: 'NSH',
+        },
+        {
+          date: '2026-03-12',
+          frontGrossCents: 150050,
+          commissionCents: 5000,
+          vehicleType: 'used',
+          plan: { type: 'flat', percent: null, flat: 100, split: 0.5 },
+          store: 'SST',
+        },
+      ],
+      true,
+    );
+    // The specification's eight columns in its order, then the store.
+    expect(SALES_CSV_HEADER).toEqual(['Date', 'FrontGross', 'Commission', 'VehicleType', 'PlanType', 'Percent', 'Flat', 'Split']);
     expect(csv.split('\r\n')).toEqual([
       'Date,FrontGross,Commission,VehicleType,PlanType,Percent,Flat,Split,Store',
       '2026-03-10,1234.56,308.64,new,percent,25,,1,NSH',
@@ -121,7 +124,23 @@ describe('salesCsv', () => {
     ]);
   });
 
+  it('has the eight columns only for someone of one store', () => {
+    const sale = {
+      date: '2026-03-10',
+      frontGrossCents: 100,
+      commissionCents: 25,
+      vehicleType: 'new',
+      plan: { type: 'percent', percent: 25, flat: null, split: 1 },
+      store: 'NSH',
+    } as const;
+    expect(salesCsv([sale], false).split('\r\n')).toEqual([
+      'Date,FrontGross,Commission,VehicleType,PlanType,Percent,Flat,Split',
+      '2026-03-10,1,0.25,new,percent,25,,1',
+      '',
+    ]);
+  });
+
   it('is only the header without sales', () => {
-    expect(salesCsv([])).toBe(`${SALES_CSV_HEADER.join(',')}\r\n`);
+    expect(salesCsv([], false)).toBe(`${SALES_CSV_HEADER.join(',')}\r\n`);
   });
 });

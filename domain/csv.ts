@@ -1,7 +1,7 @@
 import type { Plan } from './commission';
 
-/** The specification's columns in its order, then the store the sale was made in. */
-export const SALES_CSV_HEADER = ['Date', 'FrontGross', 'Commission', 'VehicleType', 'PlanType', 'Percent', 'Flat', 'Split', 'Store'];
+/** The specification's columns in its order; the store the sale was made in follows for someone who sells in more than one. */
+export const SALES_CSV_HEADER = ['Date', 'FrontGross', 'Commission', 'VehicleType', 'PlanType', 'Percent', 'Flat', 'Split'];
 
 export type Cell = string | number | null;
 
@@ -30,19 +30,13 @@ export type SaleExport = {
   store: string;
 };
 
-export function salesCsv(sales: SaleExport[]): string {
+/** `withStore`: the salesman sells in more than one store, so each row says which. */
+export function salesCsv(sales: SaleExport[], withStore: boolean): string {
+  const store = (row: Cell[], code: Cell) => (withStore ? [...row, code] : row);
   return toCsv([
-    SALES_CSV_HEADER,
-    ...sales.map((s) => [
-      s.date,
-      s.frontGrossCents / 100,
-      s.commissionCents / 100,
-      s.vehicleType,
-      s.plan.type,
-      s.plan.percent,
-      s.plan.flat,
-      s.plan.split,
-      s.store,
-    ]),
+    store(SALES_CSV_HEADER, 'Store'),
+    ...sales.map((s) =>
+      store([s.date, s.frontGrossCents / 100, s.commissionCents / 100, s.vehicleType, s.plan.type, s.plan.percent, s.plan.flat, s.plan.split], s.store),
+    ),
   ]);
 }

@@ -107,8 +107,8 @@ test('a salesman marks his lead Lost with a reason and reopens it himself', asyn
   expect(handed.assignedTo.name).toBe(name);
   await rep.goto('/dashboard/associates');
   const row = rep.getByTestId('lead-row').filter({ hasText: customer });
-  await row.getByRole('button', { name: 'Close', exact: true }).click();
-  const close = rep.getByRole('dialog', { name: `Close: ${customer}` });
+  await row.getByRole('button', { name: 'Mark Closed', exact: true }).click();
+  const close = rep.getByRole('dialog', { name: `Mark Closed: ${customer}` });
   await close.getByText('Lost', { exact: true }).click();
   // Lost asks why: without a reason nothing is marked.
   await close.getByRole('button', { name: 'Mark lost' }).click();
@@ -123,12 +123,12 @@ test('a salesman marks his lead Lost with a reason and reopens it himself', asyn
   await rep.getByLabel('Only open').uncheck();
   await expect(row.getByTestId('lead-stage')).toHaveText('Lost');
   await expect(row).toContainText('No response');
-  await expect(row.getByRole('button', { name: 'Close', exact: true })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: 'Mark Closed', exact: true })).toHaveCount(0);
 
   // She lost it, so she may reopen it herself: back to Contacted and open again.
   await row.getByRole('button', { name: 'Reopen' }).click();
   await expect(row.getByTestId('lead-stage')).toHaveText('Contacted');
-  await expect(row.getByRole('button', { name: 'Close', exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Mark Closed', exact: true })).toBeVisible();
   await row.getByRole('button', { name: 'Timeline' }).click();
   const timeline = rep.getByRole('dialog', { name: `Timeline: ${customer}` });
   await expect(timeline.getByTestId('timeline-entry').filter({ hasText: `Lost (No response), marked by ${name}` })).toContainText('Three calls, two texts');

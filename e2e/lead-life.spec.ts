@@ -132,8 +132,8 @@ test('a salesman accepts a lead, logs a call with his next follow-up, sets an ap
   await expect(row.getByTestId('lead-stage')).toHaveText('Shown');
 
   // He sells it: Close opens on Sold, the sale form filled in from the lead; he adds the front gross.
-  await row.getByRole('button', { name: 'Close', exact: true }).click();
-  const close = rep.getByRole('dialog', { name: `Close: ${customer}` });
+  await row.getByRole('button', { name: 'Mark Closed', exact: true }).click();
+  const close = rep.getByRole('dialog', { name: `Mark Closed: ${customer}` });
   await expect(close).toContainText(`Customer: ${customer} · 2025 Honda Accord`);
   await expect(close.getByLabel('Date')).toHaveValue(today());
   await expect(close.getByRole('radio', { name: 'New' })).toBeChecked();
@@ -145,7 +145,7 @@ test('a salesman accepts a lead, logs a call with his next follow-up, sets an ap
   await expect(row).toHaveCount(0);
   await rep.getByLabel('Only open').uncheck();
   await expect(row.getByTestId('lead-stage')).toHaveText('Sold');
-  await expect(row.getByRole('button', { name: 'Close', exact: true })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: 'Mark Closed', exact: true })).toHaveCount(0);
   await expect(row.getByRole('button', { name: 'Reopen' })).toHaveCount(0);
 
   // The timeline tells each step, with who.
@@ -186,8 +186,8 @@ test('closing a lead as Lost asks why; then the lead reads Lost, with its reason
 
   await rep.goto('/dashboard/associates');
   const row = rep.getByTestId('lead-row').filter({ hasText: customer });
-  await row.getByRole('button', { name: 'Close', exact: true }).click();
-  const close = rep.getByRole('dialog', { name: `Close: ${customer}` });
+  await row.getByRole('button', { name: 'Mark Closed', exact: true }).click();
+  const close = rep.getByRole('dialog', { name: `Mark Closed: ${customer}` });
   // His own lead may be sold or lost; Lost shows the store's reasons.
   await expect(close.getByRole('button', { name: 'Save sale' })).toBeVisible();
   await close.getByText('Lost', { exact: true }).click();
@@ -270,8 +270,8 @@ test('the lead list and the Close dialog, at 375 and 1280 px, light and dark: no
       await page.evaluate(() => window.scrollTo(0, 0));
       await check(page, `the lead list ${at}`, `list-${colorScheme}-${viewport.width}`);
 
-      await appointed.getByRole('button', { name: 'Close', exact: true }).click();
-      const close = page.getByRole('dialog', { name: /^Close: / });
+      await appointed.getByRole('button', { name: 'Mark Closed', exact: true }).click();
+      const close = page.getByRole('dialog', { name: /^Mark Closed: / });
       await expect(close.getByRole('button', { name: 'Save sale' })).toBeVisible();
       await check(page, `the Close dialog, Sold, ${at}`, `close-sold-${colorScheme}-${viewport.width}`, { fullPage: false });
       await close.getByText('Lost', { exact: true }).click();

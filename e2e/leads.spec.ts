@@ -12,7 +12,7 @@ test('a manager finds a lead by searching, marks it lost with a reason, and reop
   await boss.goto('/dashboard/leads');
   await expect(boss.getByRole('heading', { name: 'Leads' })).toBeVisible();
   await expect(boss.getByLabel('Only open')).toBeChecked();
-  await expect(boss.getByRole('columnheader', { name: 'Stage' })).toBeVisible();
+  await expect(boss.getByRole('columnheader', { name: 'Status' })).toBeVisible();
   const search = boss.getByPlaceholder('Search customers or assignee…');
   await search.fill(customer.toUpperCase());
   const row = boss.getByTestId('lead-row').filter({ hasText: customer });
@@ -21,8 +21,8 @@ test('a manager finds a lead by searching, marks it lost with a reason, and reop
   await expect(row.getByTestId('lead-stage')).toHaveText('Waiting for accept');
 
   // A manager does not sell another's lead: Close asks him only why it was lost.
-  await row.getByRole('button', { name: 'Close', exact: true }).click();
-  const close = boss.getByRole('dialog', { name: `Close: ${customer}` });
+  await row.getByRole('button', { name: 'Mark Closed', exact: true }).click();
+  const close = boss.getByRole('dialog', { name: `Mark Closed: ${customer}` });
   await expect(close.getByLabel('Why was it lost?')).toBeVisible();
   await expect(close.getByRole('button', { name: 'Save sale' })).toHaveCount(0);
   await close.getByLabel('Why was it lost?').click();
@@ -92,8 +92,8 @@ test('a salesman sees Assigned Today go up live, closes their own lead as lost, 
   await expect(rep.getByTestId('assigned-today')).toHaveText('1');
   await expect(rep.getByTestId('total-month')).toHaveText('1');
   const row = rep.getByTestId('lead-row').filter({ hasText: customer });
-  await row.getByRole('button', { name: 'Close', exact: true }).click();
-  const close = rep.getByRole('dialog', { name: `Close: ${customer}` });
+  await row.getByRole('button', { name: 'Mark Closed', exact: true }).click();
+  const close = rep.getByRole('dialog', { name: `Mark Closed: ${customer}` });
   await close.getByText('Lost', { exact: true }).click();
   await close.getByLabel('Why was it lost?').click();
   await rep.getByRole('option', { name: 'Bought elsewhere' }).click();

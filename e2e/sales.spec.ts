@@ -120,9 +120,9 @@ test('the CSV export has the exact header and rows', async ({ page }) => {
   expect(download.suggestedFilename()).toBe('sales_records.csv');
   const text = fs.readFileSync(await download.path(), 'utf8');
   expect(text).toBe(
-    'Date,FrontGross,Commission,VehicleType,PlanType,Percent,Flat,Split,Store\r\n' +
-      '2025-02-01,2500.1,375.02,used,percent,30,,0.5,MAIN\r\n' +
-      '2025-01-05,1999.99,500,new,percent,25,,1,MAIN\r\n',
+    'Date,FrontGross,Commission,VehicleType,PlanType,Percent,Flat,Split\r\n' +
+      '2025-02-01,2500.1,375.02,used,percent,30,,0.5\r\n' +
+      '2025-01-05,1999.99,500,new,percent,25,,1\r\n',
   );
 });
 

@@ -205,7 +205,7 @@ test('on a phone every lead, salesman and sale is a card whose actions are in re
   await takenOver(boss);
   await expect(boss.getByRole('table')).toHaveCount(0);
   const lead = boss.getByTestId('lead-row').first();
-  await expect(lead.getByRole('button', { name: 'Close', exact: true })).toBeInViewport();
+  await expect(lead.getByRole('button', { name: 'Mark Closed', exact: true })).toBeInViewport();
 
   // His own lead (a be-back: he is skipped, out of line): its card's Log contact and Close are in reach.
   const staffId = (await (await staff.request.get('/api/auth/me')).json()).user.uid as string;
@@ -218,7 +218,7 @@ test('on a phone every lead, salesman and sale is a card whose actions are in re
   const card = staff.getByTestId('lead-row').filter({ hasText: customer });
   await card.getByRole('button', { name: 'Log contact' }).scrollIntoViewIfNeeded();
   await expect(card.getByRole('button', { name: 'Log contact' })).toBeInViewport({ ratio: 1 });
-  await expect(card.getByRole('button', { name: 'Close', exact: true })).toBeInViewport({ ratio: 1 });
+  await expect(card.getByRole('button', { name: 'Mark Closed', exact: true })).toBeInViewport({ ratio: 1 });
 
   await boss.goto(at('/dashboard/routing'));
   // Drawn on the server for a wide screen (the browser's name is not a phone's): the cards come once the app has it.

@@ -89,19 +89,23 @@ export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ct
     if (!req.user) throw unauthorized();
     const query = parse(salesQuery, req.query);
     let sales: Parameters<typeof salesCsv>[0];
+    let stores: number;
     if (isRecord(req.query) && req.query.store === ALL_MINE) {
       if (query.user && query.user !== req.user.id) throw new ApiError(400, 'All my stores exports your own sales only.', undefined, 'user');
-      sales = (await allMine(req.user)).sales;
+      const mine = await allMine(req.user);
+      sales = mine.sales;
+      stores = mine.stores.length;
     } else {
       const ctx = await storeOfRequest(root, req);
       const { owner } = await whose(ctx, req.user, query.user);
       sales = (await listSales(ctx.dbh.db, ctx.store.id, owner.id)).map((s) => ({ ...s, store: ctx.store.code }));
+      stores = (await storesOf(ctx.dbh.db, owner)).length;
     }
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="sales_records.csv"')
       .header('cache-control', 'no-store')
-      .send(salesCsv(sales));
+      .send(salesCsv(sales, stores > 1));
   });
 
   /** A sale is paid by the store's plan in force on its date: a sale dated the day of a change, by the new one. */

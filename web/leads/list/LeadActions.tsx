@@ -7,7 +7,7 @@ import type { RowProps } from './LeadsList';
 
 /**
  * The lead's next steps, the most pressing first: Accept while it waits, Log contact, Set appointment, Shown or No-show
- * while an appointment is set, Close (Sold or Lost), Reopen a lost lead.
+ * while an appointment is set, Mark Closed (Sold or Lost), Reopen a lost or closed lead.
  */
 export function StageActions({ lead: l, onOpen }: Pick<RowProps, 'lead' | 'onOpen'>) {
   const may = offers(l);
@@ -43,7 +43,7 @@ export function StageActions({ lead: l, onOpen }: Pick<RowProps, 'lead' | 'onOpe
       )}
       {may.close && (
         <Button size="xs" variant="light" color="grape" leftSection={<IconFlag size={14} aria-hidden />} onClick={() => onOpen('close', l)}>
-          Close
+          Mark Closed
         </Button>
       )}
       {may.reopen && (

@@ -49,7 +49,8 @@ export function LeadsList({ leads, showAssignee = true, onOpen }: { leads: Lead[
             <Table.Th>Customer</Table.Th>
             {showAssignee && <Table.Th>Assigned To</Table.Th>}
             <Table.Th>Assigned At</Table.Th>
-            <Table.Th>Stage</Table.Th>
+            {/* The specification's column: it shows the lead's stage. */}
+            <Table.Th>Status</Table.Th>
             <Table.Th>Follow-up Due</Table.Th>
             <Table.Th>Actions</Table.Th>
           </Table.Tr>

@@ -70,7 +70,7 @@ export function AppointmentDialog({ lead, opened, onClose }: Props) {
 export function CloseDialog({ lead, opened, onClose }: Props) {
   const [outcome, setOutcome] = useState<'sold' | 'lost'>(lead.can.sell ? 'sold' : 'lost');
   return (
-    <Modal opened={opened} onClose={onClose} title={`Close: ${lead.customer}`} closeButtonProps={{ 'aria-label': 'Close' }}>
+    <Modal opened={opened} onClose={onClose} title={`Mark Closed: ${lead.customer}`} closeButtonProps={{ 'aria-label': 'Close' }}>
       <Stack>
         {lead.can.sell && lead.can.lose && (
           <SegmentedControl
