@@ -8,6 +8,7 @@ import { migrate } from './migrations';
 import { checkpointOffThread } from './checkpoint';
 import type { FirstStore } from './migrations/023_stores';
 import { isRecord } from '../../domain/guards';
+import { fold } from '../../domain/text';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -76,8 +77,8 @@ export async function openDb(opts: {
     // to a temporary file, and a routed up changes more pages than that in its savepoint (README,
     // "Savepoints in memory").
     sqlite.pragma('temp_store = MEMORY');
-    // SQLite's lower() and LIKE fold ASCII only; short searches with other letters fold with this.
-    sqlite.function('fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v));
+    // SQLite's lower() and LIKE fold ASCII only; short searches with other letters read names with this (domain/text.ts).
+    sqlite.function('fold', { deterministic: true }, (v: unknown) => (typeof v === 'string' ? fold(v) : v));
     const kept = new Map<string, SQLite.Statement>();
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, kept) }) });
     statements.set(db, kept);

@@ -34,6 +34,7 @@ import m036 from './migrations/036_email_change_kinds';
 import m038 from './migrations/038_small_doors';
 import m040 from './migrations/040_tv_links';
 import m041 from './migrations/041_closed_before_stages';
+import m042 from './migrations/042_search_without_accents';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -78,6 +79,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '038_small_doors': m038(dialect),
     '040_tv_links': m040(dialect),
     '041_closed_before_stages': m041(),
+    '042_search_without_accents': m042(dialect),
   };
 }
 

@@ -2,19 +2,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { LEAD_SOURCE } from '../../domain/leads';
 
-const CUSTOMERS = ['Zoë Müller', 'ÅSA ÖBERG', 'Al Li', '100% Pure', 'under_score Co', 'Emoji 😀 Fan', 'MacDonald', 'Ed'];
+const CUSTOMERS = ['Zoë Müller', 'ÅSA ÖBERG', 'Al Li', '100% Pure', 'under_score Co', 'Emoji 😀 Fan', 'MacDonald', 'Ed', 'María González'];
 const ALL = [...CUSTOMERS].sort();
+/** Every name with an e in it, accented or not. */
+const WITH_E = ['100% Pure', 'Ed', 'Emoji 😀 Fan', 'María González', 'under_score Co', 'Zoë Müller', 'ÅSA ÖBERG'].sort();
 
-/** The same query finds the same leads on both databases, whichever index answers it. */
+/** The same query finds the same leads on both databases, whichever index answers it; case and accents aside. */
 const CASES: [string, string[]][] = [
-  ['ë', ['Zoë Müller']],
-  ['Ë', ['Zoë Müller']],
+  ['maria', ['María González']],
+  ['MARÍA', ['María González']],
+  ['gonzalez', ['María González']],
+  ['ia', ['María González']],
+  ['zoe', ['Zoë Müller']],
   ['ZOË', ['Zoë Müller']],
   ['mü', ['Zoë Müller']],
+  ['muller', ['Zoë Müller']],
   ['MÜLLER', ['Zoë Müller']],
   ['ås', ['ÅSA ÖBERG']],
-  ['ö', ['ÅSA ÖBERG']],
+  ['asa', ['ÅSA ÖBERG']],
   ['öberg', ['ÅSA ÖBERG']],
+  ['oberg', ['ÅSA ÖBERG']],
+  // One letter: an accented one finds it with or without its accent (the assignee, Vic Vo, has an o).
+  ['ë', WITH_E],
+  ['Ë', WITH_E],
+  ['é', WITH_E],
+  ['E', WITH_E],
+  ['ö', ALL],
   ['%', ['100% Pure']],
   ['0%', ['100% Pure']],
   ['0% p', ['100% Pure']],
@@ -22,7 +35,6 @@ const CASES: [string, string[]][] = [
   ['r_s', ['under_score Co']],
   ['😀', ['Emoji 😀 Fan']],
   ['😀 f', ['Emoji 😀 Fan']],
-  ['E', ['100% Pure', 'Ed', 'Emoji 😀 Fan', 'under_score Co', 'Zoë Müller', 'ÅSA ÖBERG'].sort()],
   ['ed', ['Ed']],
   ['mAcD', ['MacDonald']],
   ['li', ['Al Li']],

@@ -10,6 +10,8 @@ import type { TimelineEntry } from '../../domain/contract/answers';
 import { ApiError } from '../http/errors';
 import { holderRefusal } from './policy';
 import { logEvent } from './life';
+import { foldedSql } from '../db/fold';
+import { fold } from '../../domain/text';
 
 export type LeadRow = Selectable<LeadsTable>;
 
@@ -34,22 +36,21 @@ export async function listLeads(h: StoreDb, query: LeadQuery) {
   if (query.assignedTo) qb = qb.where('assigned_to', '=', query.assignedTo);
   if (query.unassigned) qb = qb.where('assigned_to', '=', UNASSIGNED);
   if (query.waiting) qb = qb.where('closed', '=', 0).where('offered_at', 'is not', null).where('accepted_at', 'is', null);
-  const q = query.q?.trim().toLowerCase();
+  const q = fold(query.q?.trim() ?? '');
   if (q) {
-    // Both databases look for the text inside the customer or inside the assignee, case-insensitively.
+    // Both databases look for the text inside the customer or inside the assignee, without case or accents (domain/text.ts fold).
     const like = `%${escapeLike(q)}%`;
     const inEither = (col: (c: string) => ReturnType<typeof sql>) =>
       sql<boolean>`(${col('customer')} like ${like} escape '\\' or ${col('assigned_to_name')} like ${like} escape '\\')`;
     if (h.dialect === 'postgres') {
-      qb = qb.where(inEither((c) => sql`lower(${sql.ref(c)})`));
+      qb = qb.where(inEither(foldedSql));
     } else if ([...q].length >= 3) {
-      // The trigram table answers a phrase query by substring, case-insensitively.
+      // The trigram table answers a phrase query by substring, without case or accents.
       const phrase = `"${q.replace(/"/g, '""')}"`;
       qb = qb.where(sql<boolean>`leads.id in (select rowid from leads_fts where leads_fts match ${phrase})`);
     } else {
-      // Fewer than three characters: no trigram to look up, so a scan. SQLite's LIKE folds
-      // ASCII letters itself; any other letter needs fold() on every row, which costs more.
-      qb = qb.where(/^[\x20-\x7e]*$/.test(q) ? inEither((c) => sql.ref(c)) : inEither((c) => sql`fold(${sql.ref(c)})`));
+      // Fewer than three characters: no trigram to look up, so a scan, reading each name as the search does.
+      qb = qb.where(inEither((c) => sql`fold(${sql.ref(c)})`));
     }
   }
   if (query.cursor) {

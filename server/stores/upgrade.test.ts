@@ -49,10 +49,13 @@ interface Reader {
 function sqliteReader(file: string): Reader {
   const db = new SQLite(file);
   return {
-    // SQLite's planner statistics are rewritten by PRAGMA optimize on every open: not data.
+    // SQLite's planner statistics are rewritten by PRAGMA optimize on every open, and the search's
+    // full-text tables are an index (rebuilt by 042): not data.
     tables: async () =>
       db
-        .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_stat%' order by name")
+        .prepare<[], { name: string }>(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite_stat%' and name not like 'leads_fts%' order by name",
+        )
         .all()
         .map((r) => r.name),
     columns: async (t) =>
