@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, CloseButton, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifyFail, notifyOk } from '../components/notify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../api/client';
 import { useStore } from '../stores/store';
@@ -39,7 +39,7 @@ export function AvailabilityCard({ personId, self }: { personId: string; self: b
       done(a);
       setHours(undefined);
       setHoursErrors({});
-      notifications.show({ color: 'green', message: 'Hours saved.' });
+      notifyOk('Hours saved.');
     },
     onError: (err) => setHoursErrors({ [fieldOf(err) || 'hours']: messageOf(err) }),
   });
@@ -58,7 +58,7 @@ export function AvailabilityCard({ personId, self }: { personId: string; self: b
   const removeOff = useMutation({
     mutationFn: (offId: number) => call('DELETE /availability/:id/time-off/:offId', { params: { id: personId, offId }, store }),
     onSuccess: done,
-    onError: (err) => notifications.show({ color: 'red', message: messageOf(err) }),
+    onError: (err) => notifyFail(null, err),
   });
 
   const a = q.data;

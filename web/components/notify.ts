@@ -1,7 +1,25 @@
 import { notifications } from '@mantine/notifications';
 import { messageOf } from '../../domain/errors';
 
-export const notifyOk = (message: string) => notifications.show({ color: 'green', message });
+/** Failures on screen: a success takes them down, so no red message stays over the try that worked. */
+const failures = new Set<string>();
 
-/** A failure says what failed (the specification's words) and why (the server's words). */
-export const notifyFail = (title: string, err: unknown) => notifications.show({ color: 'red', title, message: messageOf(err) || title, autoClose: 8000 });
+export const notifyOk = (message: string) => {
+  for (const id of failures) notifications.hide(id);
+  failures.clear();
+  notifications.show({ color: 'green', message });
+};
+
+/**
+ * A failure says what failed (the specification's words) and why (the server's words): as a title
+ * above the reason, or `oneLine` ("Failed to save: {message}"); `what` null says the reason alone.
+ * The same failure again takes the place of the last.
+ */
+export const notifyFail = (what: string | null, err: unknown, { oneLine = false } = {}) => {
+  const why = messageOf(err) || what || 'Unknown error';
+  const id = `failed: ${what ?? why}`;
+  failures.add(id);
+  notifications.hide(id);
+  const words = what === null ? { message: why } : oneLine ? { message: `${what}: ${why}` } : { title: what, message: why };
+  notifications.show({ id, color: 'red', ...words, autoClose: 8000, onClose: () => failures.delete(id) });
+};

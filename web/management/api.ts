@@ -1,8 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { notifications } from '@mantine/notifications';
+import { notifyFail, notifyOk } from '../components/notify';
 import { call } from '../api/client';
 import type { Role } from '../../domain/roles';
-import { messageOf } from '../../domain/errors';
 import { useStore } from '../stores/store';
 
 export type { ManagedUser } from '../../domain/contract/answers';
@@ -35,26 +34,19 @@ export function useAudit(id: string | undefined) {
   });
 }
 
-/** The specification's failure alert: "Failed to save: {message}". */
-const notifyFailed = (what: string, err: unknown) =>
-  notifications.show({ color: 'red', message: `${what}: ${messageOf(err) || 'Unknown error'}`, autoClose: 8000 });
-
 export function useSaveUser(onDone: () => void) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, ...body }: UserInput & { id?: string }) => (id ? call('PATCH /users/:id', { params: { id }, body }) : call('POST /users', { body })),
     onSuccess: ({ user }, asked) => {
       const waits = user.pendingEmail !== null && user.pendingEmail === asked.email;
-      notifications.show({
-        color: 'green',
-        message: waits
-          ? `User profile updated. A confirmation link went to ${user.pendingLinkTo}: the address changes when it is opened.`
-          : 'User profile updated.',
-      });
+      notifyOk(
+        waits ? `User profile updated. A confirmation link went to ${user.pendingLinkTo}: the address changes when it is opened.` : 'User profile updated.',
+      );
       void qc.invalidateQueries({ queryKey: ['users'] });
       onDone();
     },
-    onError: (err) => notifyFailed('Failed to save', err),
+    onError: (err) => notifyFail('Failed to save', err, { oneLine: true }),
   });
 }
 
@@ -79,13 +71,10 @@ export function useSignOutEverywhere() {
   return useMutation({
     mutationFn: (id: string) => call('POST /users/:id/sign-out', { params: { id } }),
     onSuccess: ({ ended }, id) => {
-      notifications.show({
-        color: 'green',
-        message: ended === 0 ? 'Not signed in anywhere.' : `Signed out on ${ended === 1 ? '1 device' : `${ended} devices`}.`,
-      });
+      notifyOk(ended === 0 ? 'Not signed in anywhere.' : `Signed out on ${ended === 1 ? '1 device' : `${ended} devices`}.`);
       void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'users' && q.queryKey[2] === id });
     },
-    onError: (err) => notifyFailed('Could not sign out', err),
+    onError: (err) => notifyFail('Could not sign out', err, { oneLine: true }),
   });
 }
 
@@ -94,9 +83,9 @@ export function useStatus() {
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: StatusAction }) => call(`POST /users/:id/${action}`, { params: { id } }),
     onSuccess: (_r, { action }) => {
-      notifications.show({ color: 'green', message: DONE[action] });
+      notifyOk(DONE[action]);
       void qc.invalidateQueries({ queryKey: ['users'] });
     },
-    onError: (err, { action }) => notifyFailed(FAILED[action], err),
+    onError: (err, { action }) => notifyFail(FAILED[action], err, { oneLine: true }),
   });
 }

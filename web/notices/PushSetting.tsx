@@ -2,10 +2,9 @@ import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useInBrowser } from '../components/AfterDraw';
-import { notifications } from '@mantine/notifications';
+import { notifyFail, notifyOk } from '../components/notify';
 import { call } from '../api/client';
 import { LoadError } from '../components/LoadError';
-import { messageOf } from '../../domain/errors';
 import { ownSubscription } from './device';
 
 const canPush = () =>
@@ -57,13 +56,13 @@ export function PushSetting() {
   const list = devices.data?.devices ?? [];
   const on = here !== null && list.some((d) => d.endpoint === here);
 
-  async function act(what: () => Promise<void>, done: string) {
+  async function act(what: () => Promise<void>, done: string, failed: string) {
     setBusy(true);
     try {
       await what();
-      notifications.show({ color: 'green', message: done });
+      notifyOk(done);
     } catch (err) {
-      notifications.show({ color: 'red', message: messageOf(err) });
+      notifyFail(failed, err);
     } finally {
       setHere((await ownSubscription().catch(() => null))?.endpoint ?? null);
       await qc.invalidateQueries({ queryKey: PUSH_DEVICES_KEY });
@@ -72,10 +71,14 @@ export function PushSetting() {
   }
 
   const remove = (id: number, endpoint: string) =>
-    act(async () => {
-      await call('DELETE /push/subscriptions/:id', { params: { id } });
-      if (endpoint === here) await (await ownSubscription())?.unsubscribe();
-    }, 'Notifications are off on that device.');
+    act(
+      async () => {
+        await call('DELETE /push/subscriptions/:id', { params: { id } });
+        if (endpoint === here) await (await ownSubscription())?.unsubscribe();
+      },
+      'Notifications are off on that device.',
+      'Could not remove the device',
+    );
 
   return (
     <Paper withBorder p="md" radius="md" data-testid="push-setting">
@@ -95,7 +98,7 @@ export function PushSetting() {
                   : 'Off: turn them on to hear of a new lead on this device, even with the portal closed.'}
         </Text>
         {supported && !on && Notification.permission !== 'denied' && (
-          <Button variant="light" loading={busy} onClick={() => void act(turnOn, 'Notifications are on for this device.')}>
+          <Button variant="light" loading={busy} onClick={() => void act(turnOn, 'Notifications are on for this device.', 'Could not turn notifications on')}>
             Turn on
           </Button>
         )}

@@ -3,13 +3,12 @@ import { useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
+import { notifyFail, notifyOk } from '../components/notify';
 import { call } from '../api/client';
 import { LoadError } from '../components/LoadError';
 import { useWhen } from '../components/when';
 import { useSession } from '../session/SessionProvider';
 import { forgetThisDevice } from '../notices/device';
-import { messageOf } from '../../domain/errors';
 
 export const SESSIONS_KEY = ['sessions'];
 
@@ -37,9 +36,9 @@ export function DevicesCard() {
     try {
       if (current) return await leave();
       await call('DELETE /auth/sessions/:sid', { params: { sid } });
-      notifications.show({ color: 'green', message: 'That device is signed out.' });
+      notifyOk('That device is signed out.');
     } catch (err) {
-      notifications.show({ color: 'red', message: messageOf(err) });
+      notifyFail(null, err);
     } finally {
       setBusy(null);
       await qc.invalidateQueries({ queryKey: SESSIONS_KEY });
@@ -54,7 +53,7 @@ export function DevicesCard() {
       await call('POST /auth/sessions/end-all');
       await leave();
     } catch (err) {
-      notifications.show({ color: 'red', message: messageOf(err) });
+      notifyFail(null, err);
       setBusy(null);
     }
   };

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Paper, Skeleton, Stack, Text, TextInput, Title, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifyOk } from '../components/notify';
 import { PageTitle } from '../components/PageTitle';
 import { useInBrowser } from '../components/AfterDraw';
 import { useSession } from '../session/SessionProvider';
@@ -43,7 +43,7 @@ export default function SettingsPage() {
     setSaving(true);
     try {
       await updateProfileName(name, greeting.trim() || null);
-      notifications.show({ color: 'green', message: 'Profile saved.' });
+      notifyOk('Profile saved.');
     } catch (err) {
       if (!showFieldError(form, err)) form.setFieldError('name', messageOf(err));
     } finally {
