@@ -1,4 +1,4 @@
-import { wall } from './time';
+import { dayKey, wall } from './time';
 
 /**
  * A lead's life, one state machine: New → Waiting for accept → Accepted → Contacted →
@@ -81,6 +81,15 @@ export function move(from: Stage, m: Move): { to: Stage } | { refused: string } 
     case 'sell':
       return { to: 'sold' };
   }
+}
+
+/**
+ * Shown and No-show are marked from the appointment's day on, on the store's clock: the customer
+ * cannot have come (or not) before. Why not, or null when they may be marked.
+ */
+export function markShownRefusal(appointmentAt: number | null, now: Date, tz: string): string | null {
+  if (appointmentAt === null) return 'This lead has no appointment to mark.';
+  return dayKey(now, tz) < dayKey(new Date(appointmentAt), tz) ? 'Mark Shown or No-show on the day of the appointment.' : null;
 }
 
 /** How a logged contact went. */

@@ -31,6 +31,19 @@ function ahead(days: number, hhmm: string) {
   return { field: `${day}T${hhmm}`, at, shown: formatWhen(at, new Date(), E2E_TZ) };
 }
 
+/**
+ * A time later today on the dealership's clock, as the field takes it and the list shows it: an
+ * appointment that may be marked Shown now (its last minute late at night, still not in the past).
+ */
+function laterToday() {
+  const now = new Date();
+  const day = dayKey(now, E2E_TZ);
+  const soon = localTimeOf(new Date(now.getTime() + 120_000), E2E_TZ);
+  const field = soon.startsWith(day) ? soon : `${day}T23:59`;
+  const at = atClock(day, field.slice(11), E2E_TZ);
+  return { field, at, shown: formatWhen(at, new Date(), E2E_TZ) };
+}
+
 /** A lead with a phone, an e-mail and a vehicle, as a website sends it (ADF), handed to Next Up. */
 async function websiteLead(request: APIRequestContext, boss: Page, customer: string, phone: string) {
   const key = (await (await boss.request.post('/api/integrations/keys', { data: { name: unique('Life feed') } })).json()).key as string;
@@ -57,7 +70,7 @@ test('a salesman accepts a lead, logs a call with his next follow-up, sets an ap
   expect(await websiteLead(request, boss, customer, phone)).toMatchObject({ customer, assignedTo: repName });
 
   await rep.goto('/dashboard/associates');
-  const row = rep.getByTestId('lead-row').filter({ hasText: customer });
+  const row = rep.getByRole('region', { name: 'My leads' }).getByTestId('lead-row').filter({ hasText: customer });
   await expect(row.getByTestId('lead-stage')).toHaveText('Waiting for accept');
   // The phone and the e-mail are links a phone acts on: call, text, write.
   const reach = row.getByTestId('lead-contact');
@@ -121,10 +134,19 @@ test('a salesman accepts a lead, logs a call with his next follow-up, sets an ap
   await expect(row.getByTestId('lead-stage')).toHaveText('Appointment set');
   await expect(row.getByTestId('lead-appointment')).toHaveText(visit.shown);
   await expect(row.getByRole('button', { name: 'Move appointment' })).toBeVisible();
+  // Not before its day: no Shown or No-show two days ahead.
+  await expect(row.getByRole('button', { name: 'Shown', exact: true })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: 'No-show' })).toHaveCount(0);
 
-  // The customer comes in: the manager marks it Shown on his leads page, and the salesman's page follows live.
+  // He moves it to later today; the customer comes in: the manager marks it Shown on his leads page, and the salesman's page follows live.
+  await row.getByRole('button', { name: 'Move appointment' }).click();
+  const later = laterToday();
+  await appointment.getByLabel('Day and time').fill(later.field);
+  await appointment.getByRole('button', { name: 'Set appointment' }).click();
+  await expect(appointment).toHaveCount(0);
+  await expect(row.getByTestId('lead-appointment')).toHaveText(later.shown);
   await boss.goto('/dashboard/leads');
-  const bossRow = boss.getByTestId('lead-row').filter({ hasText: customer });
+  const bossRow = boss.getByRole('region', { name: 'Lead list' }).getByTestId('lead-row').filter({ hasText: customer });
   await expect(bossRow.getByTestId('lead-stage')).toHaveText('Appointment set');
   await bossRow.getByRole('button', { name: 'Shown', exact: true }).click();
   await expect(bossRow.getByTestId('lead-stage')).toHaveText('Shown');
@@ -156,6 +178,7 @@ test('a salesman accepts a lead, logs a call with his next follow-up, sets an ap
     new RegExp(`^Accepted by ${repName}`),
     new RegExp(`^${repName} contacted the customer \\(Call, Talked\\)`),
     new RegExp(`^${repName} set an appointment for ${visit.shown}`),
+    new RegExp(`^${repName} set an appointment for ${later.shown}`),
     /^Shown, marked by Manny Manager/,
     new RegExp(`^Sold by ${repName}`),
   ]);
@@ -185,7 +208,7 @@ test('closing a lead as Lost asks why; then the lead reads Lost, with its reason
   expect(await refused.text()).toContain('Choose why the lead was lost');
 
   await rep.goto('/dashboard/associates');
-  const row = rep.getByTestId('lead-row').filter({ hasText: customer });
+  const row = rep.getByRole('region', { name: 'My leads' }).getByTestId('lead-row').filter({ hasText: customer });
   await row.getByRole('button', { name: 'Mark Closed', exact: true }).click();
   const close = rep.getByRole('dialog', { name: `Mark Closed: ${customer}` });
   // His own lead may be sold or lost; Lost shows the store's reasons.
@@ -226,7 +249,7 @@ async function leadsInEveryStage(browser: Browser) {
     expect(res.ok(), await res.text()).toBe(true);
   };
   await step(ids[1], 'contact', { channel: 'Text', outcome: 'Left message' });
-  await step(ids[2], 'appointment', { at: ahead(1, '11:00').field });
+  await step(ids[2], 'appointment', { at: laterToday().field });
   await step(ids[3], 'lost', { reason: 'Bought elsewhere' });
   for (const p of [rep, boss]) await p.context().close();
   return { email, appointed: ids[2] };
@@ -262,9 +285,12 @@ test('the lead list and the Close dialog, at 375 and 1280 px, light and dark: no
       await page.goto('/dashboard/associates');
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', colorScheme);
       await page.getByLabel('Only open').uncheck();
-      await expect(page.getByTestId('lead-row')).toHaveCount(4);
-      await expect(page.getByRole('table', { name: 'Leads' })).toHaveCount(viewport.width < 640 ? 0 : 1);
-      const appointed = page.getByTestId('lead-row').filter({ has: page.getByTestId('lead-appointment') });
+      // His leads, the one with today's appointment also above them among Today's appointments.
+      const mine = page.getByRole('region', { name: 'My leads' });
+      await expect(mine.getByTestId('lead-row')).toHaveCount(4);
+      await expect(page.getByTestId('lead-row')).toHaveCount(5);
+      await expect(page.getByRole('table', { name: 'Leads' })).toHaveCount(viewport.width < 640 ? 0 : 2);
+      const appointed = mine.getByTestId('lead-row').filter({ has: page.getByTestId('lead-appointment') });
       await expect(appointed.getByRole('button', { name: 'No-show' })).toBeVisible();
       const at = `${colorScheme} ${viewport.width}px`;
       await page.evaluate(() => window.scrollTo(0, 0));

@@ -100,7 +100,7 @@ describe.each(DIALECTS)('what a lead answer says its reader can do, on %s', (dia
     const r = await row(id);
     const list = await hit(as, 'GET', `/leads${as === 'boss' ? '' : '/mine'}?q=${encodeURIComponent(r.customer)}&open=0`);
     const found = (list.json().leads as Lead[]).find((l) => l.id === id);
-    return found?.can ?? presentLead(r, who[as].row).can;
+    return found?.can ?? presentLead(r, who[as].row, t.store.config.APP_TIMEZONE).can;
   }
 
   it('offers exactly what the server then allows, for every reader and kind of lead', async () => {

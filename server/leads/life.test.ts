@@ -29,6 +29,13 @@ describe.each(DIALECTS)("a lead's life on %s", (dialect) => {
     return `${dayKey(d, tz)}T${w}`;
   };
   const today = () => dayKey(new Date(), tz);
+  /** The appointment's time has come: it was a minute ago. */
+  const comeToAppointment = (id: number) =>
+    t.db
+      .updateTable('leads')
+      .set({ appointment_at: Date.now() - 60_000 })
+      .where('id', '=', id)
+      .execute();
 
   beforeAll(async () => {
     t = await testApp(dialect);
@@ -68,7 +75,19 @@ describe.each(DIALECTS)("a lead's life on %s", (dialect) => {
     expect(contact.json().lead).toMatchObject({ stage: 'contacted', overdue: false });
     expect(Number((await row(lead)).follow_up_due)).toBe(atClock(next.slice(0, 10), next.slice(11), tz).getTime());
     const at = local(48);
-    expect((await call(ann.cookie, 'POST', `/leads/${lead}/appointment`, { at })).json().lead).toMatchObject({ stage: 'appointment' });
+    expect((await call(ann.cookie, 'POST', `/leads/${lead}/appointment`, { at })).json().lead).toMatchObject({
+      stage: 'appointment',
+      can: { markShown: false },
+    });
+    // Two days ahead: not shown, nor a no-show, before its day.
+    expect((await call(boss, 'POST', `/leads/${lead}/shown`, { shown: true })).json()).toEqual({
+      error: 'Mark Shown or No-show on the day of the appointment.',
+    });
+    expect((await call(boss, 'POST', `/leads/${lead}/shown`, { shown: false })).json()).toEqual({
+      error: 'Mark Shown or No-show on the day of the appointment.',
+    });
+    expect((await row(lead)).stage).toBe('appointment');
+    await comeToAppointment(lead);
     expect((await call(boss, 'POST', `/leads/${lead}/shown`, { shown: true })).json().lead.stage).toBe('shown');
     const sold = await call(ann.cookie, 'POST', `/leads/${lead}/sold`, {
       actionId: `sold-${lead}`,
@@ -113,6 +132,7 @@ describe.each(DIALECTS)("a lead's life on %s", (dialect) => {
     expect(due).toBeGreaterThanOrEqual(before + 5 * HOUR);
     expect(due).toBeLessThan(Date.now() + 5 * HOUR + 1000);
     await call(ann.cookie, 'POST', `/leads/${lead}/appointment`, { at: local(3) });
+    await comeToAppointment(lead);
     const noShow = await call(ann.cookie, 'POST', `/leads/${lead}/shown`, { shown: false });
     expect(noShow.json().lead).toMatchObject({ stage: 'contacted', appointmentAt: null });
     expect((await call(ann.cookie, 'POST', `/leads/${lead}/shown`, { shown: true })).json().error).toBe('This lead has no appointment to mark.');

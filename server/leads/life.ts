@@ -5,7 +5,7 @@ import { once } from '../rotation/replay';
 import { UNASSIGNED } from '../rotation/queries';
 import { saleColumns, type SaleInput } from '../sales/service';
 import { planFor } from '../sales/payplans';
-import { move, type KeptStage } from '../../domain/stages';
+import { markShownRefusal, move, type KeptStage } from '../../domain/stages';
 import type { ContactChannel } from '../../domain/speed';
 import type { Rules } from '../../domain/rules';
 import type { Actor } from '../../domain/users';
@@ -76,6 +76,8 @@ export async function live(h: StoreDb, id: number, me: UserRow, d: Detail, rules
       const from = stageOfLead(lead);
       const r = move(from, d.move);
       if ('refused' in r) throw new ApiError(409, r.refused);
+      const early = d.move === 'show' || d.move === 'noShow' ? markShownRefusal(lead.appointment_at, now, h.tz ?? 'UTC') : null;
+      if (early) throw new ApiError(409, early);
       const to = r.to as KeptStage;
       const accepting = lead.accepted_at === null && lead.assigned_to === me.id && d.move !== 'lose';
       if (accepting) await logEvent(trx, id, 'accepted', by, at);

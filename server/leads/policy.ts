@@ -5,7 +5,7 @@ import { holds as isTrue } from '../../domain/conditions';
 import { PENDING_ACCEPT } from '../../domain/rotation';
 import { leadFacts } from '../rotation/sql';
 import type { LeadsTable } from '../db/schema';
-import { move, stageOf, type Move } from '../../domain/stages';
+import { markShownRefusal, move, stageOf, type Move } from '../../domain/stages';
 
 type Me = Pick<UserRow, 'id' | 'role'>;
 type LeadRow = Pick<LeadsTable, 'assigned_to' | 'closed_by_id'>;
@@ -72,7 +72,7 @@ export const stageOfLead = (l: Pick<Selectable<LeadsTable>, 'stage' | 'assigned_
  * What `me` may do to a lead now: the rules above, each asked once, so screens offer only what
  * the server allows. Naming is a permission (the screen offers it while the name is missing).
  */
-export function leadCan(me: Me, lead: Selectable<LeadsTable>, now = new Date()) {
+export function leadCan(me: Me, lead: Selectable<LeadsTable>, now: Date, tz: string) {
   const holds = holderRefusal(lead, me, '') === null;
   const manager = me.role === 'manager';
   const stage = stageOfLead(lead);
@@ -81,7 +81,7 @@ export function leadCan(me: Me, lead: Selectable<LeadsTable>, now = new Date()) 
     lose: may('lose'),
     sell: may('sell'),
     appoint: may('appoint'),
-    markShown: may('show'),
+    markShown: may('show') && markShownRefusal(lead.appointment_at, now, tz) === null,
     reopen: may('reopen'),
     name: allows(() => checkName(me, lead)),
     accept: holds && lead.accepted_at === null,

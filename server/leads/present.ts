@@ -58,8 +58,8 @@ const toLead = (l: LeadRow, now: number): Omit<Lead, 'can'> => ({
 const iso = (t: number | null) => (t === null ? null : new Date(Number(t)).toISOString());
 const isWaiting = (l: LeadRow) => !l.closed && !!l.assigned_to && l.offered_at !== null && l.accepted_at === null;
 
-/** A lead as `me` sees it, with what he may do to it now. */
-export const presentLead = (l: LeadRow, me: Pick<UserRow, 'id' | 'role'>, now = Date.now()): Lead => ({
+/** A lead as `me` sees it, with what he may do to it now (`tz`: the store's clock). */
+export const presentLead = (l: LeadRow, me: Pick<UserRow, 'id' | 'role'>, tz: string, now = Date.now()): Lead => ({
   ...toLead(l, now),
-  can: leadCan(me, l, new Date(now)),
+  can: leadCan(me, l, new Date(now), tz),
 });

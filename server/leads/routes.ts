@@ -36,13 +36,13 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
     check(lead);
     return lead;
   }
-  const one = async (ctx: StoreCtx, id: number, me: UserRow) => ({ lead: presentLead(await leadFor(ctx, id), me) });
+  const one = async (ctx: StoreCtx, id: number, me: UserRow) => ({ lead: presentLead(await leadFor(ctx, id), me, ctx.config.APP_TIMEZONE) });
 
   /** Every lead of the store, for managers; a salesman's own leads there at /mine. */
   async function list(ctx: StoreCtx, me: UserRow, query: Query<'GET /leads'>, assignedTo?: string) {
     const { leads, nextCursor } = await listLeads(ctx.dbh, { ...query, assignedTo, unassigned: !assignedTo && query.unassigned });
     const now = Date.now();
-    return { leads: leads.map((l) => presentLead(l, me, now)), nextCursor };
+    return { leads: leads.map((l) => presentLead(l, me, ctx.config.APP_TIMEZONE, now)), nextCursor };
   }
   implement(app, 'GET /leads', async ({ me, ctx, query }) => list(ctx, me, query));
   implement(app, 'GET /leads/mine', async ({ me, ctx, query }) => list(ctx, me, query, me.id));
@@ -64,7 +64,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
       .orderBy('appointment_at')
       .limit(200)
       .execute();
-    return { leads: rows.map((l) => presentLead(l, me, now.getTime())) };
+    return { leads: rows.map((l) => presentLead(l, me, tz, now.getTime())) };
   });
 
   implement(app, 'GET /leads/mine/counts', async ({ me, ctx }) => myCounts(ctx.dbh.db, ctx.store.id, me.id, ctx.config.APP_TIMEZONE));

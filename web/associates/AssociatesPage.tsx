@@ -57,9 +57,9 @@ export default function AssociatesPage() {
       <PageTitle>My Stats & Notes</PageTitle>
       {/* What needs him now first: today's appointments, then his leads (waiting for his Accept, new, due today). */}
       <TodaysAppointments showAssignee={false} />
-      <Paper withBorder p="md" radius="md">
+      <Paper withBorder p="md" radius="md" component="section" aria-labelledby="my-leads-title">
         <Group justify="space-between" mb="sm">
-          <Title order={2} size="h4">
+          <Title order={2} size="h4" id="my-leads-title">
             My leads
           </Title>
           <Checkbox label="Only open" checked={open} onChange={(e) => setOpen(e.currentTarget.checked)} />

@@ -65,7 +65,7 @@ export default function LeadsPage() {
       {leads.isError && !leads.data ? (
         <LoadError what="the leads" error={leads.error} onRetry={() => leads.refetch()} />
       ) : (
-        <Paper withBorder p="md" radius="md">
+        <Paper withBorder p="md" radius="md" component="section" aria-label="Lead list">
           <PagedLeads query={leads} />
         </Paper>
       )}

@@ -25,11 +25,11 @@ interface Shown {
  * Which lead's dialog is open, kept by the list's owner rather than by a row: a search or a live
  * update draws the rows again (skeletons for a moment), and the dialog stays open on its lead.
  */
-export function useLeadDialogs(leads: Lead[] | undefined) {
+export function useLeadDialogs(leads: Lead[] | undefined, { linked = true } = {}) {
   const [params, setParams] = useSearchParams();
   // The new-lead mail and text, the browser's alert and Accept link to ?lead=<id>: that lead opens
-  // once the list holds it, and the address drops the id (a reload opens no dialog again).
-  const asked = Number(params.get('lead')) || null;
+  // once the list holds it (the screen's main list: `linked`), and the address drops the id (a reload opens no dialog again).
+  const asked = (linked && Number(params.get('lead'))) || null;
   const [shown, setShown] = useState<Shown | null>(null);
   if (asked && shown?.id !== asked) setShown({ dialog: 'lead', id: asked, lead: null, opened: true });
   useEffect(() => {

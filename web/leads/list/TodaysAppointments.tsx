@@ -6,7 +6,7 @@ import { LeadDialogs, useLeadDialogs } from './LeadDialogs';
 /** Today's appointments, soonest first, each with Shown / No-show; nothing at all when there are none. */
 export function TodaysAppointments({ showAssignee }: { showAssignee: boolean }) {
   const q = useAppointments();
-  const { open, ...dialogs } = useLeadDialogs(q.data?.leads);
+  const { open, ...dialogs } = useLeadDialogs(q.data?.leads, { linked: false });
   if (!q.data?.leads.length) return null;
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="appointments-title">
