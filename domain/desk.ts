@@ -5,7 +5,9 @@ import { isOneLine } from './text';
 /**
  * The desk log: every walk-in up of a store's day, for the desk manager. A walk-in up is a lead
  * of source WALK_IN handed out through the rotation like any Assign (a be-back to the salesman
- * asked for); its time in is when it was handed out, its outcome the lead's stage.
+ * asked for); its time in is when it was first handed out (when he walked in), which a hand-on
+ * or a later hand-out does not move; its outcome the lead's stage. Once his time out is set (he
+ * left), no one is handed him any more (domain/rotation.ts LEFT).
  */
 export const WALK_IN = 'Walk-in';
 

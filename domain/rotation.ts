@@ -50,6 +50,8 @@ export interface LeadFacts {
   acceptDue: Date | null;
   /** Up for grabs: in a claim pool until then (null: not in one). */
   grabUntil?: Date | null;
+  /** A walk-in's time out on the desk log, when he left the store (null: he has not, or no walk-in). */
+  timeOut?: Date | null;
 }
 
 // The rule book. Each rule is one value: the domain evaluates it (holds, compare) and the server
@@ -59,8 +61,18 @@ export interface LeadFacts {
 /** A follow-up past due: an open lead with someone, not contacted, its follow-up time passed (the hold-out rule counts them). */
 export const PAST_DUE: Cond<LeadFacts> = all(ne('assignedTo', ''), eq('closed', false), isNull('firstContactAt'), due('followUpDue'));
 
-/** A lead waiting in Unassigned for someone eligible; one handed on too often (parked) waits for a manager instead, one up for grabs for a claim. */
-export const WAITING: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', false), below('handoffs', MAX_HANDOFFS), isNull('grabUntil'));
+/** A customer still in the store: no time out on the desk log (every lead but a walk-in who left). */
+const HERE: Cond<LeadFacts> = isNull('timeOut');
+
+/** A walk-in who left the store (Out on the desk log): no one is handed him any more, by the rotation or by a manager. */
+export const LEFT: Cond<LeadFacts> = not(HERE);
+export const LEFT_TEXT = 'This customer has left (Out on the desk log): he is not handed to anyone.';
+
+/**
+ * A lead waiting in Unassigned for someone eligible; one handed on too often (parked) waits for a
+ * manager instead, one up for grabs for a claim, and a walk-in who left for no one.
+ */
+export const WAITING: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', false), below('handoffs', MAX_HANDOFFS), isNull('grabUntil'), HERE);
 
 /** A lead up for grabs: unassigned, open, in a claim pool. */
 export const UP_FOR_GRABS: Cond<LeadFacts> = all(eq('assignedTo', ''), eq('closed', false), not(isNull('grabUntil')));

@@ -4,6 +4,8 @@ import { insertUser } from '../users/repo';
 import { addStore } from '../stores/service';
 import { dayKey } from '../../domain/time';
 import { addDays } from '../../domain/hours';
+import { LEFT_TEXT } from '../../domain/rotation';
+import { sweep } from '../rotation/handout';
 import type { PortalEvent } from '../events/bus';
 
 /**
@@ -48,7 +50,18 @@ describe.each(DIALECTS)('the desk log on %s', (dialect) => {
     await t.db.deleteFrom('sales').execute();
     await t.db.deleteFrom('lead_events').execute();
     await t.db.deleteFrom('leads').execute();
+    // Ann alone on the floor, no one snoozed by a missed Accept.
+    await t.db.updateTable('memberships').set({ snooze_until: null }).execute();
+    await t.db.updateTable('memberships').set({ on_duty: 0 }).where('user_id', '=', ben.id).execute();
   });
+
+  /** The sweep as it runs once an up's Accept window (10 minutes) has passed. */
+  const afterWindow = () => sweep(t.store, new Date(Date.now() + 11 * 60_000));
+  const benComesOn = async () => expect((await call(ben.cookie, 'POST', '/rotation/duty', { onDuty: true })).statusCode).toBe(200);
+  const handOuts = async (id: number) =>
+    (await t.db.selectFrom('rotation_log').select(['type', 'target_id']).where('lead_id', '=', id).orderBy('id').execute()).map(
+      (r) => `${r.type} ${r.target_id}`,
+    );
 
   it("hands an up to Next Up as a Walk-in lead, in today's log with its desk facts, and tells open screens", async () => {
     const seen: PortalEvent[] = [];
@@ -165,6 +178,68 @@ describe.each(DIALECTS)('the desk log on %s', (dialect) => {
     const phone = (await call(boss, 'POST', '/rotation/assign', { customer: 'Phone Only' })).json().leadId;
     expect((await call(boss, 'PATCH', `/desk/ups/${phone}`, { out: true })).statusCode).toBe(404);
     for (const day of ['2026-02-30', 'today', '']) expect((await call(boss, 'GET', `/desk/log?day=${day}`)).statusCode).toBe(400);
+  });
+
+  it("keeps a walk-in's time in, the time he walked in, when the Accept window hands him on", async () => {
+    const up = await logUp({ customer: 'Hal Handon', tradeIn: false });
+    expect(up.salesman?.id).toBe(ann.id);
+    await benComesOn();
+    expect((await afterWindow()).map((m) => [m.leadId, m.to?.id])).toEqual([[up.id, ben.id]]);
+    // The lead went to Ben later (his assigned_at is the hand-on's); the desk still reads when the customer came in.
+    const lead = await t.db.selectFrom('leads').select('assigned_at').where('id', '=', up.id).executeTakeFirstOrThrow();
+    expect(Number(lead.assigned_at)).toBeGreaterThan(Date.parse(String(up.timeIn)) + 10 * 60_000);
+    expect((await log()).ups).toEqual([{ ...up, salesman: { id: ben.id, name: 'Ben Desk' } }]);
+    // Ben writes on his up: the answer keeps the time in too.
+    const r = await call(ben.cookie, 'PATCH', `/desk/ups/${up.id}`, { worksheet: true });
+    expect(r.json()).toMatchObject({ timeIn: up.timeIn, salesman: { id: ben.id }, worksheet: true, mine: true });
+  });
+
+  it('never hands on a walk-in marked Out: the up stays with his salesman, accepted or not', async () => {
+    const up = await logUp({ customer: 'Olive Out', tradeIn: false });
+    await benComesOn();
+    const waitingForAccept = async () => (await call(boss, 'GET', '/rotation')).json().pending.map((p: { leadId: number }) => p.leadId);
+    expect(await waitingForAccept()).toEqual([up.id]);
+    const out = await call(boss, 'PATCH', `/desk/ups/${up.id}`, { out: true });
+    expect(out.statusCode, out.body).toBe(200);
+    expect(await afterWindow()).toEqual([]);
+    expect((await log()).ups).toEqual([{ ...up, timeOut: out.json().timeOut }]);
+    expect(await handOuts(up.id)).toEqual([`assign ${ann.id}`]);
+    // No longer on the clock of an Accept: not on the floor's list of ups waiting for one, and no manager hands him to Ben.
+    expect(await waitingForAccept()).toEqual([]);
+    const given = await call(boss, 'POST', `/leads/${up.id}/handout`, { to: ben.id, reason: 'He asked for Ben' });
+    expect(given.statusCode).toBe(409);
+    expect(given.json().error).toBe(LEFT_TEXT);
+    // Ann may still accept him.
+    expect((await call(ann.cookie, 'POST', `/leads/${up.id}/accept`)).statusCode).toBe(200);
+    expect((await log()).ups[0]).toMatchObject({ salesman: { id: ann.id }, stage: 'accepted' });
+  });
+
+  it('never hands out a walk-in who left while he waited in Unassigned', async () => {
+    const up = await logUp({ customer: 'Una Waiting', tradeIn: false });
+    // Ann lets the window pass with no one else on the floor: the up waits in Unassigned.
+    expect((await afterWindow()).map((m) => [m.leadId, m.to])).toEqual([[up.id, null]]);
+    expect((await log()).ups[0]).toMatchObject({ id: up.id, salesman: null, timeIn: up.timeIn });
+    expect((await call(boss, 'PATCH', `/desk/ups/${up.id}`, { out: true })).statusCode).toBe(200);
+    // Ben comes on the floor, which hands out what waits: not a customer who left.
+    await benComesOn();
+    expect((await log()).ups[0]).toMatchObject({ id: up.id, salesman: null });
+    expect(await handOuts(up.id)).toEqual([`assign ${ann.id}`, `skip ${ann.id}`]);
+    // Nor does a manager: the leads screen offers no Hand out, and the server refuses one.
+    const listed = (await call(boss, 'GET', '/leads')).json().leads.find((l: { id: number }) => l.id === up.id);
+    expect(listed.can.handOut).toBe(false);
+    const given = await call(boss, 'POST', `/leads/${up.id}/handout`, {});
+    expect(given.statusCode).toBe(409);
+    expect(given.json().error).toBe(LEFT_TEXT);
+    expect((await log()).ups[0]).toMatchObject({ id: up.id, salesman: null });
+  });
+
+  it("refuses a day after today on the store's clock (400), as the floor report does", async () => {
+    const tomorrow = addDays(today(), 1);
+    const r = await call(boss, 'GET', `/desk/log?day=${tomorrow}`);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().error).toBe('Pick today or a day before it.');
+    expect(r.json()).toEqual((await call(boss, 'GET', `/floor/report?day=${tomorrow}`)).json());
+    expect((await log(boss, today())).day).toBe(today());
   });
 
   it("follows the lead's stages: contact and Sold through the leads routes show in the log", async () => {

@@ -1,28 +1,31 @@
-import type { Selectable } from 'kysely';
-import type { Db, StoreDb } from '../db';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import { withRotationLock, type Db, type StoreDb } from '../db';
 import type { StoreCtx } from '../context';
 import type { LeadsTable } from '../db/schema';
 import { storeManagers, type UserRow } from '../users/repo';
-import { ApiError, badRequest, forbidden, notFound } from '../http/errors';
+import { ApiError, badRequest, forbidden, notFound, parse } from '../http/errors';
 import { handOut } from '../rotation/handout';
 import { UNASSIGNED } from '../rotation/queries';
 import { addDays } from '../../domain/hours';
 import { dayKey, zonedStartOfDay } from '../../domain/time';
+import { reportDaySchemaOn } from '../../domain/schemas';
 import { stageOfLead } from '../leads/policy';
 import { WALK_IN, type DeskLog, type DeskPatch, type DeskRow, type DeskUp } from '../../domain/desk';
 
 type Me = Pick<UserRow, 'id' | 'name' | 'role'>;
 type Lead = Selectable<LeadsTable>;
+/** A walk-in's lead and his time in (epoch milliseconds; PostgreSQL answers a bigint as text). */
+type Up = Lead & { time_in: number | string };
 
 const iso = (t: number | string) => new Date(Number(t)).toISOString();
 
 /** An up as the desk log shows it to `me`. */
-function present(l: Lead, me: Me): DeskRow {
+function present(l: Up, me: Me): DeskRow {
   const held = l.assigned_to !== UNASSIGNED;
   return {
     id: Number(l.id),
     customer: l.customer,
-    timeIn: iso(l.assigned_at),
+    timeIn: iso(l.time_in),
     salesman: held ? { id: l.assigned_to, name: l.assigned_to_name } : null,
     beBack: !!Number(l.be_back),
     vehicle: l.vehicle,
@@ -35,8 +38,46 @@ function present(l: Lead, me: Me): DeskRow {
   };
 }
 
+/** The rotation log's lines that hand a lead to someone: an assign (Next Up, a hand-on, a manager's hand-out, a claim) or a be-back. */
+const HAND_OUTS = ['assign', 'beback'] as const;
+
+/**
+ * A walk-in's time in (domain/desk.ts): his first hand-out in the rotation log (`f.first_at`), which
+ * no hand-on or later hand-out moves; they rewrite the lead's assigned_at, when his present salesman
+ * got him. An up with no hand-out logged (straight up for grabs) came in at its assigned_at.
+ */
+const timeIn = sql<number>`coalesce(f.first_at, leads.assigned_at)`;
+
+/**
+ * A store's walk-ins with their time in: one of them, or those that may have come in between
+ * `since` and `until`. Every hand-out of a lead is at or before its assigned_at, so one last handed
+ * out before `since` came in before it; and a first hand-out before `until` is found among the
+ * lines before it (one with none came in after, or went straight up for grabs then).
+ */
+function walkIns(db: Db, store: number, which: { id: number } | { since: number; until: number }) {
+  const leads = () => {
+    const all = db.selectFrom('leads').where('leads.store_id', '=', store).where('leads.source', '=', WALK_IN);
+    return 'id' in which ? all.where('leads.id', '=', which.id) : all.where('leads.assigned_at', '>=', which.since);
+  };
+  let lines = db
+    .selectFrom('rotation_log')
+    .select(['lead_id', (eb) => eb.fn.min<number>('created_at').as('first_at')])
+    .where('store_id', '=', store)
+    .where('type', 'in', HAND_OUTS)
+    .where('lead_id', 'in', leads().select('leads.id'));
+  if ('until' in which) lines = lines.where('created_at', '<', which.until);
+  return leads().leftJoin(lines.groupBy('lead_id').as('f'), 'f.lead_id', 'leads.id').selectAll('leads').select(timeIn.as('time_in'));
+}
+
 const walkIn = (db: Db, h: StoreDb, id: number) =>
   db.selectFrom('leads').selectAll().where('id', '=', id).where('store_id', '=', h.store).where('source', '=', WALK_IN);
+
+/** One up as the desk shows it, with his time in. */
+async function oneUp(h: StoreDb, id: number, me: Me): Promise<DeskRow> {
+  const row = await walkIns(h.db, h.store, { id }).executeTakeFirst();
+  if (!row) throw notFound('Up not found');
+  return present(row, me);
+}
 
 /**
  * A manager logs a walk-in up: it goes out through the rotation exactly as his Assign does
@@ -61,30 +102,22 @@ export async function logUp(ctx: StoreCtx, me: Me, up: DeskUp): Promise<DeskRow>
     .where('store_id', '=', h.store)
     .execute();
   ctx.bus.publish({ topic: 'leads' });
-  const row = await walkIn(h.db, h, made.leadId).executeTakeFirst();
-  if (!row) throw notFound('Up not found');
-  return present(row, me);
+  return oneUp(h, made.leadId, me);
 }
 
-/** Every walk-in up of a day on the store's clock (today when not named), as they came in. */
+/**
+ * Every walk-in up of a day on the store's clock (today when not named, never a day after it), as
+ * they came in: by time in, which stays the first hand-out's whatever befell the lead after.
+ */
 export async function deskLog(ctx: StoreCtx, me: Me, day?: string): Promise<DeskLog> {
   const tz = ctx.config.APP_TIMEZONE;
   const today = dayKey(new Date(), tz);
-  const shown = day ?? today;
-  const from = zonedStartOfDay(shown, tz).getTime();
-  const to = zonedStartOfDay(addDays(shown, 1), tz).getTime();
+  const shown = parse(reportDaySchemaOn(today), { day: day ?? today }).day;
+  const since = zonedStartOfDay(shown, tz).getTime();
+  const until = zonedStartOfDay(addDays(shown, 1), tz).getTime();
   const { db, store } = ctx.dbh;
   const [ups, managers] = await Promise.all([
-    db
-      .selectFrom('leads')
-      .selectAll()
-      .where('store_id', '=', store)
-      .where('source', '=', WALK_IN)
-      .where('assigned_at', '>=', from)
-      .where('assigned_at', '<', to)
-      .orderBy('assigned_at')
-      .orderBy('id')
-      .execute(),
+    walkIns(db, store, { since, until }).where(timeIn, '>=', since).where(timeIn, '<', until).orderBy(timeIn).orderBy('leads.id').execute(),
     storeManagers(db, store).orderBy('name').orderBy('id').execute(),
   ]);
   return { day: shown, today, ups: ups.map((l) => present(l, me)), managers: managers.map(({ id, name }) => ({ id, name })) };
@@ -92,18 +125,20 @@ export async function deskLog(ctx: StoreCtx, me: Me, day?: string): Promise<Desk
 
 /**
  * The desk writes on an up: a worksheet, the manager it was turned over to (one of this store's),
- * that the customer left (once). Its holder or a manager may; one transaction with the lead's row
- * locked, so two desks never half-write it.
+ * that the customer left (once). Its holder or a manager may; in the rotation transaction, with
+ * the lead's row locked, so two desks never half-write it and the sweep sees an Out whole. Out ends
+ * the Accept window, as an Accept or a contact does: the up stays with his salesman, accepted or
+ * not, and the rotation hands a customer who left to no one (domain/rotation.ts LEFT).
  */
 export async function changeUp(ctx: StoreCtx, me: Me, id: number, p: DeskPatch, now = new Date()): Promise<DeskRow> {
   const h = ctx.dbh;
-  const row = await h.db.transaction().execute(async (trx) => {
+  await withRotationLock(h, async (trx) => {
     const lead = await walkIn(trx, h, id)
       .$if(h.dialect === 'postgres', (qb) => qb.forUpdate())
       .executeTakeFirst();
     if (!lead) throw notFound('Up not found');
     if (me.role !== 'manager' && lead.assigned_to !== me.id) throw forbidden('You can only change your own ups.');
-    const set: Partial<Record<'worksheet', number> & Record<'to_manager_id' | 'to_manager_name', string | null> & Record<'time_out', number>> = {};
+    const set: Updateable<LeadsTable> = {};
     if (p.worksheet !== undefined) set.worksheet = p.worksheet ? 1 : 0;
     if (p.toManager === null) Object.assign(set, { to_manager_id: null, to_manager_name: null });
     else if (p.toManager !== undefined) {
@@ -114,10 +149,12 @@ export async function changeUp(ctx: StoreCtx, me: Me, id: number, p: DeskPatch, 
     if (p.out) {
       if (lead.time_out !== null) throw new ApiError(409, 'This customer is already out.');
       set.time_out = now.getTime();
+      set.accept_due = null;
     }
     await trx.updateTable('leads').set(set).where('id', '=', lead.id).execute();
-    return { ...lead, ...set };
   });
   ctx.bus.publish({ topic: 'leads' });
-  return present(row, me);
+  // An Out takes the up off the rotation's list of leads waiting for an Accept.
+  if (p.out) ctx.bus.publish({ topic: 'rotation' });
+  return oneUp(h, id, me);
 }

@@ -2,7 +2,7 @@ import { forbidden, ApiError, notFound } from '../http/errors';
 import type { UserRow } from '../users/repo';
 import type { Selectable } from 'kysely';
 import { holds as isTrue } from '../../domain/conditions';
-import { PENDING_ACCEPT } from '../../domain/rotation';
+import { LEFT, PENDING_ACCEPT } from '../../domain/rotation';
 import { leadFacts } from '../rotation/sql';
 import type { LeadsTable } from '../db/schema';
 import { markShownRefusal, move, stageOf, type Move } from '../../domain/stages';
@@ -86,8 +86,8 @@ export function leadCan(me: Me, lead: Selectable<LeadsTable>, now: Date, tz: str
     name: allows(() => checkName(me, lead)),
     accept: holds && lead.accepted_at === null,
     contact: may('contact'),
-    // Unassigned, or still waiting for its salesman's Accept (then to someone a manager names).
-    handOut: manager && !lead.closed && (!lead.assigned_to || isTrue(PENDING_ACCEPT, leadFacts(lead), now)),
+    // Unassigned, or still waiting for its salesman's Accept (then to someone a manager names); never a walk-in who left.
+    handOut: manager && !lead.closed && !isTrue(LEFT, leadFacts(lead), now) && (!lead.assigned_to || isTrue(PENDING_ACCEPT, leadFacts(lead), now)),
     timeline: allows(() => checkTimeline(me, lead)),
     document: manager && lead.document_id !== null,
   };

@@ -4,7 +4,7 @@ import { reused, slot, slotsFor } from '../db/reuse';
 import { withRotationLock } from '../db';
 import type { LeadsTable } from '../db/schema';
 import { ApiError, notFound } from '../http/errors';
-import { PENDING_ACCEPT, type Member } from '../../domain/rotation';
+import { LEFT, LEFT_TEXT, PENDING_ACCEPT, type Member } from '../../domain/rotation';
 import { holds } from '../../domain/conditions';
 import { customerFields, followUpDue, LEAD_SOURCE } from '../../domain/leads';
 import { DEFAULT_RULES, type Rules } from '../../domain/rules';
@@ -337,7 +337,7 @@ export async function give(
 /**
  * A manager hands one lead that waits in Unassigned (parked ones too) out to Next Up, or to a
  * salesman he names with his reason (an override, domain/floor.ts override); a lead waiting for
- * its salesman's Accept may be handed to someone he names too.
+ * its salesman's Accept may be handed to someone he names too. A walk-in who left is not.
  */
 export function handOutLead(h: StoreDb, leadId: number, by: Actor, opts: { now?: Date; rules?: Rules; to?: string; reason?: string } = {}): Promise<Assigned> {
   const { now = new Date(), rules = DEFAULT_RULES, to } = opts;
@@ -353,6 +353,7 @@ export function handOutLead(h: StoreDb, leadId: number, by: Actor, opts: { now?:
       .executeTakeFirst();
     if (!lead) throw notFound('Lead not found');
     if (lead.closed) throw new ApiError(409, 'This lead is closed. Reopen it first.');
+    if (holds(LEFT, leadFacts(lead), now)) throw new ApiError(409, LEFT_TEXT);
     const movable = lead.assigned_to === UNASSIGNED || (!!to && holds(PENDING_ACCEPT, leadFacts(lead), now) && to !== lead.assigned_to);
     if (!movable) throw new ApiError(409, `This lead is already with ${lead.assigned_to_name}.`);
     const team = lead.team_id === null ? null : Number(lead.team_id);

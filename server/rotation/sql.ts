@@ -55,6 +55,7 @@ const LEAD_COLUMNS: Columns<LeadFacts> = {
   acceptedAt: sql.ref('leads.accepted_at'),
   acceptDue: sql.ref('leads.accept_due'),
   grabUntil: sql.ref('leads.grab_until'),
+  timeOut: sql.ref('leads.time_out'),
 };
 
 /** A stored lead as the rule book reads it. */
@@ -67,6 +68,7 @@ export const leadFacts = (l: Selectable<LeadsTable>): LeadFacts => ({
   acceptedAt: l.accepted_at === null ? null : new Date(Number(l.accepted_at)),
   acceptDue: l.accept_due === null ? null : new Date(Number(l.accept_due)),
   grabUntil: l.grab_until === null ? null : new Date(Number(l.grab_until)),
+  timeOut: l.time_out === null ? null : new Date(Number(l.time_out)),
 });
 
 /** The past-due follow-ups in his store of the salesman in the outer query (memberships), or 0 while the hold-out rule is off. */
