@@ -35,6 +35,7 @@ import m038 from './migrations/038_small_doors';
 import m040 from './migrations/040_tv_links';
 import m041 from './migrations/041_closed_before_stages';
 import m042 from './migrations/042_search_without_accents';
+import m043 from './migrations/043_rotation_log_by_lead';
 
 /** The first store when nothing names it: what a database made before stores becomes. */
 export const FIRST_STORE: FirstStore = { name: 'Main store', code: 'MAIN', timezone: 'America/New_York' };
@@ -80,6 +81,7 @@ function migrations(dialect: Dialect, first: FirstStore): Record<string, Migrati
     '040_tv_links': m040(dialect),
     '041_closed_before_stages': m041(),
     '042_search_without_accents': m042(dialect),
+    '043_rotation_log_by_lead': m043(),
   };
 }
 

@@ -42,31 +42,38 @@ function present(l: Up, me: Me): DeskRow {
 const HAND_OUTS = ['assign', 'beback'] as const;
 
 /**
- * A walk-in's time in (domain/desk.ts): his first hand-out in the rotation log (`f.first_at`), which
- * no hand-on or later hand-out moves; they rewrite the lead's assigned_at, when his present salesman
- * got him. An up with no hand-out logged (straight up for grabs) came in at its assigned_at.
- */
-const timeIn = sql<number>`coalesce(f.first_at, leads.assigned_at)`;
-
-/**
- * A store's walk-ins with their time in: one of them, or those that may have come in between
- * `since` and `until`. Every hand-out of a lead is at or before its assigned_at, so one last handed
- * out before `since` came in before it; and a first hand-out before `until` is found among the
- * lines before it (one with none came in after, or went straight up for grabs then).
+ * A store's walk-ins with their time in (domain/desk.ts): his first hand-out in the rotation log,
+ * which no hand-on or later hand-out moves (they rewrite the lead's assigned_at, when his present
+ * salesman got him); an up with no hand-out logged (straight up for grabs) came in at its
+ * assigned_at. One of them, or those that may have come in between `since` and `until`: every
+ * hand-out of a lead is at or before its assigned_at, so one last handed out before `since` came in
+ * before it; and a first hand-out before `until` is among the lines before it (one with none came
+ * in after, or went straight up for grabs then). Each lead's lines are found by the lead (index
+ * rotation_log_lead), never by a walk through the store's log.
  */
 function walkIns(db: Db, store: number, which: { id: number } | { since: number; until: number }) {
-  const leads = () => {
-    const all = db.selectFrom('leads').where('leads.store_id', '=', store).where('leads.source', '=', WALK_IN);
-    return 'id' in which ? all.where('leads.id', '=', which.id) : all.where('leads.assigned_at', '>=', which.since);
-  };
-  let lines = db
-    .selectFrom('rotation_log')
-    .select(['lead_id', (eb) => eb.fn.min<number>('created_at').as('first_at')])
-    .where('store_id', '=', store)
-    .where('type', 'in', HAND_OUTS)
-    .where('lead_id', 'in', leads().select('leads.id'));
-  if ('until' in which) lines = lines.where('created_at', '<', which.until);
-  return leads().leftJoin(lines.groupBy('lead_id').as('f'), 'f.lead_id', 'leads.id').selectAll('leads').select(timeIn.as('time_in'));
+  const until = 'until' in which ? which.until : null;
+  const ups = db
+    .selectFrom('leads')
+    .where('leads.store_id', '=', store)
+    .where('leads.source', '=', WALK_IN)
+    .$if('id' in which, (q) => q.where('leads.id', '=', 'id' in which ? which.id : 0))
+    .$if('since' in which, (q) => q.where('leads.assigned_at', '>=', 'since' in which ? which.since : 0))
+    .selectAll('leads')
+    .select((eb) =>
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('rotation_log as r')
+            .select((e) => e.fn.min<number>('r.created_at').as('first_at'))
+            .whereRef('r.lead_id', '=', 'leads.id')
+            .where('r.type', 'in', HAND_OUTS)
+            .$if(until !== null, (q) => q.where('r.created_at', '<', until ?? 0)),
+          'leads.assigned_at',
+        )
+        .as('time_in'),
+    );
+  return db.selectFrom(ups.as('up')).selectAll('up');
 }
 
 const walkIn = (db: Db, h: StoreDb, id: number) =>
@@ -117,7 +124,7 @@ export async function deskLog(ctx: StoreCtx, me: Me, day?: string): Promise<Desk
   const until = zonedStartOfDay(addDays(shown, 1), tz).getTime();
   const { db, store } = ctx.dbh;
   const [ups, managers] = await Promise.all([
-    walkIns(db, store, { since, until }).where(timeIn, '>=', since).where(timeIn, '<', until).orderBy(timeIn).orderBy('leads.id').execute(),
+    walkIns(db, store, { since, until }).where('up.time_in', '>=', since).where('up.time_in', '<', until).orderBy('up.time_in').orderBy('up.id').execute(),
     storeManagers(db, store).orderBy('name').orderBy('id').execute(),
   ]);
   return { day: shown, today, ups: ups.map((l) => present(l, me)), managers: managers.map(({ id, name }) => ({ id, name })) };
