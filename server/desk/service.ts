@@ -1,4 +1,4 @@
-import { sql, type Selectable, type Updateable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { withRotationLock, type Db, type StoreDb } from '../db';
 import type { StoreCtx } from '../context';
 import type { LeadsTable } from '../db/schema';
