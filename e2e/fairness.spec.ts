@@ -106,9 +106,20 @@ test('a salesman marks his lead Lost with a reason and reopens it himself', asyn
   const handed = await (await boss.request.post('/api/rotation/assign', { data: { customer } })).json();
   expect(handed.assignedTo.name).toBe(name);
   await rep.goto('/dashboard/associates');
-  const row = rep.getByTestId('lead-row').filter({ hasText: customer });
-  await row.getByRole('button', { name: 'Mark Closed', exact: true }).click();
+  const row = rep.getByRole('region', { name: 'My leads' }).getByTestId('lead-row').filter({ hasText: customer });
   const close = rep.getByRole('dialog', { name: `Mark Closed: ${customer}` });
+  // A Lost is said with an Undo, which opens the lead again.
+  await row.getByRole('button', { name: 'Mark Closed', exact: true }).click();
+  await close.getByText('Lost', { exact: true }).click();
+  await close.getByLabel('Why was it lost?').click();
+  await rep.getByRole('option', { name: 'Bought elsewhere' }).click();
+  await close.getByRole('button', { name: 'Mark lost' }).click();
+  const said = rep.locator('.mantine-Notification-root').filter({ hasText: `${customer} is lost (Bought elsewhere).` });
+  await said.getByRole('button', { name: 'Undo' }).click();
+  await expect(said).toHaveCount(0);
+  await expect(row.getByTestId('lead-stage')).toHaveText('Contacted');
+
+  await row.getByRole('button', { name: 'Mark Closed', exact: true }).click();
   await close.getByText('Lost', { exact: true }).click();
   // Lost asks why: without a reason nothing is marked.
   await close.getByRole('button', { name: 'Mark lost' }).click();

@@ -1,13 +1,33 @@
+import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { messageOf } from '../../domain/errors';
 
 /** Failures on screen: a success takes them down, so no red message stays over the try that worked. */
 const failures = new Set<string>();
 
-export const notifyOk = (message: string) => {
+/** A success; `undo` adds a button that takes it back (and the message down). */
+export const notifyOk = (message: string, undo?: () => void) => {
   for (const id of failures) notifications.hide(id);
   failures.clear();
-  notifications.show({ color: 'green', message });
+  if (!undo) return void notifications.show({ color: 'green', message });
+  const id = `done: ${message}`;
+  const take = () => {
+    notifications.hide(id);
+    undo();
+  };
+  notifications.show({
+    id,
+    color: 'green',
+    autoClose: 10_000,
+    message: (
+      <>
+        {message}
+        <Button size="compact-xs" variant="light" ml="xs" onClick={take}>
+          Undo
+        </Button>
+      </>
+    ),
+  });
 };
 
 /**

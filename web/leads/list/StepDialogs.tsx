@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Modal, SegmentedControl, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useLeadStep, useSellLead, type Lead } from '../../api/leads';
+import { notifyOk } from '../../components/notify';
 import { useRulesNow } from '../../api/rules';
 import { useTimeZone } from '../../stores/store';
 import { ContactForm } from './ContactForm';
@@ -111,7 +112,12 @@ function LostForm({ lead, onDone }: { lead: Lead; onDone: () => void }) {
   const [reason, setReason] = useState<string | null>(null);
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const step = useLeadStep(onDone);
+  const reopen = useLeadStep();
+  // Said, with an Undo for whoever may reopen it (the salesman who lost it, a manager).
+  const step = useLeadStep((lost) => {
+    onDone();
+    notifyOk(`${lost.customer} is lost (${lost.lostReason}).`, lost.can.reopen ? () => reopen.mutate({ id: lost.id, step: 'reopen' }) : undefined);
+  });
   return (
     <form
       onSubmit={(e) => {
