@@ -1,4 +1,7 @@
 /** What a thrown value says, for a person or the log: an Error's message, else its text. */
+/** The code of a refusal that is a question (a sale's large front gross): the same request again with `sure` saves it. */
+export const CHECK_AMOUNT = 'check-amount';
+
 export const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** A thrown value as an Error, for callbacks that take one: itself, or an Error with its text. */

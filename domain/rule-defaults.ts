@@ -9,6 +9,7 @@ export const DEFAULT_RULES: Rules = {
   holdOut: false,
   businessHours: null,
   nextFollowUpHours: 24,
+  saleCheckAbove: 25_000,
   lostReasons: ['Bought elsewhere', 'Not in market', 'No response', 'Credit', 'Duplicate'],
   // Push where he turned it on; a new lead or an appointment is mailed to whoever has no device (domain/notices.ts).
   notify: { lead: 'push', up_next: 'push', time_left: 'push', appointment: 'push' },
@@ -24,6 +25,7 @@ export const RULE_LABELS: Record<keyof Rules, string> = {
   holdOut: 'Hold out salesmen with past-due follow-ups',
   businessHours: 'Business hours',
   nextFollowUpHours: 'Next follow-up after (hours)',
+  saleCheckAbove: 'Ask before saving a front gross above ($)',
   lostReasons: 'Lost reasons',
   notify: 'What reaches salesmen',
   routing: 'Routing rules',

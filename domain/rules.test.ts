@@ -11,6 +11,7 @@ describe('dealership rules', () => {
       holdOut: false,
       businessHours: null,
       nextFollowUpHours: 24,
+      saleCheckAbove: 25_000,
       lostReasons: ['Bought elsewhere', 'Not in market', 'No response', 'Credit', 'Duplicate'],
       notify: { lead: 'push', up_next: 'push', time_left: 'push', appointment: 'push' },
       routing: { rules: [], fallback: { floor: true }, backOfEveryLine: true },

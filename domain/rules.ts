@@ -10,6 +10,7 @@ const RESPONSE_WINDOW_MSG = `Response window must be a whole number from 1 to ${
 const FOLLOW_UP_MSG = 'Follow-up due must be a whole number of hours from 1 to 168';
 const SKIP_SNOOZE_MSG = 'Skip snooze must be a whole number of minutes from 1 to 240';
 const NEXT_FOLLOW_UP_MSG = 'Next follow-up must be a whole number of hours from 1 to 336';
+const SALE_CHECK_MSG = 'The front gross to ask about must be a whole number of dollars from 1,000 to 1,000,000';
 const LOST_REASON_MSG = 'Each lost reason must be 1 to 60 characters';
 const LOST_REASONS_MSG = 'Keep 1 to 20 lost reasons, each once';
 
@@ -53,6 +54,8 @@ export const rulesSchema = z.strictObject(
     businessHours: businessHoursSchema,
     /** After a contact (or a showing, a no-show, a reopen): when the next follow-up falls due unless the salesman picks a time. */
     nextFollowUpHours: whole(1, 336, NEXT_FOLLOW_UP_MSG),
+    /** A sale with a larger front gross (dollars) asks the salesman whether the amount is right before it is saved. */
+    saleCheckAbove: whole(1000, 1_000_000, SALE_CHECK_MSG),
     /** What a salesman chooses from when he marks a lead Lost (and may add his own words). */
     lostReasons: z
       .array(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './auth-messages';
-import { MIN_SALE_DATE, parseMoneyToCents } from './commission';
+import { formatCents, MIN_SALE_DATE, parseMoneyToCents } from './commission';
 import { normalizeName, normalizeRole } from './roles';
 import { HAND_OUT_WHOM, SKIP_WHOM } from './rotation';
 import { isValidDayKey } from './time';
@@ -202,6 +202,8 @@ const saleFields = {
   split: z.enum(['full', 'half'], { error: 'Split must be full or half' }),
   /** Who bought; a sale of a lead takes the lead's customer. */
   customer: optionalText(MAX_TEXT).optional(),
+  /** The salesman answered the store's question about a large front gross (saleAmountQuestion): the amount is right. */
+  sure: z.boolean({ error: 'sure must be true or false' }).optional(),
 };
 const inCents = <T extends { frontGross?: number }>({ frontGross, ...rest }: T): Omit<T, 'frontGross'> & { frontGrossCents: T['frontGross'] } => ({
   ...rest,
@@ -232,6 +234,13 @@ export function saleDateError(date: string, today: string): string | null {
   if (date < MIN_SALE_DATE) return DATE_TOO_EARLY;
   if (date > today) return DATE_IN_FUTURE;
   return null;
+}
+
+/** The store's question before a front gross above its amount (the rule "Ask before saving a front gross above"); null when none. */
+export function saleAmountQuestion(frontGrossCents: number, checkAboveDollars: number): string | null {
+  return frontGrossCents > checkAboveDollars * 100
+    ? `Front gross ${formatCents(frontGrossCents)} is above ${formatCents(checkAboveDollars * 100)}. Check the amount, or save it as it is.`
+    : null;
 }
 
 /** A sale as of `today`: no date after today, none before 2000. */

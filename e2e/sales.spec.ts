@@ -109,6 +109,15 @@ test('a refused sale says why under the field and keeps what was typed', async (
   await f.getByRole('button', { name: 'Add Sale' }).click();
   await expect(page.getByText('Sale saved.').last()).toBeVisible();
   await expect(page.getByTestId('sale-row')).toHaveCount(1);
+
+  // A front gross above the store's amount is asked about first: nothing saved until he says it is right.
+  await gross.fill('99,999,999');
+  await f.getByRole('button', { name: 'Add Sale' }).click();
+  await expect(gross).toHaveAccessibleDescription('Front gross $99,999,999.00 is above $25,000.00. Check the amount, or save it as it is.');
+  await expect(page.getByTestId('sale-row')).toHaveCount(1);
+  await f.getByRole('button', { name: 'The amount is right: save it' }).click();
+  await expect(page.getByTestId('sale-row')).toHaveCount(2);
+  await expect(f.getByRole('button', { name: 'The amount is right: save it' })).toHaveCount(0);
 });
 
 test('the CSV export has the exact header and rows', async ({ page }) => {

@@ -335,6 +335,7 @@ export const rules = z.object({
   holdOut: z.boolean(),
   businessHours: businessHoursSchema,
   nextFollowUpHours: z.number().int(),
+  saleCheckAbove: z.number().int(),
   lostReasons: z.array(z.string()),
   notify: choicesSchema,
   routing: routingSchema,

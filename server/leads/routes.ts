@@ -14,9 +14,8 @@ import { speedReport } from './speed';
 import { toCsv } from '../../domain/csv';
 import { addDays, atClock } from '../../domain/hours';
 import { pickedTimeError } from '../../domain/stages';
-import { saleDateError } from '../../domain/schemas';
 import { dayKey, zonedStartOfDay } from '../../domain/time';
-import { toSale } from '../sales/service';
+import { checkSale, toSale } from '../sales/service';
 import { saleCan } from '../sales/policy';
 import { handOutLead } from '../rotation/service';
 import { loadRules } from '../rules/service';
@@ -98,8 +97,7 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
 
   /** Sold: the sale is stored with its lead, and is the salesman's own (his tracker hears of it). */
   implement(app, 'POST /leads/:id/sold', async ({ me, ctx, params, body: { actionId, ...sale } }) => {
-    const error = saleDateError(sale.date, dayKey(new Date(), ctx.config.APP_TIMEZONE));
-    if (error) throw new ApiError(400, error, undefined, 'date');
+    await checkSale(ctx.dbh, sale, dayKey(new Date(), ctx.config.APP_TIMEZONE));
     const { saleId } = await step(ctx, me, params.id, { move: 'sell', sale, actionId });
     ctx.bus.publish({ topic: 'sales', userId: me.id });
     const row = await ctx.dbh.db.selectFrom('sales').selectAll().where('id', '=', Number(saleId)).executeTakeFirstOrThrow();

@@ -7,11 +7,11 @@ import { ApiError, notFound, parse, unauthorized } from '../http/errors';
 import { implement } from '../http/implement';
 import { checkChangeSale, checkSeeSales, saleCan, seesSalesmen } from './policy';
 import type { UserRow } from '../users/repo';
-import { saleDateError, saleSchema } from '../../domain/schemas';
+import { saleSchema } from '../../domain/schemas';
 import { salesQuery } from '../../domain/contract/inputs';
 import { dayKey } from '../../domain/time';
 import { salesCsv } from '../../domain/csv';
-import { listSales, listSalesIn, saleAsInput, saleColumns, toSale, tracker, type SaleInput } from './service';
+import { checkSale, listSales, listSalesIn, saleAsInput, saleColumns, toSale, tracker, type SaleInput } from './service';
 import { storesOf } from '../stores/service';
 import { planFor } from './payplans';
 import { isRecord } from '../../domain/guards';
@@ -39,13 +39,6 @@ export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ct
     if (!row) throw notFound('Sale not found');
     checkChangeSale(me, row);
     return row;
-  }
-
-  /** A sale's date is checked against today on the store's clock, which the contract's schema cannot know. */
-  function checkDate(ctx: StoreCtx, sale: SaleInput) {
-    const error = saleDateError(sale.date, today(ctx));
-    if (error) throw new ApiError(400, error, undefined, 'date');
-    return sale;
   }
 
   const changed = (ctx: StoreCtx, userId: string) => ctx.bus.publish({ topic: 'sales', userId });
@@ -112,10 +105,11 @@ export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ct
   const columns = async (ctx: StoreCtx, sale: SaleInput) => saleColumns(sale, await planFor(ctx.dbh.db, ctx.store.id, sale.date));
 
   implement(app, 'POST /sales', async ({ me, ctx, body }) => {
+    await checkSale(ctx.dbh, body, today(ctx));
     const row = await ctx.dbh.db
       .insertInto('sales')
       .values({
-        ...(await columns(ctx, checkDate(ctx, body))),
+        ...(await columns(ctx, body)),
         store_id: ctx.store.id,
         user_id: me.id,
         rep_name: me.name,
@@ -131,7 +125,8 @@ export async function salesRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ct
   implement(app, 'PATCH /sales/:id', async ({ me, ctx, params, body }) => {
     const row = await ownSale(ctx, me, params.id);
     const sent = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-    const sale = checkDate(ctx, { ...saleSchema.parse(saleAsInput(row)), ...sent });
+    const sale = { ...saleSchema.parse(saleAsInput(row)), ...sent };
+    await checkSale(ctx.dbh, sale, today(ctx), body.frontGrossCents !== undefined && body.frontGrossCents !== Number(row.front_gross_cents));
     // A corrected sale is paid again, by the plan in force on its (maybe new) date.
     const set = await columns(ctx, sale);
     const updated = await ctx.dbh.db.updateTable('sales').set(set).where('id', '=', row.id).where('user_id', '=', me.id).returningAll().executeTakeFirst();

@@ -127,6 +127,28 @@ describe.each(DIALECTS)('sales tracker on %s', (dialect) => {
     expect(await stored()).toHaveLength(0);
   });
 
+  it("asks before saving a front gross above the store's amount, saves it once he is sure, and asks nothing of a change that leaves the amount", async () => {
+    const question = 'Front gross $99,999,999.00 is above $25,000.00. Check the amount, or save it as it is.';
+    const asked = await add(ann, { frontGross: '99,999,999' });
+    expect(asked.statusCode).toBe(422);
+    expect(asked.json()).toMatchObject({ error: question, code: 'check-amount', field: 'frontGross' });
+    expect(await stored()).toEqual([]);
+    expect((await add(ann, { frontGross: '25000' })).statusCode).toBe(201);
+    const sure = await add(ann, { frontGross: '99,999,999', sure: true });
+    expect(sure.statusCode).toBe(201);
+    // Its date corrected: the amount stands, nothing to ask; a new large amount is asked about again.
+    expect((await call('PATCH', `/${sure.json().id}`, ann, { date: `${today.slice(0, 8)}01` })).statusCode).toBe(200);
+    expect((await call('PATCH', `/${sure.json().id}`, ann, { frontGross: '30000' })).json()).toMatchObject({ code: 'check-amount' });
+    expect((await stored()).map((r) => Number(r.front_gross_cents))).toEqual([2_500_000, 9_999_999_900]);
+    // The store sets its amount: from 1,000 dollars; below is refused, not changed.
+    expect((await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: boss }, payload: { saleCheckAbove: 999 } })).json().error).toBe(
+      'The front gross to ask about must be a whole number of dollars from 1,000 to 1,000,000',
+    );
+    expect((await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: boss }, payload: { saleCheckAbove: 100_000 } })).statusCode).toBe(200);
+    expect((await add(ann, { frontGross: '99,000' })).statusCode).toBe(201);
+    await t.app.inject({ method: 'PATCH', url: '/api/rules', headers: { cookie: boss }, payload: { saleCheckAbove: 25_000 } });
+  });
+
   it('refuses a date after today in the dealership time zone or before 2000, on add and on edit', async () => {
     const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     for (const [date, message] of [

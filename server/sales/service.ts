@@ -1,8 +1,11 @@
 import type { Sale } from '../../domain/contract/answers';
 import type { Selectable } from 'kysely';
 import type { z } from 'zod';
-import type { saleSchema } from '../../domain/schemas';
-import type { Db } from '../db';
+import { saleAmountQuestion, saleDateError, type saleSchema } from '../../domain/schemas';
+import { CHECK_AMOUNT } from '../../domain/errors';
+import type { Db, StoreDb } from '../db';
+import { ApiError } from '../http/errors';
+import { loadRules } from '../rules/service';
 import type { SalesTable } from '../db/schema';
 import { commissionFor, planLabel, type Plan } from '../../domain/commission';
 import type { PayPlan } from '../../domain/payplan';
@@ -109,4 +112,17 @@ export async function monthSales(db: Db, store: number, today: string) {
     frontGrossCents: Number(r.front_gross_cents),
     commissionCents: Number(r.commission_cents),
   }));
+}
+
+/**
+ * What every way a sale is saved checks beyond its schema, on the store's clock and rules: a date
+ * no later than today, and the store's question about a large front gross (asked only when the
+ * amount is being set, and answered by `sure`). Throws the refusal, under its field.
+ */
+export async function checkSale(h: StoreDb, sale: Pick<SaleInput, 'date' | 'frontGrossCents' | 'sure'>, today: string, amountSet = true): Promise<void> {
+  const error = saleDateError(sale.date, today);
+  if (error) throw new ApiError(400, error, undefined, 'date');
+  if (!amountSet || sale.sure) return;
+  const question = saleAmountQuestion(sale.frontGrossCents, (await loadRules(h.db, h.store)).saleCheckAbove);
+  if (question) throw new ApiError(422, question, CHECK_AMOUNT, 'frontGross');
 }

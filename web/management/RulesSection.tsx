@@ -56,12 +56,13 @@ const choicesText = (v: unknown) => {
   return CHOICE_KINDS.map((k, i) => `${CHOICE_LABELS[k]} ${CHANNEL_LABELS[channels[i]]}`).join(', ');
 };
 
-type NumberKey = 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes' | 'nextFollowUpHours';
+type NumberKey = 'responseWindowMinutes' | 'followUpHours' | 'skipSnoozeMinutes' | 'nextFollowUpHours' | 'saleCheckAbove';
 const NUMBERS: { key: NumberKey; help: string; max: number }[] = [
   { key: 'responseWindowMinutes', help: 'How long a salesman has to accept a new lead before it goes to the next one. 0 turns this off.', max: 120 },
   { key: 'followUpHours', help: 'When a new lead’s follow-up is due.', max: 168 },
   { key: 'skipSnoozeMinutes', help: 'How long a skipped salesman sits out.', max: 240 },
   { key: 'nextFollowUpHours', help: 'After a logged contact, when the next follow-up is due unless the salesman picks a time.', max: 336 },
+  { key: 'saleCheckAbove', help: 'A sale with a larger front gross asks the salesman whether the amount is right before it is saved.', max: 1_000_000 },
 ];
 
 /** The rules as the form holds them: a number field holds text while it is edited, business hours as drawn. */

@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { Button, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { ApiError, CHECK_AMOUNT } from '../../../domain/errors';
 import { commissionFor, formatCents, parseMoneyToCents, planLabel } from '../../../domain/commission';
 import { MIN_SALE_DATE } from '../../../domain/commission';
 import { showFieldError, useSchemaForm } from '../../forms/schemaForm';
@@ -44,16 +46,23 @@ export function SaleForm({
   const own = useSaveSale(id);
   const save = given ?? own;
   const payPlan = planOn(usePayPlans().data?.plans ?? [], d.date);
-  const submit = form.onSubmit((v) => {
+  // The store's question about a large front gross, under the field until the amount changes or he answers it.
+  const [question, setQuestion] = useState<string | null>(null);
+  const asking = question !== null && form.errors.frontGross === question;
+  const send = (v: SaleDraft) => {
     if (save.isPending) return;
     save.mutate(v, {
       onSuccess: () => {
         if (!id) form.setValues({ ...initial, date: form.getValues().date });
         onSaved?.();
       },
-      onError: (err) => showFieldError(form, err),
+      onError: (err) => {
+        setQuestion(err instanceof ApiError && err.code === CHECK_AMOUNT ? err.message : null);
+        showFieldError(form, err);
+      },
     });
-  });
+  };
+  const submit = form.onSubmit((v) => send(v));
   const name = id ? `edit-${id}` : 'add';
   return (
     <Stack
@@ -82,6 +91,17 @@ export function SaleForm({
         {...form.getInputProps('frontGross')}
         maxLength={20}
       />
+      {asking && (
+        <Button
+          variant="light"
+          color="orange"
+          onClick={() => send({ ...form.getValues(), sure: true })}
+          loading={save.isPending}
+          style={{ alignSelf: 'flex-start' }}
+        >
+          The amount is right: save it
+        </Button>
+      )}
       <Radio.Group label="Split" name={`${name}-split`} {...form.getInputProps('split')}>
         <Group gap="lg" mt={4}>
           <Radio value="full" label="Full" />

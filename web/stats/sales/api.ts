@@ -14,6 +14,8 @@ export type SaleDraft = {
   frontGross: string;
   split: Split;
   customer?: string;
+  /** He answered the store's question about a large front gross: the amount is right. */
+  sure?: boolean;
 };
 
 export function useTracker(userId: string | null) {
