@@ -17,9 +17,21 @@ test('a manager makes a Spanish team and a rule for it, and a test lead in Spani
   const rep = await personPage(browser, uniqueEmail('sofia'), repName);
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
   await boss.setViewportSize({ width: 375, height: 800 });
-  await boss.goto('/dashboard/management');
+  // Routing links to its rules: Manager's section of its own address, brought into view.
+  await boss.goto('/dashboard/routing');
+  await boss.getByRole('link', { name: 'Manager → Routing rules' }).click();
+  await expect(boss).toHaveURL(/\/dashboard\/management#routing-rules$/);
   const section = boss.getByRole('region', { name: 'Routing rules' });
-  await expect(section).toBeVisible();
+  await expect(section.getByRole('heading', { name: 'Routing rules' })).toBeInViewport();
+  await expect(boss.getByRole('navigation', { name: 'Manager sections' }).getByRole('link')).toHaveText([
+    'Users',
+    'Stores',
+    'Dealership rules',
+    'Routing rules',
+    'Pay plan',
+    'Integrations',
+    'Sign-in',
+  ]);
 
   const teamName = unique('Spanish');
   await section.getByRole('textbox', { name: 'New team' }).fill(teamName);

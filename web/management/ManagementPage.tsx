@@ -1,5 +1,6 @@
 import { useMedia } from '../components/useCompact';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
 import { Alert, Badge, Button, Checkbox, Group, Loader, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { PageTitle } from '../components/PageTitle';
@@ -15,11 +16,42 @@ import { RoutingRulesSection } from '../routing-rules/RoutingRulesSection';
 import { PayPlanSection } from './PayPlanSection';
 import { StoresSection } from '../stores/StoresSection';
 import { SignInSection } from './SignInSection';
+import { MANAGER_SECTIONS } from './sections';
+
+/** A section brought into view stops below the header, not under it. */
+const SECTION_MARGIN = { scrollMarginTop: 'calc(var(--app-shell-header-height, 60px) + 12px)' };
 
 const NO_PERMISSION = 'You need manager permissions to view this page.';
 
-/** The settings under the list of users, top to bottom. */
+/** The settings under the list of users, top to bottom (their addresses: sections.ts). */
 const SECTIONS = [StoresSection, RulesSection, RoutingRulesSection, PayPlanSection, Integrations, SignInSection];
+const SECTION_IDS = MANAGER_SECTIONS.slice(1).map((s) => s.id);
+
+/** Links to the page's sections, wrapping on a phone. */
+function SectionLinks() {
+  return (
+    <Group component="nav" aria-label="Manager sections" gap={6} wrap="wrap">
+      {MANAGER_SECTIONS.map((s) => (
+        <Button key={s.id} component="a" href={`#${s.id}`} size="compact-sm" variant="light" color="gray">
+          {s.label}
+        </Button>
+      ))}
+    </Group>
+  );
+}
+
+/** The section the address names comes into view once it is drawn (the sections come one by one). */
+function useSectionInView(drawn: number) {
+  const { hash } = useLocation();
+  const shown = useRef('');
+  const id = hash.slice(1);
+  const at = id === 'users' ? 0 : SECTION_IDS.indexOf(id as (typeof SECTION_IDS)[number]) + 1;
+  useEffect(() => {
+    if (!id || id === shown.current || at < 0 || drawn < at) return;
+    document.getElementById(id)?.scrollIntoView({ block: 'start' });
+    shown.current = id;
+  }, [id, at, drawn]);
+}
 
 export default function ManagementPage() {
   const { isManager } = useSession();
@@ -37,6 +69,7 @@ export default function ManagementPage() {
   if (list && !listed) setListed(true);
   // The sections come one by one after the frame (a phone builds each in a task of its own); a drawn page has them all.
   const sections = useOneByOne(SECTIONS.length);
+  useSectionInView(listed ? sections : 0);
 
   if (!isManager || (q.error instanceof ApiError && q.error.status === 403)) {
     return (
@@ -77,7 +110,8 @@ export default function ManagementPage() {
   return (
     <Stack>
       <PageTitle>User Management</PageTitle>
-      <Group justify="space-between" wrap="wrap">
+      <SectionLinks />
+      <Group justify="space-between" wrap="wrap" id="users" style={SECTION_MARGIN}>
         <Checkbox label="Show deleted" checked={showDeleted} onChange={(e) => setShowDeleted(e.currentTarget.checked)} />
         {/* The theme's default blue under white text is below 4.5:1; a darker shade passes. */}
         <Button color="blue.8" onClick={() => setDialog({ user: null })}>
@@ -148,7 +182,9 @@ export default function ManagementPage() {
       {sections > 0 && (
         <Stack display={!q.isError && !listed ? 'none' : undefined}>
           {SECTIONS.slice(0, sections).map((Section, i) => (
-            <Section key={i} />
+            <div key={SECTION_IDS[i]} id={SECTION_IDS[i]} style={SECTION_MARGIN}>
+              <Section />
+            </div>
           ))}
         </Stack>
       )}

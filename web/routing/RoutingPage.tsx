@@ -15,6 +15,7 @@ import { showFieldError, useSchemaForm } from '../forms/schemaForm';
 import { Line } from './Line';
 import { PendingAccepts, WaitingLeads } from './Pending';
 import { useNoCustomer } from '../grabs/noCustomer';
+import { ManagerLink } from '../management/ManagerLink';
 
 export default function RoutingPage() {
   const { isManager, user } = useSession();
@@ -53,6 +54,9 @@ export default function RoutingPage() {
   return (
     <Stack>
       <PageTitle>Round Robin (Manager)</PageTitle>
+      <Text size="sm" c="dimmed">
+        Who gets which leads, teams, weights and caps: <ManagerLink to="routing-rules" />.
+      </Text>
       {failed}
       <WaitingLeads team={q.data?.team ?? []} nextUp={q.data?.nextUp?.name} />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -159,7 +163,16 @@ function SkipForm({ team }: { team: RotationView['team'] }) {
           searchable
         />
         <TextInput label="Reason" {...form.getInputProps('reason')} maxLength={200} />
-        <NumberInput label="Snooze (minutes)" description="Set under Manager → Dealership rules." value={minutes} readOnly />
+        <NumberInput
+          label="Snooze (minutes)"
+          description={
+            <>
+              Set under <ManagerLink to="rules" />.
+            </>
+          }
+          value={minutes}
+          readOnly
+        />
         <Button type="submit" color="orange" loading={m.isPending} disabled={m.isPending} style={{ alignSelf: 'flex-start' }}>
           Skip
         </Button>
