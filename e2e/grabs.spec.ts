@@ -45,6 +45,11 @@ test('a lead up for grabs shows on the floor; the salesman presses Claim (twice)
     const row = card.getByTestId('grab-lead').filter({ hasText: customer });
     await expect(row).toContainText('2026 Civic');
     await expect(row).toContainText('left to claim');
+    // The manager's Routing screen shows it up for grabs with its time, not waiting for the next Assign.
+    await boss.goto(`/s/${home}/dashboard/routing`);
+    await expect(boss.getByTestId('grab-leads').getByTestId('unassigned-row').filter({ hasText: customer })).toContainText(/\d left to claim/);
+    await expect(boss.getByTestId('waiting-leads').filter({ hasText: customer })).toHaveCount(0);
+    await boss.goto(overview);
 
     await repPage.setViewportSize({ width: 375, height: 800 });
     await animationsDone(repPage);

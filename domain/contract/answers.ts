@@ -260,6 +260,8 @@ export const lead = z.object({
   waiting: z.boolean(),
   /** When it is handed on if he does not accept it; null when the response window is off. */
   acceptDue: iso.nullable(),
+  /** Up for grabs (a routing rule's claim pool, domain/grabs.ts): until when salesmen may claim it; null otherwise. */
+  grabUntil: iso.nullable(),
   acceptedAt: iso.nullable(),
   firstContactAt: iso.nullable(),
   handoffs: z.number().int(),

@@ -48,6 +48,7 @@ const toLead = (l: LeadRow, now: number): Omit<Lead, 'can'> => ({
   hasDocument: l.document_id !== null && l.document_id !== undefined,
   waiting: isWaiting(l),
   acceptDue: iso(l.accept_due),
+  grabUntil: l.assigned_to ? null : iso(l.grab_until),
   acceptedAt: iso(l.accepted_at),
   firstContactAt: iso(l.first_contact_at),
   handoffs: l.handoffs,

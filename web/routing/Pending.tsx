@@ -1,9 +1,9 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useNow } from '../components/useNow';
 import type { RotationView } from '../api/rotation';
 import { useHandOut } from '../api/leads';
-import { useLeads } from '../api/leads';
+import { useLeads, type Lead } from '../api/leads';
 import { notifyFail } from '../components/notify';
 import { timeLeft } from '../../domain/speed';
 import { HAND_OUT_WHOM } from '../../domain/rotation';
@@ -107,31 +107,67 @@ export function PendingAccepts({ pending, team }: { pending: RotationView['pendi
   );
 }
 
-/** Leads that came in while no one was eligible; the server hands them out before the next one, or a manager does here. */
+/**
+ * Leads no one holds: those up for grabs, with the time salesmen have left to claim them; and
+ * those that came in while no one was eligible, which the server hands out before the next one.
+ * A manager may hand out either here.
+ */
 export function WaitingLeads({ team, nextUp }: { team: Team; nextUp?: string }) {
   const q = useLeads({ q: '', open: true, unassigned: true });
-  const { open, toggle, close } = useOpen();
   const page = q.data?.pages[0];
+  const grabbing = (l: { grabUntil: string | null }) => l.grabUntil !== null;
+  const now = useNow(!!page?.leads.some(grabbing));
   if (!page?.leads.length) return null;
-  const n = `${page.leads.length}${page.nextCursor ? '+' : ''}`;
+  const pool = page.leads.filter(grabbing);
+  const waiting = page.leads.filter((l) => !grabbing(l));
+  const n = `${waiting.length}${page.nextCursor ? '+' : ''}`;
   return (
-    <Alert variant="default" title={`${n} unassigned ${page.leads.length === 1 && !page.nextCursor ? 'lead' : 'leads'} waiting`} data-testid="waiting-leads">
-      <Text size="sm">They arrived while no one was eligible. The next Assign, or a salesman coming on duty, hands them out first in rotation order.</Text>
-      <Stack gap="xs" mt="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Unassigned leads">
-        {page.leads.slice(0, 10).map((l) => (
-          <li key={l.id} data-testid="unassigned-row">
-            <Group justify="space-between" wrap="wrap" gap="xs">
-              <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                {l.customer}
+    <>
+      {pool.length > 0 && (
+        <Alert variant="default" title={`${pool.length} up for grabs`} data-testid="grab-leads">
+          <Text size="sm">A routing rule offered them to salesmen to claim. When the time is up they go on as the rule says.</Text>
+          <UnassignedList
+            label="Leads up for grabs"
+            leads={pool}
+            team={team}
+            nextUp={nextUp}
+            left={(l) => (
+              <Text size="sm" fw={600} c="orange" data-testid="grab-time-left" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+                {timeLeft(new Date(l.grabUntil ?? 0), now)} left to claim
               </Text>
-              <Button size="xs" variant="light" onClick={() => toggle(l.id)} aria-expanded={open === l.id}>
-                Hand out
-              </Button>
-            </Group>
-            {open === l.id && <HandOutForm lead={{ id: l.id, customer: l.customer }} team={team} nextUp={nextUp} onDone={close} />}
-          </li>
-        ))}
-      </Stack>
-    </Alert>
+            )}
+          />
+        </Alert>
+      )}
+      {waiting.length > 0 && (
+        <Alert variant="default" title={`${n} unassigned ${waiting.length === 1 && !page.nextCursor ? 'lead' : 'leads'} waiting`} data-testid="waiting-leads">
+          <Text size="sm">They arrived while no one was eligible. The next Assign, or a salesman coming on duty, hands them out first in rotation order.</Text>
+          <UnassignedList label="Unassigned leads" leads={waiting} team={team} nextUp={nextUp} />
+        </Alert>
+      )}
+    </>
+  );
+}
+
+/** Leads no one holds, ten at most, each with Hand out (and `left`: what time it has). */
+function UnassignedList({ label, leads, team, nextUp, left }: { label: string; leads: Lead[]; team: Team; nextUp?: string; left?: (l: Lead) => ReactNode }) {
+  const { open, toggle, close } = useOpen();
+  return (
+    <Stack gap="xs" mt="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={label}>
+      {leads.slice(0, 10).map((l) => (
+        <li key={l.id} data-testid="unassigned-row">
+          <Group justify="space-between" wrap="wrap" gap="xs">
+            <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+              {l.customer}
+            </Text>
+            {left?.(l)}
+            <Button size="xs" variant="light" onClick={() => toggle(l.id)} aria-expanded={open === l.id}>
+              Hand out
+            </Button>
+          </Group>
+          {open === l.id && <HandOutForm lead={{ id: l.id, customer: l.customer }} team={team} nextUp={nextUp} onDone={close} />}
+        </li>
+      ))}
+    </Stack>
   );
 }
