@@ -111,7 +111,7 @@ test('a manager sees his salesmen on the team board with the right totals, drill
     const url = await dialog.getByTestId('tv-link-url').inputValue();
     expect(url).toMatch(/\/tv#[\w-]{40,}$/);
     await expect(dialog.getByTestId('tv-link-row')).toContainText('Showroom TV');
-    wall = await browser.newContext();
+    wall = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
     const screen = await wall.newPage();
     await screen.goto(url);
     const onWall = screen.getByTestId('sales-tv');
@@ -122,6 +122,18 @@ test('a manager sees his salesmen on the team board with the right totals, drill
     // Live on its own stream: Abe's sale shows with no reload.
     await sell(abe.page, code, '1200');
     await expect(onWall.getByTestId('tv-total').getByTestId('tv-units')).toHaveText('6');
+    // A floor of twelve and the total fit a 1920 × 1080 TV, no scrolling.
+    for (let i = 0; i < 10; i++) {
+      const res = await boss.request.post('/api/users', {
+        data: { email: uniqueEmail(`floor${i}`), name: unique(`Floor Person ${i}`), role: 'staff', stores: [code] },
+        headers: { 'x-store': code },
+      });
+      expect(res.ok(), await res.text()).toBe(true);
+    }
+    await screen.reload();
+    await expect(onWall.getByTestId('tv-row')).toHaveCount(12);
+    await expect(onWall.getByTestId('tv-total')).toBeInViewport({ ratio: 1 });
+    if (process.env.TV_SHOT) await screen.screenshot({ path: process.env.TV_SHOT });
     // Revoked: the TV says so at once, and shows no board.
     await dialog.getByRole('button', { name: 'Revoke Showroom TV' }).click();
     await dialog.getByRole('button', { name: 'Revoke link' }).click();

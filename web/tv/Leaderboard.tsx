@@ -8,14 +8,17 @@ import { TEAM_TOTAL } from '../../domain/board';
 import type { TvBoard } from '../../domain/tv';
 import { sinceText } from '../stats/sales/board';
 
-/** Across a showroom: the figures scale with the screen, never below a phone's readable size. */
-const BIG = 'clamp(1.25rem, 3vw, 3.25rem)';
-const HUGE = 'clamp(1.75rem, 4.5vw, 5rem)';
-const HEAD = 'clamp(0.8rem, 1.3vw, 1.4rem)';
+/**
+ * Across a showroom: the figures scale with the screen, by its width and by its height, so a floor
+ * of twelve and the total fit a 1920 × 1080 TV; never below a phone's readable size.
+ */
+const BIG = 'clamp(1.25rem, min(3vw, 3.3vh), 3.25rem)';
+const HUGE = 'clamp(1.75rem, min(4.5vw, 3.7vh), 5rem)';
+const HEAD = 'clamp(0.8rem, min(1.3vw, 2.2vh), 1.4rem)';
 /** The days since a last sale that turn the figure red: a week without a car. */
 const COLD_DAYS = 7;
 
-const cell = { padding: '0.35em 0.5em', fontSize: BIG, lineHeight: 1.15 } as const;
+const cell = { padding: '0.15em 0.5em', fontSize: BIG, lineHeight: 1.15 } as const;
 
 /** The whole screen a TV shows, full height, in the page's colours. */
 export function TvScreen({ children }: { children: ReactNode }) {
@@ -50,7 +53,7 @@ export function Leaderboard({
   }, [store]);
   return (
     <TvScreen>
-      <Group justify="space-between" align="flex-end" wrap="wrap" gap="xs" mb="lg">
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="xs" mb="sm">
         <div>
           <Title order={1} fz={HUGE} lh={1.1}>
             Sales leaderboard
@@ -134,7 +137,7 @@ export function Leaderboard({
           </Table.Tfoot>
         </Table>
       )}
-      <Text fz={HEAD} c="dimmed" mt="lg">
+      <Text fz={HEAD} c="dimmed" mt="sm">
         Units this month · Pace: units by the month&apos;s end at this rate · Last sale: days since
       </Text>
     </TvScreen>
