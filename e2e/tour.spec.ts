@@ -51,8 +51,15 @@ async function scanAxe(page: Page, label: string, problems: string[]) {
 async function tour(page: Page, role: string, stops: Stop[], mode: Mode, problems: string[], sizes: readonly Size[] = SIZES) {
   let checked = 0;
   await scheme(page, mode);
+  // Any error a screen throws or logs is a problem (the weather's stand-in may be away: not one).
+  let at = '';
+  page.on('pageerror', (err) => problems.push(`${at}: page error ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/weather/i.test(`${msg.text()} ${msg.location().url}`)) problems.push(`${at}: console error ${msg.text()}`);
+  });
   for (const stop of stops) {
     for (const size of sizes) {
+      at = `${role} ${stop.name} ${mode} ${size.width}px`;
       await page.setViewportSize(size);
       await page.goto(stop.path);
       await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', mode);

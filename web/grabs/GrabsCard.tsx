@@ -33,7 +33,7 @@ function GrabRow({ lead, now }: { lead: GrabLead; now: Date }) {
           <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             {detail}
           </Text>
-          <Text size="sm" aria-live="off">
+          <Text size="sm" aria-live="off" suppressHydrationWarning>
             {until > now ? `${timeLeft(until, now)} left to claim` : 'Moving on…'}
           </Text>
         </Stack>

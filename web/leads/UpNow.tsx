@@ -41,7 +41,7 @@ function WaitingLead({ lead, now }: { lead: Lead; now: Date }) {
               {detail}
             </Text>
           )}
-          <Text size="sm" fw={500} c={late ? 'red' : undefined} data-testid="accept-time-left" aria-live="off">
+          <Text size="sm" fw={500} c={late ? 'red' : undefined} data-testid="accept-time-left" aria-live="off" suppressHydrationWarning>
             {!due
               ? 'Accept it when you take it on.'
               : late

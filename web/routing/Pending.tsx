@@ -91,7 +91,14 @@ export function PendingAccepts({ pending, team }: { pending: RotationView['pendi
                 <b>{p.customer}</b> → <span data-testid="pending-salesman">{p.salesman.name}</span>
               </Text>
               <Group gap="xs" wrap="nowrap">
-                <Text size="sm" fw={600} c="orange" data-testid="time-left" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+                <Text
+                  size="sm"
+                  fw={600}
+                  c="orange"
+                  data-testid="time-left"
+                  style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+                  suppressHydrationWarning
+                >
                   {timeLeft(new Date(p.acceptDue), now)} left
                 </Text>
                 <Button size="xs" variant="light" onClick={() => toggle(p.leadId)} aria-expanded={open === p.leadId}>
@@ -132,7 +139,14 @@ export function WaitingLeads({ team, nextUp }: { team: Team; nextUp?: string }) 
             team={team}
             nextUp={nextUp}
             left={(l) => (
-              <Text size="sm" fw={600} c="orange" data-testid="grab-time-left" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+              <Text
+                size="sm"
+                fw={600}
+                c="orange"
+                data-testid="grab-time-left"
+                style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+                suppressHydrationWarning
+              >
                 {timeLeft(new Date(l.grabUntil ?? 0), now)} left to claim
               </Text>
             )}
