@@ -105,9 +105,11 @@ test('a lead nobody accepts moves on by itself; the next salesman accepts it, lo
     await expect(boss.getByTestId('speed-row').filter({ hasText: annName }).getByRole('cell').nth(3)).toHaveText('1');
     const csv = await (await boss.request.get('/api/leads/export.csv')).text();
     expect(csv.split('\r\n')[0]).toBe(
-      'Lead,Store,Customer,Source,Salesman,Assigned,Accepted,SecondsToAccept,FirstContact,SecondsToFirstContact,HandedOn,Closed',
+      'Lead,Store,Customer,Source,Salesman,Assigned,Accepted,SecondsToAccept,FirstContact,SecondsToFirstContact,HandedOn,Stage,LostReason,Closed',
     );
-    expect(csv).toContain(`,${shop.code},${customer},BDC Portal,${benName},`);
+    // Times on the store's clock, as the screens show them; the lead's stage.
+    const line = csv.split('\r\n').find((l) => l.includes(`,${customer},`))!;
+    expect(line).toMatch(new RegExp(`,${shop.code},${customer},BDC Portal,${benName},\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d,.*,Contacted,,no$`));
   } finally {
     await resetServerClock();
     for (const p of [ann, ben, boss, shop.boss]) await p.context().close();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, MANAGER, testApp, type TestApp } from '../test/harness';
 import { insertUser } from '../users/repo';
 import { dayKey } from '../../domain/time';
+import { localTimeOf } from '../../domain/stages';
 import { atClock } from '../../domain/hours';
 import { sweep } from '../rotation/handout';
 
@@ -193,6 +194,17 @@ describe.each(DIALECTS)("a lead's life on %s", (dialect) => {
     expect((await call(ann.cookie, 'POST', `/leads/${lead}/appointment`, { at: local(3) })).json()).toEqual({ error: refusal });
     expect(await row(lead)).toEqual(before);
     expect((await call(boss, 'POST', `/leads/${lead}/reopen`)).json().lead).toMatchObject({ stage: 'contacted', closed: false });
+  });
+
+  it("exports each lead with its stage and lost reason, its times on the store's clock", async () => {
+    await call(ann.cookie, 'POST', `/leads/${lead}/lost`, { reason: 'Credit' });
+    const l = await row(lead);
+    const csv = (await call(boss, 'GET', '/leads/export.csv')).body.split('\r\n');
+    expect(csv[0]).toBe(
+      'Lead,Store,Customer,Source,Salesman,Assigned,Accepted,SecondsToAccept,FirstContact,SecondsToFirstContact,HandedOn,Stage,LostReason,Closed',
+    );
+    const at = localTimeOf(new Date(Number(l.assigned_at)), tz).replace('T', ' ');
+    expect(csv.find((line) => line.startsWith(`${lead},`))).toBe(`${lead},MAIN,${l.customer},BDC Portal,Ann Life,${at},,,,,0,Lost,Credit,yes`);
   });
 
   it('reminds the salesman an hour before an appointment, once', async () => {

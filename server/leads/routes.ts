@@ -5,7 +5,7 @@ import { access } from '../http/access';
 import { ApiError, notFound } from '../http/errors';
 import { implement } from '../http/implement';
 import type { Query } from '../../domain/contract/routes';
-import { checkName, checkTimeline, seesKpisOf } from './policy';
+import { checkName, checkTimeline, seesKpisOf, stageOfLead } from './policy';
 import { live, type Detail } from './life';
 import { presentLead } from './present';
 import type { UserRow } from '../users/repo';
@@ -13,7 +13,7 @@ import { acceptLead, findLead, leadTimeline, listLeads, myCounts, setCustomerNam
 import { speedReport } from './speed';
 import { toCsv } from '../../domain/csv';
 import { addDays, atClock } from '../../domain/hours';
-import { pickedTimeError } from '../../domain/stages';
+import { localTimeOf, pickedTimeError, STAGE_LABELS } from '../../domain/stages';
 import { dayKey, zonedStartOfDay } from '../../domain/time';
 import { checkSale, toSale } from '../sales/service';
 import { saleCan } from '../sales/policy';
@@ -154,17 +154,17 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
     return { entries: await leadTimeline(ctx.dbh.db, params.id, ctx.config.APP_TIMEZONE) };
   });
 
-  /** Every lead of the store with its speed to lead, for a spreadsheet. */
+  /** Every lead of the store with its stage and speed to lead, for a spreadsheet; times on the store's clock. */
   app.get('/leads/export.csv', access('manager'), async (req, reply) => {
     const ctx = await storeOfRequest(root, req);
     const rows = await ctx.dbh.db
       .selectFrom('leads')
-      .select(['id', 'customer', 'source', 'assigned_to_name', 'assigned_at', 'offered_at', 'accepted_at', 'first_contact_at', 'handoffs', 'closed'])
+      .selectAll()
       .where('store_id', '=', ctx.store.id)
       .orderBy('assigned_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
-    const time = (t: number | null) => (t === null ? null : new Date(Number(t)).toISOString());
+    const time = (t: number | null) => (t === null ? null : localTimeOf(new Date(Number(t)), ctx.store.timezone).replace('T', ' '));
     const secs = (from: number | null, to: number | null) => (from === null || to === null ? null : Math.round((Number(to) - Number(from)) / 1000));
     const csv = toCsv([
       [
@@ -179,6 +179,8 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
         'FirstContact',
         'SecondsToFirstContact',
         'HandedOn',
+        'Stage',
+        'LostReason',
         'Closed',
       ],
       ...rows.map((l) => [
@@ -193,6 +195,8 @@ export async function leadRoutes(app: FastifyInstance, { ctx: root }: { ctx: Ctx
         time(l.first_contact_at),
         secs(l.offered_at, l.first_contact_at),
         l.handoffs,
+        STAGE_LABELS[stageOfLead(l)],
+        l.lost_reason,
         l.closed ? 'yes' : 'no',
       ]),
     ]);
