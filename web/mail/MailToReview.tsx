@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Button, Group, Loader, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { LoadError } from '../components/LoadError';
 import { useWhen } from '../components/when';
-import { useMailList, type MailMessage, type MailShow } from './api';
+import { useLeadAddresses, useMailList, type MailMessage, type MailShow } from './api';
+import { ManagerLink } from '../management/ManagerLink';
 import { Outcome, StateBadge } from './Outcome';
 import { MailDialog } from './MailDialog';
 
@@ -52,9 +53,16 @@ export function MailToReview() {
   // The mail stays while the dialog fades out.
   const [opened, setOpened] = useState(false);
   const q = useMailList(show);
+  const intake = useLeadAddresses();
   const all = show === 'all';
   return (
     <Stack gap="sm">
+      {intake.data && !intake.data.receiver && !intake.data.imap && (
+        <Alert color="yellow" data-testid="mail-intake-off">
+          Mail intake is off: no lead mail reaches the portal until it is set up (<ManagerLink to="integrations" />
+          ).
+        </Alert>
+      )}
       <SegmentedControl
         aria-label="Which mail"
         value={show}

@@ -446,7 +446,8 @@ function RuleForm(p: { rule: RoutingRule; targets: { value: string; label: strin
         {grab && (
           <Group grow wrap="wrap" align="flex-start" gap="sm">
             <NumberInput
-              label="After hand-ons"
+              label="Offered after passing"
+              description="How many salesmen may let it pass first (0: offered at once)"
               min={0}
               max={3}
               allowDecimal={false}

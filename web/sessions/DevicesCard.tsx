@@ -60,7 +60,7 @@ export function DevicesCard() {
   const everywhere = () =>
     modals.openConfirmModal({
       title: 'Sign out everywhere',
-      children: <Text size="sm">Sign out on every device, this one too? You sign in again with a new link.</Text>,
+      children: <Text size="sm">Sign out on every device, this one too? Each then asks you to sign in again.</Text>,
       labels: { confirm: 'Sign out everywhere', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => void endAll(),
