@@ -217,6 +217,20 @@ test('on a 375-pixel phone every row and action fits the screen', async ({ page 
   await expect(page.getByRole('dialog', { name: 'Edit User' }).getByRole('button', { name: 'Save' })).toBeInViewport();
 });
 
+test('on a desktop a 160-character name wraps: no sideways scroll, every action in reach', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openManagement(page);
+  const email = `long.name.${stamp()}@e2e.test`;
+  await addUser(page, { email, name: `Bartholomew${'x'.repeat(140)}${stamp()}`.slice(0, 160) });
+  const r = row(page, email);
+  for (const name of ['Edit', 'Email', 'Disable', 'Soft Delete']) {
+    const control = r.getByRole(name === 'Email' ? 'link' : 'button', { name: `${name} ${email}` });
+    await control.scrollIntoViewIfNeeded();
+    await expect(control).toBeInViewport({ ratio: 1 });
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+});
+
 test('the page and its dialog have no accessibility violations', async ({ page }) => {
   await openManagement(page);
   await addUser(page, { email: `axe.${stamp()}@e2e.test` });

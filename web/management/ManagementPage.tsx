@@ -160,7 +160,7 @@ export default function ManagementPage() {
                   <Table.Td>
                     <Badges user={u} />
                   </Table.Td>
-                  <Table.Td>{u.name}</Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere', minWidth: 120 }}>{u.name}</Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>
                     {u.email}
                     <PendingEmail user={u} />
