@@ -316,6 +316,9 @@ test('a newcomer is asked his name once, may skip it, and is never greeted as "U
   await expect(greeting).not.toContainText('User');
   const prompt = page.getByRole('region', { name: 'What should we call you?' });
   await expect(prompt).toBeVisible();
+  // Under the screen, not above it: coming as the drawn page is taken over, it moves nothing down.
+  const title = page.getByRole('heading', { level: 1 }).first();
+  expect((await prompt.boundingBox())!.y).toBeGreaterThan((await title.boundingBox())!.y);
   const found: string[] = [];
   for (const mode of MODES) {
     await scheme(page, mode);

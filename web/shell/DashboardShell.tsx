@@ -106,8 +106,9 @@ export default function DashboardShell({ group = false }: { group?: boolean }) {
               </Center>
             }
           >
-            <NamePrompt />
             <Outlet />
+            {/* Under the screen: appearing as the page is taken over, it moves nothing a hand is about to tap. */}
+            <NamePrompt />
             <TakenOver />
           </Suspense>
         </AppShell.Main>

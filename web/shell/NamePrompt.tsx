@@ -18,7 +18,6 @@ const skippedHere = (user: SessionUser | null) => !!user && localStorage.getItem
 export function NamePrompt() {
   const { user, updateProfileName } = useSession();
   // The server does not know this browser: the page it drew leaves the prompt out until taken over.
-  // The server does not know this browser: the page it drew leaves the prompt out until taken over.
   const skippedBefore = useSyncExternalStore(
     noChange,
     () => skippedHere(user),
@@ -51,7 +50,7 @@ export function NamePrompt() {
     }
   }
   return (
-    <Paper withBorder p="md" radius="md" mb="md" component="section" aria-labelledby="name-prompt-title" data-testid="name-prompt">
+    <Paper withBorder p="md" radius="md" mt="md" component="section" aria-labelledby="name-prompt-title" data-testid="name-prompt">
       <form onSubmit={(e) => void save(e)}>
         <Stack gap="xs">
           <Title order={2} size="h4" id="name-prompt-title">
