@@ -1,13 +1,17 @@
+import type { Insertable } from 'kysely';
 import type { Db, DbHandle } from '../db';
 import { atStore, withRotationLock } from '../db';
+import type { Database } from '../db/schema';
 import { FIRST_STORE_ID, insertUser, join, type UserRow } from '../users/repo';
 import { addStore, allStores, storeById } from '../stores/service';
 import { saleColumns } from '../sales/service';
+import { loadRules } from '../rules/service';
 import { DEFAULT_PAY_PLAN } from '../../domain/payplan';
-import { logRotation } from '../rotation/log';
-import { dayKey } from '../../domain/time';
-import { FOLLOW_UP_HOURS, LEAD_SOURCE } from '../../domain/leads';
 import type { Store } from '../../domain/stores';
+import { HOUR, MIN, storeClock } from './clock';
+import { play, type EventRow, type LeadRow, type SaleRow, type Who } from './play';
+import { clockIns, DAYS, salesWithoutLeads, storeYear, type Arrival } from './story';
+import { insertRows } from './rows';
 
 /** One store of the demo group: who works there and how busy its floor is. */
 interface StorePlan {
@@ -20,8 +24,12 @@ interface StorePlan {
   also?: string[];
   /** The group manager works this store's desk beside its manager: he assigns and closes leads here too. */
   groupDesk?: boolean;
-  /** New leads a day: the first number, plus up to the second less one. */
+  /** New web leads a day: the first number, plus up to the second less one. */
   leadsPerDay: [number, number];
+  /** Walk-ins a day on the desk log's last days, the same way. */
+  walkInsPerDay: [number, number];
+  /** What its customers ask about. */
+  vehicles: string[];
 }
 
 const GROUP_MANAGER = 'Diane Foster';
@@ -44,6 +52,16 @@ const PLANS: StorePlan[] = [
       'Kelly Nguyen',
     ],
     leadsPerDay: [6, 10],
+    walkInsPerDay: [2, 4],
+    vehicles: [
+      '2025 Ford F-150 XLT',
+      '2025 Ford Explorer',
+      '2024 Chevrolet Equinox LT',
+      '2025 Jeep Grand Cherokee',
+      '2025 Ram 1500 Big Horn',
+      '2022 Nissan Rogue SV (used)',
+      '2021 Ford Escape SE (used)',
+    ],
   },
   {
     store: { code: 'NSH', name: 'Northside Honda', timezone: 'America/Chicago' },
@@ -51,6 +69,15 @@ const PLANS: StorePlan[] = [
     salesmen: ['Andre Mitchell', 'Beth Sorensen', 'Carlos Mendez', 'Dana Kim', 'Eli Novak', 'Fatima Said', 'Greg Lindqvist', 'Hannah Price'],
     also: ['Kelly Nguyen'],
     leadsPerDay: [3, 6],
+    walkInsPerDay: [1, 3],
+    vehicles: [
+      '2025 Honda CR-V EX-L',
+      '2025 Honda Civic Sport',
+      '2025 Honda Accord Hybrid',
+      '2025 Honda Pilot TrailSport',
+      '2025 Honda HR-V LX',
+      '2021 Honda Odyssey EX-L (used)',
+    ],
   },
   {
     store: { code: 'BVT', name: 'Bayview Toyota', timezone: 'America/Los_Angeles' },
@@ -58,12 +85,17 @@ const PLANS: StorePlan[] = [
     salesmen: ['Ivy Tran', 'Jon Park', 'Keisha Howard', 'Leo Russo', 'Mei Lin', 'Noah Fischer', 'Olivia Grant', 'Paul Dubois'],
     also: ['Andre Mitchell'],
     leadsPerDay: [3, 5],
+    walkInsPerDay: [1, 3],
+    vehicles: [
+      '2025 Toyota RAV4 XLE',
+      '2025 Toyota Camry SE',
+      '2025 Toyota Tacoma TRD',
+      '2025 Toyota Highlander',
+      '2025 Toyota Corolla LE',
+      '2020 Toyota 4Runner SR5 (used)',
+    ],
   },
 ];
-const FIRST = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Sarah', 'David', 'Karen', 'Chris', 'Angela', 'Kevin', 'Ashley', 'Brian', 'Megan', 'Jason'];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Wilson', 'Moore', 'Taylor', 'Thomas', 'Jackson', 'White'];
-const DAY = 24 * 60 * 60 * 1000;
-const DAYS = 365;
 
 /** A small deterministic random source, so every demo looks the same. */
 function rng(seed: number) {
@@ -91,10 +123,15 @@ interface Floor {
 /**
  * Fills an empty database with a believable dealer group of three stores: the first store (12
  * salesmen, its manager and the group manager at the desk, as the one-store demo had) and two
- * smaller ones (8 salesmen and a manager each), two salesmen working two stores, and a year
- * of each store's leads, rotation log and sales. `tz`: the first store's clock (the dealership's).
+ * smaller ones (8 salesmen and a manager each), two salesmen working two stores, and a year of
+ * each store's leads that went through their stages as real ones do (contacted, appointments,
+ * shown and no-show, sold with the sale linked, lost with the store's reasons), a present that
+ * reads true (a few follow-ups due today, a few overdue, appointments today, fresh leads waiting
+ * for an Accept), walk-ins on the desk log's last days, a month of clocking in and out, the
+ * rotation log, and sales back to the year before. The same figures every time: one seeded
+ * source of draws, times counted from `now`. `tz`: the first store's clock (the dealership's).
  */
-export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) => void) {
+export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) => void, now = new Date()) {
   const { db } = dbh;
   const existing = await db.selectFrom('users').select('id').limit(1).execute();
   if (existing.length) {
@@ -136,13 +173,16 @@ export async function seedDemo(dbh: DbHandle, tz: string, say: (line: string) =>
     say(`${store.name} (${store.code}): ${plan.manager} and ${plan.salesmen.length} salesmen on the floor${also}.`);
   }
 
-  const now = Date.now();
   let leads = 0;
   let sales = 0;
   for (const floor of floors) {
-    const done = await seedFloor(dbh, floor, now, random);
+    const done = await seedFloor(dbh, floor, now.getTime(), random);
     leads += done.leads;
     sales += done.sales;
+    say(
+      `${floor.store.code}: ${done.leads} leads (${done.sold} sold, ${done.lost} lost, ${done.open} open; ${done.walkIns} walk-ins on the desk log), ` +
+        `${done.sales} sales (${done.sold} of leads), ${done.clockIns} clock-ins and -outs.`,
+    );
   }
   const [first] = floors;
   say(
@@ -156,110 +196,197 @@ async function storeByCodeOrNew(dbh: DbHandle, v: Omit<Store, 'id'>): Promise<St
   return (await allStores(dbh.db, true)).find((s) => s.code === v.code) ?? addStore(dbh, v);
 }
 
-/** One store's year: leads round its floor, the latest in its rotation log with a couple of skips, its pointer, and its sales. */
+const who = (u: UserRow): Who => ({ id: u.id, name: u.name, role: u.role === 'manager' ? 'manager' : 'staff' });
+
+/**
+ * One store's year in one transaction: its ups round the floor (story.ts), each lead's row and
+ * timeline as the portal writes them (play.ts) with the sale of each sold one, every up in the
+ * rotation log (the timeline's "assigned", the fairness ledger's ups) with a couple of skips and
+ * the pointer after the last, a month of clocking in and out, and sales no lead led to.
+ */
 async function seedFloor(dbh: DbHandle, floor: Floor, now: number, random: () => number) {
-  const { db } = dbh;
-  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
-  const { store, onFloor, desk } = floor;
-  const [base, spread] = floor.plan.leadsPerDay;
-  let leads = 0;
-  let turn = 0;
-  for (let d = DAYS; d >= 0; d--) {
-    const perDay = base + Math.floor(random() * spread);
-    const rows = [];
-    for (let i = 0; i < perDay; i++) {
-      const at = now - d * DAY - Math.floor(random() * 10 * 60 * 60 * 1000);
-      if (at > now) continue;
-      const rep = onFloor[turn++ % onFloor.length];
-      const mgr = pick(desk);
-      const closed = d > 2 && random() < 0.7;
-      // Most salesmen accept within a few minutes and call soon after; the newest leads still wait.
-      const fresh = now - at < 20 * 60 * 1000;
-      const accepted = fresh ? null : at + Math.floor((20 + random() * 600) * 1000);
-      const contacted = accepted && random() < 0.85 ? accepted + Math.floor((60 + random() * 1800) * 1000) : null;
-      rows.push({
-        store_id: store.id,
-        customer: `${pick(FIRST)} ${pick(LAST)}`,
-        assigned_to: rep.id,
-        assigned_to_name: rep.name,
-        assigned_by: mgr.id,
-        assigned_by_name: mgr.name,
-        assigned_at: at,
-        status: closed ? ('closed' as const) : ('handed' as const),
-        follow_up_due: at + FOLLOW_UP_HOURS * 60 * 60 * 1000,
-        closed: closed ? 1 : 0,
-        source: LEAD_SOURCE,
-        closed_at: closed ? at + DAY : null,
-        closed_by_id: closed ? mgr.id : null,
-        closed_by_name: closed ? mgr.name : null,
-        offered_at: at,
-        accepted_at: accepted,
-        first_contact_at: contacted,
-      });
-    }
-    if (rows.length) await db.insertInto('leads').values(rows).execute();
-    leads += rows.length;
-  }
+  const { store } = floor;
+  const rules = await loadRules(dbh.db, store.id);
+  const clock = storeClock(now, floor.tz, DAYS + 1, 16);
+  const onFloor = floor.onFloor.map(who);
+  const desk = floor.desk.map(who);
+  const year = {
+    clock,
+    onFloor,
+    desk,
+    lostReasons: rules.lostReasons,
+    nextFollowUpHours: rules.nextFollowUpHours,
+    leadsPerDay: floor.plan.leadsPerDay,
+    walkInsPerDay: floor.plan.walkInsPerDay,
+    vehicles: floor.plan.vehicles,
+  };
+  const ups = storeYear(year, random);
 
-  // The latest assignments and a couple of skips, as Recent actions shows them.
-  const places = new Map(
-    (await db.selectFrom('memberships').select(['user_id', 'position']).where('store_id', '=', store.id).execute()).map((m) => [m.user_id, Number(m.position)]),
+  const lives = ups.map((a) => {
+    const lead = leadRow(a, store.id, rules, now);
+    return { lead, ...play(lead, a.steps, rules.nextFollowUpHours, clock.dayOf, now) };
+  });
+  const sold = lives.filter((l) => l.sale).length;
+  // The year before the leads sold at the pace of the year since; a third as many again bought on the spot.
+  const perDay = sold / (onFloor.length * DAYS);
+  const others = salesWithoutLeads(
+    year,
+    floor.sellers.map((u) => ({ rep: who(u), share: floor.onFloor.includes(u) ? 1 : 0.3 })),
+    { now: perDay * 0.35, before: perDay * 1.35 * 0.9 },
+    random,
   );
-  const placeOf = (rep: UserRow) => places.get(rep.id) ?? 0;
-  const recent = await db.selectFrom('leads').selectAll().where('store_id', '=', store.id).orderBy('assigned_at', 'desc').limit(12).execute();
-  for (const l of recent.reverse()) {
-    const rep = onFloor.find((s) => s.id === l.assigned_to);
-    if (!rep) continue;
-    const by = { id: l.assigned_by, name: l.assigned_by_name };
-    await logRotation(db, {
-      store: store.id,
-      type: 'assign',
-      customer: l.customer,
-      target: rep,
-      by,
-      pointer: placeOf(rep),
-      leadId: Number(l.id),
-      at: l.assigned_at,
-    });
-  }
-  for (const [rep, reason] of [
-    [onFloor[3], 'With a customer'],
-    [onFloor[7], 'Lunch'],
-  ] as const) {
-    await logRotation(db, { store: store.id, type: 'skip', target: rep, reason, by: desk[0], pointer: placeOf(rep), at: now - 90 * 60 * 1000 });
-  }
-  await db
-    .updateTable('rotation_state')
-    .set({ pointer_pos: placeOf(onFloor[(turn - 1) % onFloor.length]) })
-    .where('id', '=', store.id)
-    .execute();
+  const duty = clockIns(year, random);
 
-  const sales = [];
-  for (const rep of floor.sellers) {
-    for (let d = DAYS; d >= 0; d -= 1 + Math.floor(random() * 6)) {
-      const gross = Math.round((300 + random() * 4200) * 100);
-      sales.push({
-        ...saleColumns(
-          {
-            date: dayKey(new Date(now - d * DAY), floor.tz),
-            vehicleType: random() < 0.55 ? 'new' : 'used',
-            frontGrossCents: gross,
-            split: random() < 0.2 ? 'half' : 'full',
-          },
-          DEFAULT_PAY_PLAN,
-        ),
+  return dbh.db.transaction().execute(async (trx) => {
+    const insertAll = <T extends keyof Database>(table: T, rows: Insertable<Database[T]>[]) => insertRows(trx, dbh.dialect, table, rows);
+    const ids = await insertRows(
+      trx,
+      dbh.dialect,
+      'leads',
+      lives.map((l) => l.lead),
+      true,
+    );
+    const events: (EventRow & { lead_id: number })[] = [];
+    const linked: (SaleRow & { lead_id: number })[] = [];
+    lives.forEach((l, i) => {
+      for (const e of l.events) events.push({ ...e, lead_id: ids[i] });
+      if (l.sale) linked.push({ ...l.sale, lead_id: ids[i] });
+    });
+    await insertAll('lead_events', events);
+    await insertAll('sales', [
+      ...linked,
+      ...others.map((o) => ({
+        ...saleColumns({ date: o.date, customer: o.customer, ...o.sale }, DEFAULT_PAY_PLAN),
         store_id: store.id,
-        user_id: rep.id,
-        rep_name: rep.name,
-        created_at: now,
-        created_by: rep.id,
+        user_id: o.rep.id,
+        rep_name: o.rep.name,
+        created_at: o.at,
+        created_by: o.rep.id,
+        lead_id: null,
+      })),
+    ]);
+
+    // Every up in the rotation log, where the pointer stood after it; a couple of skips a while ago.
+    const places = new Map(
+      (await trx.selectFrom('memberships').select(['user_id', 'position']).where('store_id', '=', store.id).execute()).map((m) => [
+        m.user_id,
+        Number(m.position),
+      ]),
+    );
+    const placeOf = (rep: Who) => places.get(rep.id) ?? 0;
+    let pointer = 0;
+    const log: Insertable<Database['rotation_log']>[] = ups.map((a, i) => {
+      // A be-back costs no one a turn: the pointer stays.
+      if (!a.beBack) pointer = placeOf(a.rep);
+      return {
+        store_id: store.id,
+        type: a.beBack ? 'beback' : 'assign',
+        customer: a.customer,
+        target_id: a.rep.id,
+        target_name: a.rep.name,
+        reason: null,
+        manager_id: a.by.id,
+        manager_name: a.by.name,
+        pointer_pos_after: pointer,
+        lead_id: ids[i],
+        created_at: a.at,
+      };
+    });
+    for (const [rep, reason] of [
+      [onFloor[3], 'With a customer'],
+      [onFloor[7], 'Lunch'],
+    ] as const) {
+      log.push({
+        store_id: store.id,
+        type: 'skip',
+        customer: null,
+        target_id: rep.id,
+        target_name: rep.name,
+        reason,
+        manager_id: desk[0].id,
+        manager_name: desk[0].name,
+        pointer_pos_after: placeOf(rep),
+        lead_id: null,
+        created_at: now - 90 * MIN,
       });
     }
-  }
-  for (let i = 0; i < sales.length; i += 200)
-    await db
-      .insertInto('sales')
-      .values(sales.slice(i, i + 200))
+    await insertAll('rotation_log', log);
+    const last = ups.findLast((a) => !a.beBack);
+    await trx
+      .updateTable('rotation_state')
+      .set({ pointer_pos: pointer, last_assigned_to: last?.rep.id ?? null, last_assigned_at: last?.at ?? null, updated_by: last?.by.id ?? null })
+      .where('id', '=', store.id)
       .execute();
-  return { leads, sales: sales.length };
+
+    await insertAll(
+      'audit_log',
+      duty.map((c) => ({
+        user_id: c.user.id,
+        actor_id: c.by.id,
+        actor_name: c.by.name,
+        action: c.on ? 'on duty' : 'off duty',
+        changes: JSON.stringify({ onDuty: { from: !c.on, to: c.on } }),
+        at: c.at,
+      })),
+    );
+    // They have worked here longer than the sales go back: the fairness ledger counts their hours from then.
+    await trx
+      .updateTable('memberships')
+      .set({ created_at: clock.instant(clock.start(2 * DAYS + 30)) })
+      .where('store_id', '=', store.id)
+      .execute();
+
+    const lost = lives.filter((l) => l.lead.stage === 'lost').length;
+    return {
+      leads: lives.length,
+      sold,
+      lost,
+      open: lives.length - sold - lost,
+      walkIns: ups.filter((a) => a.kind === 'walkIn').length,
+      sales: linked.length + others.length,
+      clockIns: duty.length,
+    };
+  });
+}
+
+/** A lead's row as the rotation hands it out (server/rotation/assign.ts insertLead), the desk's facts on a walk-in. */
+function leadRow(a: Arrival, store: number, rules: { followUpHours: number; responseWindowMinutes: number }, now: number): LeadRow {
+  const out = a.desk?.timeOut ?? null;
+  return {
+    store_id: store,
+    customer: a.customer,
+    phone: null,
+    email: null,
+    vehicle: a.vehicle,
+    vin: null,
+    comments: null,
+    source: a.source,
+    assigned_to: a.rep.id,
+    assigned_to_name: a.rep.name,
+    assigned_by: a.by.id,
+    assigned_by_name: a.by.name,
+    assigned_at: a.at,
+    status: 'handed',
+    follow_up_due: a.at + rules.followUpHours * HOUR,
+    closed: 0,
+    closed_at: null,
+    closed_by_id: null,
+    closed_by_name: null,
+    offered_at: a.at,
+    accept_due: a.beBack || rules.responseWindowMinutes === 0 ? null : a.at + rules.responseWindowMinutes * MIN,
+    accepted_at: null,
+    first_contact_at: null,
+    be_back: a.beBack ? 1 : 0,
+    stage: null,
+    lost_reason: null,
+    appointment_at: null,
+    appointment_reminded_at: null,
+    appointment_set_at: null,
+    shown_at: null,
+    trade_in_flag: a.desk?.tradeIn ? 1 : 0,
+    worksheet: a.desk?.worksheet ? 1 : 0,
+    to_manager_id: a.desk?.toManager?.id ?? null,
+    to_manager_name: a.desk?.toManager?.name ?? null,
+    time_out: out !== null && out < now ? Math.round(out) : null,
+  };
 }
