@@ -6,6 +6,7 @@ import { notifyFail, notifyOk } from '../components/notify';
 import { call } from '../api/client';
 import { LoadError } from '../components/LoadError';
 import { ownSubscription } from './device';
+import { BrowserAlerts } from '../leads/BrowserAlerts';
 
 const canPush = () =>
   typeof window !== 'undefined' && window.isSecureContext && 'serviceWorker' in navigator && 'PushManager' in window && typeof Notification !== 'undefined';
@@ -86,16 +87,16 @@ export function PushSetting() {
         <Title order={2} size="h4">
           Notifications on this device
         </Title>
-        <Text size="sm" c="dimmed" data-testid="push-state">
-          {!inBrowser
+        {/* Without push, the browser's own notifications while the portal is open: one card for both. */}
+        {inBrowser && !supported && <BrowserAlerts />}
+        <Text size="sm" c="dimmed" data-testid="push-state" display={inBrowser && !supported ? 'none' : undefined}>
+          {!inBrowser || !supported
             ? '\u00a0'
-            : !supported
-              ? 'This browser cannot get push notifications. On an iPhone, add the portal to the home screen first, then open it from there.'
-              : on
-                ? 'On: this device gets a notification for each new lead, even with the portal closed. Accept takes the lead from the notification.'
-                : Notification.permission === 'denied'
-                  ? 'Blocked: allow notifications for this site in the browser’s site settings, then come back.'
-                  : 'Off: turn them on to hear of a new lead on this device, even with the portal closed.'}
+            : on
+              ? 'On: this device gets a notification for each new lead, even with the portal closed. Accept takes the lead from the notification.'
+              : Notification.permission === 'denied'
+                ? 'Blocked: allow notifications for this site in the browser’s site settings, then come back.'
+                : 'Off: turn them on to hear of a new lead on this device, even with the portal closed.'}
         </Text>
         {supported && !on && Notification.permission !== 'denied' && (
           <Button variant="light" loading={busy} onClick={() => void act(turnOn, 'Notifications are on for this device.', 'Could not turn notifications on')}>

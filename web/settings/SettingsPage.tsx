@@ -4,7 +4,6 @@ import { notifyOk } from '../components/notify';
 import { PageTitle } from '../components/PageTitle';
 import { useInBrowser } from '../components/AfterDraw';
 import { useSession } from '../session/SessionProvider';
-import { AlertsSetting } from '../leads/AlertsSetting';
 import { PUSH_DEVICES_KEY, PushSetting } from '../notices/PushSetting';
 import { MOBILE_KEY, MobileSetting } from '../notices/MobileSetting';
 import { NOTIFY_KEY, NoticeChoices } from '../notices/NoticeChoices';
@@ -74,7 +73,6 @@ export default function SettingsPage() {
         </Stack>
       </Paper>
       <Stack display={ready ? undefined : 'none'}>
-        {user?.role === 'staff' && <AlertsSetting />}
         {user?.role === 'staff' && <AvailabilityCard personId={user.uid} self />}
         <PushSetting />
         <MobileSetting />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { useInBrowser } from '../components/AfterDraw';
 import { alertPermission, askForAlerts, type AlertPermission } from './alerts';
 
@@ -10,26 +10,24 @@ const STATE: Record<AlertPermission, string> = {
   unsupported: 'This browser cannot show notifications. On a phone, add the portal to the home screen first.',
 };
 
-/** Settings → New-lead notifications: the browser asks once, when he chooses to. */
-export function AlertsSetting() {
+/**
+ * Settings → Notifications on this device, in a browser without push: the browser tells of a new
+ * lead while the portal is open in the background, once he allows it (it asks when he chooses to).
+ */
+export function BrowserAlerts() {
   const inBrowser = useInBrowser();
   const [asked, setPermission] = useState<AlertPermission | null>(null);
   const permission = asked ?? (inBrowser ? alertPermission() : null);
   return (
-    <Paper withBorder p="md" radius="md">
-      <Stack gap="sm" align="flex-start">
-        <Title order={2} size="h4">
-          New-lead notifications
-        </Title>
-        <Text size="sm" c="dimmed" data-testid="alerts-state">
-          {permission ? STATE[permission] : '\u00a0'}
-        </Text>
-        {permission === 'default' && (
-          <Button variant="light" onClick={() => void askForAlerts().then(setPermission)}>
-            Turn on notifications
-          </Button>
-        )}
-      </Stack>
-    </Paper>
+    <>
+      <Text size="sm" c="dimmed" data-testid="alerts-state">
+        {permission ? STATE[permission] : '\u00a0'}
+      </Text>
+      {permission === 'default' && (
+        <Button variant="light" onClick={() => void askForAlerts().then(setPermission)}>
+          Turn on
+        </Button>
+      )}
+    </>
   );
 }
