@@ -3,7 +3,10 @@ export interface AssociateCounts {
   name: string;
   /** Ups: leads the rotation gave him. */
   received: number;
-  /** Of those, closed. */
+  /**
+   * Of those, closed with a sale: sold, by the funnel's rule (domain/funnel.ts), so Close % is the
+   * funnel's closing ratio and the team board's Close % over the same leads. A lost lead is no close.
+   */
   closed: number;
   skips: number;
   /** Returning customers who asked for him, counted apart from ups. */
@@ -11,7 +14,7 @@ export interface AssociateCounts {
 }
 
 export interface AssociateKpi extends AssociateCounts {
-  /** Closed as a whole percentage of received; null when nothing was received. */
+  /** Sold as a whole percentage of received; null when nothing was received. */
   closePct: number | null;
 }
 

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { assignUntil, personPage, unique, uniqueEmail } from './support/people';
+import { dayKey } from '../domain/time';
+import { E2E_TZ } from './support/clock';
 
 const MANAGER = 'manager@e2e.test';
 
@@ -114,20 +116,24 @@ test('the lead KPI page shows the numbers for a known set of leads', async ({ br
   const boss = await personPage(browser, MANAGER, 'Manny Manager');
   const leads = await assignUntil(boss, repName, 4, 'Kpi');
   const mine = (await (await rep.request.get('/api/leads/mine?open=1')).json()).leads;
-  for (const l of mine.filter((x: { customer: string }) => leads.slice(0, 3).includes(x.customer))) {
-    expect((await rep.request.post(`/api/leads/${l.id}/lost`, { data: { reason: 'Bought elsewhere' } })).ok()).toBe(true);
+  // Two sold, one lost: a close is a sale (Stats → Funnel's closing ratio), a lost lead none.
+  const [a, b, c] = mine.filter((x: { customer: string }) => leads.slice(0, 3).includes(x.customer));
+  for (const l of [a, b]) {
+    const sale = { actionId: `kpi-${l.id}`, date: dayKey(new Date(), E2E_TZ), frontGross: '1500', vehicleType: 'new', split: 'full' };
+    expect((await rep.request.post(`/api/leads/${l.id}/sold`, { data: sale })).ok()).toBe(true);
   }
+  expect((await rep.request.post(`/api/leads/${c.id}/lost`, { data: { reason: 'Bought elsewhere' } })).ok()).toBe(true);
   const repId = mine[0].assignedTo;
   expect((await boss.request.post('/api/rotation/skip', { data: { targetUid: repId, reason: 'Test drive', minutes: 1 } })).ok()).toBe(true);
 
   await boss.goto('/dashboard/stats/leads');
   const row = boss.getByTestId('kpi-row').filter({ hasText: repName });
-  await expect(row.getByRole('cell')).toHaveText([repName, '4', '3', '75%', '1']);
+  await expect(row.getByRole('cell')).toHaveText([repName, '4', '2', '50%', '1']);
   await expect(boss.getByTestId('kpi-row').filter({ hasText: 'Team average' })).toBeVisible();
   await expect(boss.getByRole('table', { name: 'Skips by reason' })).toContainText('Test drive');
 
   await rep.goto('/dashboard/stats/leads');
   await expect(rep.getByTestId('kpi-row')).toHaveCount(2);
-  await expect(rep.getByTestId('kpi-row').first().getByRole('cell')).toHaveText([repName, '4', '3', '75%', '1']);
+  await expect(rep.getByTestId('kpi-row').first().getByRole('cell')).toHaveText([repName, '4', '2', '50%', '1']);
   for (const p of [rep, boss]) await p.context().close();
 });

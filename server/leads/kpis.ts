@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db';
 import { staffOf } from '../users/repo';
 import { firstNotice, type AssociateCounts, type FirstNotice } from '../../domain/kpis';
+import { soldSql } from './funnel';
 
 /** The lead KPIs look back this many days. */
 export const KPI_DAYS = 30;
@@ -16,16 +17,16 @@ export async function kpiCounts(
 ): Promise<{ rows: AssociateCounts[]; skips: { target_id: string; reason: string | null }[] }> {
   const [leads, skips, team] = await Promise.all([
     db
-      .selectFrom('leads')
+      .selectFrom('leads as l')
       .select([
-        'assigned_to',
-        sql<number>`sum(case when be_back = 0 then 1 else 0 end)`.as('received'),
-        sql<number>`sum(case when be_back = 0 then closed else 0 end)`.as('closed'),
-        sql<number>`sum(be_back)`.as('be_backs'),
+        'l.assigned_to',
+        sql<number>`sum(case when l.be_back = 0 then 1 else 0 end)`.as('received'),
+        sql<number>`sum(case when l.be_back = 0 and ${soldSql()} then 1 else 0 end)`.as('closed'),
+        sql<number>`sum(l.be_back)`.as('be_backs'),
       ])
-      .where('store_id', '=', store)
-      .where('assigned_at', '>=', since)
-      .groupBy('assigned_to')
+      .where('l.store_id', '=', store)
+      .where('l.assigned_at', '>=', since)
+      .groupBy('l.assigned_to')
       .execute(),
     db
       .selectFrom('rotation_log')

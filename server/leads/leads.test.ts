@@ -209,16 +209,28 @@ describe.each(DIALECTS)('leads on %s', (dialect) => {
         created_at: Date.now(),
       })
       .execute();
+    // One of Ann's leads sold, one lost: a close is a sale (the funnel's rule), a lost lead none.
+    const recent = () =>
+      t.db
+        .selectFrom('leads')
+        .selectAll()
+        .where('assigned_to', '=', ann.id)
+        .where('assigned_at', '>=', Date.now() - 30 * 24 * HOUR)
+        .orderBy('id')
+        .execute();
+    const [first, second] = await recent();
+    for (const [l, stage] of [
+      [first, 'sold'],
+      [second, 'lost'],
+    ] as const)
+      await t.db.updateTable('leads').set({ stage, closed: 1, status: 'closed' }).where('id', '=', l.id).execute();
     const all = (await t.app.inject({ method: 'GET', url: '/api/leads/kpis', headers: { cookie: boss } })).json();
     const annRow = all.associates.find((a: any) => a.name === 'Ann Archer');
-    const annLeads = await t.db
-      .selectFrom('leads')
-      .selectAll()
-      .where('assigned_to', '=', ann.id)
-      .where('assigned_at', '>=', Date.now() - 30 * 24 * HOUR)
-      .execute();
+    const annLeads = await recent();
     expect(annRow.received).toBe(annLeads.length);
-    expect(annRow.closed).toBe(annLeads.filter((l) => l.closed).length);
+    expect(annRow.closed).toBe(annLeads.filter((l) => l.stage === 'sold').length);
+    expect(annRow.closed).toBeGreaterThan(0);
+    expect(annRow.closed).toBeLessThan(annLeads.filter((l) => l.closed).length);
     expect(annRow.closePct).toBe(Math.round((annRow.closed / annRow.received) * 100));
     expect(annRow.skips).toBe(1);
     expect(all.skipReasons).toEqual([{ reason: 'Lunch', count: 1 }]);

@@ -76,7 +76,7 @@ export default function LeadsKpiPage() {
                       {(
                         [
                           ['Received', r.received],
-                          ['Closed', r.closed],
+                          ['Sold', r.closed],
                           ['Skips', r.skips],
                         ] as const
                       ).map(([label, v]) => (
@@ -98,7 +98,7 @@ export default function LeadsKpiPage() {
                     <Table.Tr>
                       <Table.Th>Associate</Table.Th>
                       <Table.Th>Leads received</Table.Th>
-                      <Table.Th>Closed</Table.Th>
+                      <Table.Th>Sold</Table.Th>
                       <Table.Th>Close %</Table.Th>
                       <Table.Th>Skips</Table.Th>
                     </Table.Tr>
@@ -117,6 +117,10 @@ export default function LeadsKpiPage() {
                 </Table>
               </Table.ScrollContainer>
             )}
+            <Text size="xs" c="dimmed" mt="xs">
+              Sold: leads received that were sold. Close %: sold of those received, as Stats → Funnel&apos;s closing ratio and the team board&apos;s Close %
+              count it.
+            </Text>
           </Paper>
           <SimpleGrid cols={{ base: 1, md: 2 }}>
             <Paper withBorder p="md" radius="md">
