@@ -31,7 +31,12 @@ export function useLeadDialogs(leads: Lead[] | undefined, { linked = true } = {}
   // once the list holds it (the screen's main list: `linked`), and the address drops the id (a reload opens no dialog again).
   const asked = (linked && Number(params.get('lead'))) || null;
   const [shown, setShown] = useState<Shown | null>(null);
-  if (asked && shown?.id !== asked) setShown({ dialog: 'lead', id: asked, lead: null, opened: true });
+  // Opened once per address: another lead opened meanwhile stays open.
+  const [taken, setTaken] = useState<number | null>(null);
+  if (asked && taken !== asked) {
+    setTaken(asked);
+    setShown({ dialog: 'lead', id: asked, lead: null, opened: true });
+  }
   useEffect(() => {
     if (asked && shown?.lead)
       setParams(
