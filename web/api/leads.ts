@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from './client';
-import { notifyFail, notifyOk } from '../components/notify';
+import { isQuestion, notifyFail, notifyOk } from '../components/notify';
 import type { Lead } from '../../domain/contract/answers';
 import type { Body } from '../../domain/contract/routes';
 import { useStore, useStorePath } from '../stores/store';
@@ -59,7 +59,7 @@ export function useSellLead(id: number, actionId: string) {
       refresh(qc);
       void qc.invalidateQueries({ queryKey: ['sales'] });
     },
-    onError: (err) => notifyFail('Could not save the sale', err),
+    onError: (err) => isQuestion(err) || notifyFail('Could not save the sale', err),
   });
 }
 

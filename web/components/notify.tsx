@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { messageOf } from '../../domain/errors';
+import { ApiError, CHECK_AMOUNT, messageOf } from '../../domain/errors';
 
 /** Failures on screen: a success takes them down, so no red message stays over the try that worked. */
 const failures = new Set<string>();
@@ -29,6 +29,9 @@ export const notifyOk = (message: string, undo?: () => void) => {
     ),
   });
 };
+
+/** A refusal that is a question the form asks under its field (a large front gross): no red message for it. */
+export const isQuestion = (err: unknown) => err instanceof ApiError && err.code === CHECK_AMOUNT;
 
 /**
  * A failure says what failed (the specification's words) and why (the server's words): as a title

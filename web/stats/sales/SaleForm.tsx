@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
-import { ApiError, CHECK_AMOUNT } from '../../../domain/errors';
+import { isQuestion } from '../../components/notify';
 import { commissionFor, formatCents, parseMoneyToCents, planLabel } from '../../../domain/commission';
 import { MIN_SALE_DATE } from '../../../domain/commission';
 import { showFieldError, useSchemaForm } from '../../forms/schemaForm';
@@ -57,7 +57,7 @@ export function SaleForm({
         onSaved?.();
       },
       onError: (err) => {
-        setQuestion(err instanceof ApiError && err.code === CHECK_AMOUNT ? err.message : null);
+        setQuestion(isQuestion(err) ? err.message : null);
         showFieldError(form, err);
       },
     });

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../api/client';
 import { ApiError } from '../../../domain/errors';
-import { notifyFail, notifyOk } from '../../components/notify';
+import { isQuestion, notifyFail, notifyOk } from '../../components/notify';
 import type { Split } from '../../../domain/commission';
 import { useStore } from '../../stores/store';
 
@@ -47,7 +47,7 @@ export function useSaveSale(id?: number) {
       notifyOk(id ? 'Sale updated.' : 'Sale saved.');
       return qc.invalidateQueries({ queryKey: ['sales'] });
     },
-    onError: (err) => notifyFail(id ? 'Failed to update the sale' : 'Failed to save the sale', err),
+    onError: (err) => isQuestion(err) || notifyFail(id ? 'Failed to update the sale' : 'Failed to save the sale', err),
   });
 }
 
