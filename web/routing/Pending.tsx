@@ -91,16 +91,7 @@ export function PendingAccepts({ pending, team }: { pending: RotationView['pendi
                 <b>{p.customer}</b> → <span data-testid="pending-salesman">{p.salesman.name}</span>
               </Text>
               <Group gap="xs" wrap="nowrap">
-                <Text
-                  size="sm"
-                  fw={600}
-                  c="orange"
-                  data-testid="time-left"
-                  style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
-                  suppressHydrationWarning
-                >
-                  {timeLeft(new Date(p.acceptDue), now)} left
-                </Text>
+                <TimeLeft until={p.acceptDue} now={now} testId="time-left" />
                 <Button size="xs" variant="light" onClick={() => toggle(p.leadId)} aria-expanded={open === p.leadId}>
                   Hand out
                 </Button>
@@ -111,6 +102,15 @@ export function PendingAccepts({ pending, team }: { pending: RotationView['pendi
         ))}
       </Stack>
     </Paper>
+  );
+}
+
+/** A countdown ("4:12 left", "4:12 left to claim"); a drawn page counted from the server's clock a moment before, so its text may differ. */
+function TimeLeft({ until, now, testId, to }: { until: string; now: Date; testId: string; to?: string }) {
+  return (
+    <Text size="sm" fw={600} c="orange" data-testid={testId} style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }} suppressHydrationWarning>
+      {timeLeft(new Date(until), now)} left{to ? ` to ${to}` : ''}
+    </Text>
   );
 }
 
@@ -138,18 +138,7 @@ export function WaitingLeads({ team, nextUp }: { team: Team; nextUp?: string }) 
             leads={pool}
             team={team}
             nextUp={nextUp}
-            left={(l) => (
-              <Text
-                size="sm"
-                fw={600}
-                c="orange"
-                data-testid="grab-time-left"
-                style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
-                suppressHydrationWarning
-              >
-                {timeLeft(new Date(l.grabUntil ?? 0), now)} left to claim
-              </Text>
-            )}
+            left={(l) => <TimeLeft until={l.grabUntil ?? ''} now={now} testId="grab-time-left" to="claim" />}
           />
         </Alert>
       )}
